@@ -1,0 +1,139 @@
+//! The core solver against the `sudoku` crate (a Rust port of JCZSolve), single thread, in one
+//! run: each shipped benchmark set, with the solution limit 1 (first solution) and 2
+//! (uniqueness check). Ends with a table of puzzles/s and the ratio ours / crate.
+//!
+//! `cargo bench --bench solver`; `SUDOKU_BENCH_SETS=17_clue,serg` picks sets by substring.
+
+use std::hint::black_box;
+use std::io::Read;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use sudoku_bulk::solver::{Algorithm, SolveOptions, solve};
+use sudoku_bulk::{Grid, Layout};
+
+const SETS: &[(&str, &str)] = &[
+    ("17_clue", "data/puzzles2_17_clue.txt.gz"),
+    (
+        "magictour_top1465",
+        "data/puzzles3_magictour_top1465.txt.gz",
+    ),
+    (
+        "forum_hardest_1905_11+",
+        "data/puzzles5_forum_hardest_1905_11+.txt.gz",
+    ),
+    ("serg_benchmark", "data/puzzles7_serg_benchmark.txt.gz"),
+];
+
+fn load(path: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(file)
+        .read_to_string(&mut text)
+        .expect("gzip text");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn wanted(name: &str) -> bool {
+    match std::env::var("SUDOKU_BENCH_SETS") {
+        Ok(list) => list.split(',').any(|s| name.contains(s.trim())),
+        Err(_) => true,
+    }
+}
+
+fn bench_sets(c: &mut Criterion) {
+    for &(name, path) in SETS.iter().filter(|(name, _)| wanted(name)) {
+        let lines = load(path);
+        let ours: Vec<Grid> = lines.iter().map(|l| l.parse().unwrap()).collect();
+        let theirs: Vec<sudoku::Sudoku> = lines
+            .iter()
+            .map(|l| sudoku::Sudoku::from_str_line(l).unwrap())
+            .collect();
+        let layout = Layout::standard();
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Elements(lines.len() as u64));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(5));
+        for limit in [1u64, 2] {
+            let options = SolveOptions {
+                algorithm: Algorithm::Fast,
+                max_solutions: limit,
+                ..SolveOptions::default()
+            };
+            group.bench_function(
+                BenchmarkId::new("sudoku-bulk", format!("limit{limit}")),
+                |b| {
+                    b.iter(|| {
+                        let mut found = 0u64;
+                        for g in &ours {
+                            found += solve(g, &layout, &options).unwrap().solutions;
+                        }
+                        black_box(found)
+                    })
+                },
+            );
+            group.bench_function(
+                BenchmarkId::new("sudoku-crate", format!("limit{limit}")),
+                |b| {
+                    b.iter(|| {
+                        let mut found = 0usize;
+                        for s in &theirs {
+                            found += if limit == 1 {
+                                s.some_solution().is_some() as usize
+                            } else {
+                                s.solutions_count_up_to(2)
+                            };
+                        }
+                        black_box(found)
+                    })
+                },
+            );
+        }
+        group.finish();
+    }
+}
+
+/// Reads criterion's estimates back and prints puzzles/s and ratios for this run.
+fn print_ratios() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion");
+    let mean_ns = |group: &str, id: &str, limit: u64| -> Option<f64> {
+        let path = root
+            .join(group)
+            .join(id)
+            .join(format!("limit{limit}"))
+            .join("new/estimates.json");
+        let text = std::fs::read_to_string(path).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        v["mean"]["point_estimate"].as_f64()
+    };
+    println!(
+        "\n{:<24} {:>5} {:>14} {:>14} {:>8}",
+        "set", "limit", "ours/s", "crate/s", "ratio"
+    );
+    for &(name, path) in SETS.iter().filter(|(name, _)| wanted(name)) {
+        let n = load(path).len() as f64;
+        let group = name.replace('+', "_");
+        for limit in [1, 2] {
+            if let (Some(ours), Some(theirs)) = (
+                mean_ns(&group, "sudoku-bulk", limit),
+                mean_ns(&group, "sudoku-crate", limit),
+            ) {
+                let (a, b) = (n / ours * 1e9, n / theirs * 1e9);
+                println!("{name:<24} {limit:>5} {a:>14.0} {b:>14.0} {:>8.3}", a / b);
+            }
+        }
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench_sets(&mut c);
+    c.final_summary();
+    print_ratios();
+}

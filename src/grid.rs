@@ -1,0 +1,250 @@
+//! The 9x9 grid shared by every part of the crate, and parsing of one puzzle written as 81 cells.
+//!
+//! A [`Grid`] is plain data: 81 cells in reading order (left to right, top to bottom), each `0`
+//! for blank or a digit `1..=9`. It knows nothing of rules; [`crate::layout`] says which cells
+//! form units and [`crate::layout::Layout::check_givens`] says whether the givens conflict.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Number of cells in a grid.
+pub const CELLS: usize = 81;
+
+/// A 9x9 Sudoku grid: 81 cells in reading order, `0` for blank, `1..=9` for a digit.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid {
+    cells: [u8; CELLS],
+}
+
+/// Why a text could not be read as 81 cells.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The text does not hold exactly 81 cells.
+    #[error("expected 81 cells, found {found}")]
+    WrongLength {
+        /// How many cells were found (characters after trimming surrounding whitespace).
+        found: usize,
+    },
+    /// A character that is neither a digit nor a blank marker.
+    #[error("invalid character {shown} at row {row}, column {col}")]
+    InvalidChar {
+        /// The character, quoted and escaped so that control bytes never reach a terminal.
+        shown: String,
+        /// 1-based row of the offending cell.
+        row: usize,
+        /// 1-based column of the offending cell.
+        col: usize,
+    },
+}
+
+impl Grid {
+    /// The empty grid: every cell blank.
+    pub const EMPTY: Grid = Grid { cells: [0; CELLS] };
+
+    /// A grid from 81 values, each `0..=9`.
+    ///
+    /// # Panics
+    /// When a value is above 9.
+    pub fn from_cells(cells: [u8; CELLS]) -> Grid {
+        assert!(cells.iter().all(|&v| v <= 9), "cell values must be 0..=9");
+        Grid { cells }
+    }
+
+    /// Parses one puzzle written as 81 cells: `1`-`9` are givens, `.`, `0`, `_` and `*` blanks.
+    ///
+    /// Surrounding ASCII whitespace is ignored. The bytes need not be UTF-8: a byte that is not
+    /// a cell is reported escaped, with its row and column.
+    pub fn parse(text: &[u8]) -> Result<Grid, ParseError> {
+        let text = text.trim_ascii();
+        let mut cells = [0u8; CELLS];
+        for (i, &b) in text.iter().enumerate() {
+            let value = match b {
+                b'1'..=b'9' => b - b'0',
+                b'.' | b'0' | b'_' | b'*' => 0,
+                _ => {
+                    if i >= CELLS {
+                        break;
+                    }
+                    return Err(ParseError::InvalidChar {
+                        shown: describe_char(&text[i..]),
+                        row: i / 9 + 1,
+                        col: i % 9 + 1,
+                    });
+                }
+            };
+            if i < CELLS {
+                cells[i] = value;
+            }
+        }
+        if text.len() != CELLS {
+            return Err(ParseError::WrongLength {
+                found: count_chars(text),
+            });
+        }
+        Ok(Grid { cells })
+    }
+
+    /// The value of cell `i` (reading order): `0` for blank, else the digit.
+    #[inline]
+    pub fn get(&self, i: usize) -> u8 {
+        self.cells[i]
+    }
+
+    /// Sets cell `i` to `value` (`0` clears it).
+    ///
+    /// # Panics
+    /// When `value` is above 9 or `i` is not below 81.
+    #[inline]
+    pub fn set(&mut self, i: usize, value: u8) {
+        assert!(value <= 9, "cell values must be 0..=9");
+        self.cells[i] = value;
+    }
+
+    /// All 81 values in reading order.
+    #[inline]
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// How many cells hold a digit.
+    pub fn filled(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// Whether every cell holds a digit.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The grid as 81 characters, `.` for blank.
+    pub fn to_line(&self) -> String {
+        self.to_string()
+    }
+
+    /// Writes the 81 characters into `out` (`.` for blank) without allocating.
+    pub fn write_line(&self, out: &mut [u8; CELLS]) {
+        for (o, &v) in out.iter_mut().zip(&self.cells) {
+            *o = if v == 0 { b'.' } else { b'0' + v };
+        }
+    }
+}
+
+impl Default for Grid {
+    fn default() -> Self {
+        Grid::EMPTY
+    }
+}
+
+impl FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Grid::parse(s.as_bytes())
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut line = [0u8; CELLS];
+        self.write_line(&mut line);
+        // The bytes are ASCII digits and dots.
+        f.write_str(std::str::from_utf8(&line).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+/// A cell's name in the `r1c1` notation (1-based row and column).
+pub fn cell_name(i: usize) -> String {
+    format!("r{}c{}", i / 9 + 1, i % 9 + 1)
+}
+
+/// Quotes the character at the start of `bytes` for a message: printable characters as
+/// `'x'`, control characters and bytes that are not UTF-8 escaped (`'\u{0}'`, `'\xff'`).
+pub fn describe_char(bytes: &[u8]) -> String {
+    let len = utf8_len(bytes[0]).min(bytes.len());
+    match std::str::from_utf8(&bytes[..len])
+        .ok()
+        .and_then(|s| s.chars().next())
+    {
+        Some(c) => format!("'{}'", c.escape_debug()),
+        None => format!("'\\x{:02x}'", bytes[0]),
+    }
+}
+
+/// Characters in `bytes`, counting each UTF-8 sequence once and each stray byte once.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn parses_every_blank_marker_and_round_trips() {
+        let g: Grid = PUZZLE.parse().unwrap();
+        assert_eq!(g.to_line(), PUZZLE);
+        let other = PUZZLE
+            .replacen('.', "0", 3)
+            .replacen('.', "_", 3)
+            .replacen('.', "*", 3);
+        assert_eq!(other.parse::<Grid>().unwrap(), g);
+        assert_eq!(g.filled(), 17);
+    }
+
+    #[test]
+    fn ignores_surrounding_whitespace() {
+        let padded = format!("  {PUZZLE}\r\n");
+        assert_eq!(padded.parse::<Grid>().unwrap().to_line(), PUZZLE);
+    }
+
+    #[test]
+    fn wrong_length_says_how_many_cells() {
+        let err = PUZZLE[..80].parse::<Grid>().unwrap_err();
+        assert_eq!(err.to_string(), "expected 81 cells, found 80");
+        let err = format!("{PUZZLE}1").parse::<Grid>().unwrap_err();
+        assert_eq!(err.to_string(), "expected 81 cells, found 82");
+    }
+
+    #[test]
+    fn invalid_character_names_row_and_column() {
+        let mut s = PUZZLE.to_string();
+        s.replace_range(36..37, "x");
+        let err = s.parse::<Grid>().unwrap_err();
+        assert_eq!(err.to_string(), "invalid character 'x' at row 5, column 1");
+    }
+
+    #[test]
+    fn control_and_non_utf8_bytes_are_escaped() {
+        let mut bytes = PUZZLE.as_bytes().to_vec();
+        bytes[3] = 0;
+        let err = Grid::parse(&bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid character '\\0' at row 1, column 4"
+        );
+        bytes[3] = 0xff;
+        let err = Grid::parse(&bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid character '\\xff' at row 1, column 4"
+        );
+    }
+}

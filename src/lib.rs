@@ -1,0 +1,20 @@
+//! sudoku-bulk: solve, verify and measure Sudoku puzzles in bulk.
+//!
+//! The library is layered so that the bottom never depends on the top:
+//!
+//! - [`grid`]: the 9x9 [`Grid`] and parsing of one puzzle;
+//! - [`layout`]: boxes or free-form regions, and the givens check;
+//! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
+//! - [`verify`]: the independent checker of solutions.
+//!
+//! No module below this line does I/O.
+
+#![warn(missing_docs)]
+
+pub mod grid;
+pub mod layout;
+pub mod solver;
+pub mod verify;
+
+pub use grid::Grid;
+pub use layout::Layout;

@@ -1,0 +1,3 @@
+//! The one integration test binary: every module below is a group of tests.
+
+mod corpus;
