@@ -242,34 +242,51 @@ impl Layout {
     /// region is checked against the givens before it, so the reported pair is the first
     /// conflict in reading order.
     pub fn check_givens(&self, grid: &Grid) -> Result<(), Conflict> {
-        // For each unit and digit, the cell where the digit was last seen, plus one (0 = none).
-        let mut rows = [[0u8; 10]; 9];
-        let mut cols = [[0u8; 10]; 9];
-        let mut regions = [[0u8; 10]; 9];
-        for i in 0..CELLS {
-            let d = grid.get(i) as usize;
+        // Digits seen so far (bit d) per row, column and region: a cheap pass for the
+        // common case of no conflict.
+        let (mut rows, mut cols, mut regions) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        for (i, &d) in grid.cells().iter().enumerate() {
             if d == 0 {
                 continue;
             }
+            let bit = 1u16 << d;
             let (row, col, region) = (i / 9, i % 9, self.region_of(i));
-            let seen = [
-                (&mut rows[row][d], UnitName::Row(row as u8 + 1)),
-                (&mut cols[col][d], UnitName::Column(col as u8 + 1)),
-                (&mut regions[region][d], self.region_name(region)),
-            ];
-            for (slot, unit) in seen {
-                if *slot != 0 {
-                    return Err(Conflict {
-                        digit: d as u8,
-                        unit,
-                        first: *slot as usize - 1,
-                        second: i,
-                    });
-                }
-                *slot = i as u8 + 1;
+            if (rows[row] | cols[col] | regions[region]) & bit != 0 {
+                return Err(self.conflict_at(grid, i));
             }
+            rows[row] |= bit;
+            cols[col] |= bit;
+            regions[region] |= bit;
         }
         Ok(())
+    }
+
+    /// The conflict of the given at `second` with an earlier one: in its row, else its column,
+    /// else its region.
+    fn conflict_at(&self, grid: &Grid, second: usize) -> Conflict {
+        let digit = grid.get(second);
+        let (row, col, region) = (second / 9, second % 9, self.region_of(second));
+        let earlier = |in_unit: &dyn Fn(usize) -> bool| {
+            (0..second).find(|&j| in_unit(j) && grid.get(j) == digit)
+        };
+        let found = earlier(&|j| j / 9 == row)
+            .map(|first| (UnitName::Row(row as u8 + 1), first))
+            .or_else(|| {
+                earlier(&|j| j % 9 == col).map(|first| (UnitName::Column(col as u8 + 1), first))
+            })
+            .or_else(|| {
+                earlier(&|j| self.region_of(j) == region)
+                    .map(|first| (self.region_name(region), first))
+            });
+        if let Some((unit, first)) = found {
+            return Conflict {
+                digit,
+                unit,
+                first,
+                second,
+            };
+        }
+        unreachable!("conflict_at is called only for a given that repeats an earlier one")
     }
 }
 

@@ -8,7 +8,7 @@
 //! ```text
 //!  bit:  26 ........ 18 | 17 ......... 9 | 8 .......... 0
 //!        row 2 of band  | row 1 of band  | row 0 of band     (each row: column 8 .. column 0)
-//!  cand[d * 3 + b]      cell index = b * 27 + bit
+//!  cand[b * 9 + d]      cell index = b * 27 + bit
 //! ```
 //!
 //! Inside one band, a digit must sit exactly once in each of the three rows and once in each of
@@ -37,6 +37,9 @@
 //! candidate, in increasing order, is a guess that enters the search procedure once more, on a
 //! copy of the 120-byte board (copying is cheaper than undoing).
 
+// Bands, digits and rows index parallel arrays; index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+
 use super::{Event, Observer, Rule, Search, Stop};
 use crate::grid::Grid;
 use crate::layout::UnitName;
@@ -54,34 +57,10 @@ static ROW_INFO: [u8; 512] = row_info();
 /// least one of the six row-to-box permutations still possible, or 0 when none is.
 static PERMUTATION_CELLS: [u32; 512] = permutation_cells();
 
-/// For 3 bits saying which rows are singles: the cells of those rows.
-const SINGLE_ROWS: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut r = 0;
-        while r < 3 {
-            if s & (1 << r) != 0 {
-                t[s] |= ROW_BITS[r];
-            }
-            r += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// For each position `0..27` in a band: the cells of the same column in the band.
-const COLUMN_BITS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut p = 0;
-    while p < 27 {
-        let c = p % 9;
-        t[p] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
-        p += 1;
-    }
-    t
-};
+/// For the 9 columns (bits) where a digit can be inside one band: the cells the digit keeps in
+/// the two other bands. A box whose candidates lie in a single column claims that column for
+/// the band (pointing, column direction), so the other bands lose it.
+static POINTING_KEEP: [u32; 512] = pointing_keep();
 
 /// For each position `0..27` in a band: the cells a digit placed there keeps in its own
 /// digit-band (everything outside its row and box, plus itself).
@@ -114,6 +93,26 @@ const fn row_info() -> [u8; 512] {
         }
         t[v] = info;
         v += 1;
+    }
+    t
+}
+
+const fn pointing_keep() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut cols: u32 = 0;
+    while cols < 512 {
+        let mut lost = 0u32;
+        let mut k = 0;
+        while k < 3 {
+            let in_box = (cols >> (3 * k)) & 7;
+            if in_box.count_ones() == 1 {
+                let c = in_box.trailing_zeros() + 3 * k;
+                lost |= (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
+            }
+            k += 1;
+        }
+        t[cols as usize] = BAND & !lost;
+        cols += 1;
     }
     t
 }
@@ -153,27 +152,148 @@ const fn permutation_cells() -> [u32; 512] {
     t
 }
 
-/// The search state: what is still possible, and what is solved.
+/// For each digit-band index `b * 9 + d`: the same digit's digit-bands in the two other bands.
+const OTHER_BANDS: [[usize; 2]; 27] = {
+    let mut t = [[0usize; 2]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (b, d) = (i / 9, i % 9);
+        t[i] = [((b + 1) % 3) * 9 + d, ((b + 2) % 3) * 9 + d];
+        i += 1;
+    }
+    t
+};
+
+/// Rows of a band whose 9 bits hold exactly one cell: `y & (y - ROW_LOW)` clears the lowest
+/// cell of every row (rows are never empty here, so no borrow crosses a row).
+const ROW_LOW: u32 = 1 | (1 << 9) | (1 << 18);
+
+/// The search state: what is still possible, and what is solved. 64-byte aligned so the
+/// staleness check and the copy on a guess run on whole vectors.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Board {
-    /// `cand[d * 3 + b]`: cells of band `b` where digit `d` may go (see the module page).
-    cand: [u32; 27],
-    /// Cells of each band not yet placed.
-    unsolved: [u32; 3],
-    /// Digit-bands (bit `d * 3 + b`) whose candidates changed since they were last updated.
-    dirty: u32,
+    /// `cand[b * 9 + d]`: cells of band `b` where digit `d` may go (see the module page).
+    /// Lanes 27..32 are padding and stay 0.
+    cand: [u32; 32],
+    /// `cand` as it was when each digit-band was last updated: a lane that differs is stale.
+    prev: [u32; 32],
+    /// Cells of each band not yet placed (lane 3 is padding).
+    unsolved: [u32; 4],
 }
 
 /// Propagation found that the board has no solution.
 struct Contradiction;
 
+/// The few primitive steps that have a faster form on some instruction sets. Each form gives
+/// the same answer; the search does not know which one it runs on.
+trait Isa {
+    /// Bit `i` set where `a[i] != b[i]`.
+    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32;
+    /// The row-box presence index of digit-band `x`: bit `row * 3 + box` set when the digit
+    /// can still go somewhere in that row and box.
+    fn presence(x: u32) -> usize;
+}
+
+/// Plain Rust, for every target.
+struct Portable;
+
+impl Isa for Portable {
+    #[inline(always)]
+    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
+        let mut mask = 0u32;
+        for i in 0..32 {
+            mask |= ((a[i] != b[i]) as u32) << i;
+        }
+        mask
+    }
+
+    #[inline(always)]
+    fn presence(x: u32) -> usize {
+        (ROW_INFO[(x & 0x1FF) as usize] & 7) as usize
+            | ((ROW_INFO[((x >> 9) & 0x1FF) as usize] & 7) as usize) << 3
+            | ((ROW_INFO[(x >> 18) as usize] & 7) as usize) << 6
+    }
+}
+
+/// AVX2 and BMI2 (x86-64). This impl is the only unsafe code of the engine: its methods are
+/// called only from the search instance compiled with these features, which is entered only
+/// after the features were detected (see [`search`]).
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Avx2 {
+    #[inline(always)]
+    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
+        use std::arch::x86_64::*;
+        debug_assert!(std::arch::is_x86_feature_detected!("avx2"));
+        let mut mask = 0u32;
+        for chunk in 0..4 {
+            // SAFETY: AVX2 is enabled (see above); each load reads lanes 8 * chunk .. + 8 of
+            // a 32-lane array.
+            let equal = unsafe {
+                let x = _mm256_loadu_si256(a.as_ptr().add(8 * chunk).cast());
+                let y = _mm256_loadu_si256(b.as_ptr().add(8 * chunk).cast());
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)))
+            };
+            mask |= (!equal as u32 & 0xFF) << (8 * chunk);
+        }
+        mask
+    }
+
+    #[inline(always)]
+    fn presence(x: u32) -> usize {
+        debug_assert!(std::arch::is_x86_feature_detected!("bmi2"));
+        // Bit 3k of each row becomes "the row has a cell in box k"; keep those nine bits.
+        let boxes = x | (x >> 1) | (x >> 2);
+        // SAFETY: BMI2 is enabled (see above).
+        unsafe { std::arch::x86_64::_pext_u32(boxes, 0o111_111_111) as usize }
+    }
+}
+
+/// What a quiet board offers to branch on.
+struct Quiet {
+    /// Per band, the unsolved cells with exactly two candidates.
+    pairs: [u32; 3],
+}
+
+/// The cells of the columns `cols` (9 bits) in all three rows of a band.
+#[inline(always)]
+fn spread_columns(cols: u32) -> u32 {
+    cols * ROW_LOW
+}
+
+/// The columns (9 bits) where `cells` of a band has at least one cell.
+#[inline(always)]
+fn fold_columns(cells: u32) -> u32 {
+    (cells | (cells >> 9) | (cells >> 18)) & 0x1FF
+}
+
 impl Board {
     /// Every digit possible everywhere, nothing placed.
     fn new() -> Board {
+        let mut cand = [0u32; 32];
+        cand[..27].fill(BAND);
         Board {
-            cand: [BAND; 27],
-            unsolved: [BAND; 3],
-            dirty: 0,
+            cand,
+            prev: cand,
+            unsolved: [BAND, BAND, BAND, 0],
+        }
+    }
+
+    /// The stale digit-bands: bit `i` set when `cand[i]` changed since its last update.
+    #[inline(always)]
+    fn stale<I: Isa>(&self) -> u32 {
+        I::differ(&self.cand, &self.prev)
+    }
+
+    /// Removes `cells` of band `b` from every digit: they are being placed.
+    #[inline(always)]
+    fn clear_cells(&mut self, b: usize, cells: u32) {
+        self.unsolved[b] &= !cells;
+        for x in &mut self.cand[b * 9..b * 9 + 9] {
+            *x &= !cells;
         }
     }
 
@@ -182,92 +302,114 @@ impl Board {
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, bit: u32) {
         let pos = bit.trailing_zeros() as usize;
-        debug_assert!(pos < 27 && self.unsolved[b] & bit != 0);
-        self.unsolved[b] &= !bit;
-        let own = d * 3 + b;
-        self.cand[own] &= KEEP_IN_BAND[pos];
-        self.dirty |= 1 << own;
-        // The column in the two other bands.
-        let column = COLUMN_BITS[pos];
-        for other in [(b + 1) % 3, (b + 2) % 3] {
-            let i = d * 3 + other;
-            let before = self.cand[i];
-            self.cand[i] = before & !column;
-            self.dirty |= ((before & column != 0) as u32) << i;
-        }
-        // The cell, for the eight other digits.
-        let mut i = b;
-        while i < 27 {
-            if i != own {
-                let before = self.cand[i];
-                self.cand[i] = before & !bit;
-                self.dirty |= ((before & bit != 0) as u32) << i;
-            }
-            i += 3;
+        let i = b * 9 + d;
+        debug_assert!(pos < 27 && self.unsolved[b] & bit != 0 && self.cand[i] & bit != 0);
+        let own = self.cand[i] & KEEP_IN_BAND[pos];
+        self.clear_cells(b, bit);
+        self.cand[i] = own;
+        let column = spread_columns(1 << (pos % 9));
+        for j in OTHER_BANDS[i] {
+            self.cand[j] &= !column;
         }
     }
 
-    /// Updates every dirty digit-band until none is dirty (step 1 of the module page).
+    /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
+    /// into the other bands, and the hidden singles of rows left with one cell.
     #[inline(always)]
-    fn settle_bands<O: Observer>(
+    fn update<I: Isa, O: Observer>(
         &mut self,
+        i: usize,
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
-        while self.dirty != 0 {
-            let i = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            let (d, b) = (i / 3, i % 3);
-            let x = self.cand[i];
-            let presence = (ROW_INFO[(x & 0x1FF) as usize] & 7) as usize
-                | ((ROW_INFO[((x >> 9) & 0x1FF) as usize] & 7) as usize) << 3
-                | ((ROW_INFO[(x >> 18) as usize] & 7) as usize) << 6;
-            let y = x & PERMUTATION_CELLS[presence];
-            if y == 0 {
-                return Err(Contradiction);
+        let (b, d) = (i / 9, i % 9);
+        let x = self.cand[i];
+        let y = x & PERMUTATION_CELLS[I::presence(x)];
+        if y == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[i] = y;
+        self.prev[i] = y;
+        let keep = POINTING_KEEP[fold_columns(y) as usize];
+        for j in OTHER_BANDS[i] {
+            self.cand[j] &= keep;
+        }
+        let multi = y & y.wrapping_sub(ROW_LOW);
+        let mut single_rows = 0;
+        for row in ROW_BITS {
+            if multi & row == 0 {
+                single_rows |= row;
             }
-            self.cand[i] = y;
-            let singles = ((ROW_INFO[(y & 0x1FF) as usize] >> 3) & 1)
-                | ((ROW_INFO[((y >> 9) & 0x1FF) as usize] >> 3) & 1) << 1
-                | ((ROW_INFO[(y >> 18) as usize] >> 3) & 1) << 2;
-            let mut new = y & SINGLE_ROWS[singles as usize] & self.unsolved[b];
-            while new != 0 {
-                let bit = new & new.wrapping_neg();
-                new &= new - 1;
-                search.stats.hidden_singles += 1;
-                if O::ACTIVE {
-                    let pos = bit.trailing_zeros() as usize;
+        }
+        let new = y & single_rows & self.unsolved[b];
+        if new != 0 {
+            search.stats.hidden_singles += u64::from(new.count_ones());
+            if O::ACTIVE {
+                let mut bits = new;
+                while bits != 0 {
+                    let pos = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
                     search.observer.event(&Event::Placed {
                         cell: b * 27 + pos,
                         digit: d as u8 + 1,
                         rule: Rule::HiddenSingle(UnitName::Row((b * 3 + pos / 9) as u8 + 1)),
                     });
                 }
-                self.place(d, b, bit);
             }
+            // The permutation step already cleared the boxes of these cells for `d`, and
+            // pointing their columns in the other bands.
+            self.clear_cells(b, new);
+            self.cand[i] = y;
         }
         Ok(())
     }
 
+    /// Updates stale digit-bands until none is stale.
+    #[inline(always)]
+    fn settle_bands<I: Isa, O: Observer>(
+        &mut self,
+        search: &mut Search<'_, O>,
+    ) -> Result<(), Contradiction> {
+        loop {
+            let mut stale = self.stale::<I>();
+            if stale == 0 {
+                return Ok(());
+            }
+            while stale != 0 {
+                let i = stale.trailing_zeros() as usize;
+                stale &= stale - 1;
+                self.update::<I, O>(i, search)?;
+            }
+        }
+    }
+
     /// Places every unsolved cell that has one candidate left (step 2). Returns how many were
-    /// placed, or the contradiction of a cell with none.
+    /// placed and, when none was, the cells with two candidates.
     #[inline(always)]
     fn naked_singles<O: Observer>(
         &mut self,
         search: &mut Search<'_, O>,
-    ) -> Result<u32, Contradiction> {
+    ) -> Result<(u32, Quiet), Contradiction> {
         let mut placed = 0;
+        let mut pairs = [0u32; 3];
         for b in 0..3 {
-            let (any, two) = self.counts(b);
-            if self.unsolved[b] & !any != 0 {
+            let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
+            for &x in &self.cand[b * 9..b * 9 + 9] {
+                three |= two & x;
+                two |= any & x;
+                any |= x;
+            }
+            let unsolved = self.unsolved[b];
+            if unsolved & !any != 0 {
                 return Err(Contradiction);
             }
-            let mut singles = self.unsolved[b] & !two;
+            pairs[b] = unsolved & two & !three;
+            let mut singles = unsolved & !two;
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles &= singles - 1;
                 // An earlier placement of this pass may have taken the last candidate.
                 let d = (0..9)
-                    .find(|&d| self.cand[d * 3 + b] & bit != 0)
+                    .find(|&d| self.cand[b * 9 + d] & bit != 0)
                     .ok_or(Contradiction)?;
                 search.stats.naked_singles += 1;
                 if O::ACTIVE {
@@ -281,57 +423,49 @@ impl Board {
                 placed += 1;
             }
         }
-        Ok(placed)
-    }
-
-    /// For band `b`: cells with at least one candidate, and cells with at least two.
-    #[inline(always)]
-    fn counts(&self, b: usize) -> (u32, u32) {
-        let (mut any, mut two) = (0, 0);
-        for d in 0..9 {
-            let x = self.cand[d * 3 + b];
-            two |= any & x;
-            any |= x;
-        }
-        (any, two)
+        Ok((placed, Quiet { pairs }))
     }
 
     /// Places every digit that has one cell left in a column (step 3). Returns how many were
     /// placed, or the contradiction of a column where a digit has no cell.
-    #[inline(never)]
-    #[allow(clippy::needless_range_loop)] // `b` indexes three parallel per-band arrays
+    #[inline(always)]
     fn column_singles<O: Observer>(
         &mut self,
         search: &mut Search<'_, O>,
     ) -> Result<u32, Contradiction> {
-        let mut placed = 0;
+        // Per digit (lane), computed side by side so the compiler can use vectors: for each
+        // band, the columns holding the digit in exactly one row; the columns held by exactly
+        // one band; and whether some column has no place at all.
+        let mut found = [[0u32; 9]; 3];
+        let mut empty = 0u32;
         for d in 0..9 {
-            // Per band: the columns holding the digit at all, and holding it in one row only.
+            let x = [self.cand[d], self.cand[9 + d], self.cand[18 + d]];
             let mut any = [0u32; 3];
             let mut one = [0u32; 3];
             for b in 0..3 {
-                let x = self.cand[d * 3 + b];
-                let (r0, r1, r2) = (x & 0x1FF, (x >> 9) & 0x1FF, x >> 18);
+                let (r0, r1, r2) = (x[b] & 0x1FF, (x[b] >> 9) & 0x1FF, x[b] >> 18);
                 any[b] = r0 | r1 | r2;
                 one[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
             }
             let [a0, a1, a2] = any;
-            if (a0 | a1 | a2) != 0x1FF {
-                return Err(Contradiction);
-            }
+            empty |= !(a0 | a1 | a2) & 0x1FF;
             let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
             for b in 0..3 {
-                let columns = one[b] & one_band;
-                if columns == 0 {
-                    continue;
-                }
-                let spread = columns | (columns << 9) | (columns << 18);
-                let mut new = self.cand[d * 3 + b] & spread & self.unsolved[b];
+                found[b][d] = x[b] & spread_columns(one[b] & one_band) & self.unsolved[b];
+            }
+        }
+        if empty != 0 {
+            return Err(Contradiction);
+        }
+        let mut placed = 0;
+        for (b, digits) in found.iter().enumerate() {
+            for (d, &cells) in digits.iter().enumerate() {
+                let mut new = cells;
                 while new != 0 {
                     let bit = new & new.wrapping_neg();
                     new &= new - 1;
-                    // Placing an earlier cell may have removed this one (same cell, other digit).
-                    if self.cand[d * 3 + b] & bit == 0 || self.unsolved[b] & bit == 0 {
+                    // An earlier placement of this pass may have taken the cell or the digit.
+                    if self.cand[b * 9 + d] & bit == 0 || self.unsolved[b] & bit == 0 {
                         return Err(Contradiction);
                     }
                     search.stats.hidden_singles += 1;
@@ -351,19 +485,24 @@ impl Board {
         Ok(placed)
     }
 
-    /// Propagates to the fixpoint of the three steps.
+    /// Propagates to the fixpoint of the three steps; on a quiet unsolved board, returns what
+    /// to branch on.
     #[inline(always)]
-    fn propagate<O: Observer>(&mut self, search: &mut Search<'_, O>) -> Result<(), Contradiction> {
+    fn propagate<I: Isa, O: Observer>(
+        &mut self,
+        search: &mut Search<'_, O>,
+    ) -> Result<Option<Quiet>, Contradiction> {
         loop {
-            self.settle_bands(search)?;
+            self.settle_bands::<I, O>(search)?;
             if self.is_solved() {
-                return Ok(());
+                return Ok(None);
             }
-            if self.naked_singles(search)? != 0 {
+            let (placed, quiet) = self.naked_singles(search)?;
+            if placed != 0 {
                 continue;
             }
             if self.column_singles(search)? == 0 {
-                return Ok(());
+                return Ok(Some(quiet));
             }
         }
     }
@@ -376,16 +515,8 @@ impl Board {
     /// The cell to branch on: (band, bit) of the first cell with two candidates, else of the
     /// first with the fewest.
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32) {
-        for b in 0..3 {
-            let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let x = self.cand[d * 3 + b];
-                three |= two & x;
-                two |= any & x;
-                any |= x;
-            }
-            let pairs = self.unsolved[b] & two & !three;
+    fn branch_cell(&self, quiet: &Quiet) -> (usize, u32) {
+        for (b, &pairs) in quiet.pairs.iter().enumerate() {
             if pairs != 0 {
                 return (b, pairs & pairs.wrapping_neg());
             }
@@ -393,7 +524,7 @@ impl Board {
         self.fewest_candidates()
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn fewest_candidates(&self) -> (usize, u32) {
         let mut best = (0, 0, u32::MAX);
         for b in 0..3 {
@@ -401,7 +532,10 @@ impl Board {
             while cells != 0 {
                 let bit = cells & cells.wrapping_neg();
                 cells &= cells - 1;
-                let n = (0..9).filter(|&d| self.cand[d * 3 + b] & bit != 0).count() as u32;
+                let n = self.cand[b * 9..b * 9 + 9]
+                    .iter()
+                    .filter(|&&x| x & bit != 0)
+                    .count() as u32;
                 if n < best.2 {
                     best = (b, bit, n);
                 }
@@ -411,12 +545,13 @@ impl Board {
     }
 
     /// The grid of placed cells.
+    #[inline(always)]
     fn placed_grid(&self) -> Grid {
         let mut cells = [0u8; 81];
         for b in 0..3 {
             let solved = BAND & !self.unsolved[b];
             for d in 0..9 {
-                let mut x = self.cand[d * 3 + b] & solved;
+                let mut x = self.cand[b * 9 + d] & solved;
                 while x != 0 {
                     cells[b * 27 + x.trailing_zeros() as usize] = d as u8 + 1;
                     x &= x - 1;
@@ -428,71 +563,167 @@ impl Board {
 }
 
 /// Runs the `fast` engine on `grid`, whose givens are known not to conflict.
+///
+/// The engine is compiled twice from the same source: once for the x86-64 baseline and once
+/// with AVX2 and BMI enabled, chosen at run time. Both make the same moves in the same order,
+/// so outcomes and counters do not depend on the machine.
 pub(crate) fn search<O: Observer>(grid: &Grid, search: &mut Search<'_, O>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the features this instance was compiled with were just detected.
+            unsafe { avx2::run(grid, search) };
+            return;
+        }
+    }
+    portable::run(grid, search);
+}
+
+/// The board with the givens placed.
+#[inline(always)]
+fn initial_board(grid: &Grid) -> Board {
     let mut board = Board::new();
     for (i, &v) in grid.cells().iter().enumerate() {
         if v != 0 {
             board.place(v as usize - 1, i / 27, 1 << (i % 27));
         }
     }
-    // A stop is recorded in `search.stop`; nothing else to do with it here.
-    let _ = node(&mut board, 1, search);
+    board
 }
 
-/// One entry of the search procedure at `depth`: propagate, then report or branch.
-fn node<O: Observer>(
-    board: &mut Board,
-    depth: u64,
-    search: &mut Search<'_, O>,
-) -> Result<(), Stop> {
-    search.enter(depth)?;
-    let propagated = board.propagate(search);
-    if O::ACTIVE {
-        search.observer.event(&Event::Board(&board.placed_grid()));
-    }
-    if propagated.is_err() {
-        if O::ACTIVE {
-            search.observer.event(&Event::Contradiction);
+/// Stamps out the recursive search for one instruction set. Everything it calls is
+/// `#[inline(always)]`, so the whole engine is compiled with the instance's target features.
+macro_rules! search_instance {
+    ($name:ident, $isa:ty $(, $features:literal)?) => {
+        mod $name {
+            use super::*;
+
+            $(#[target_feature(enable = $features)])?
+            pub(super) fn run<O: Observer>(grid: &Grid, search: &mut Search<'_, O>) {
+                let mut board = initial_board(grid);
+                // A stop is recorded in `search.stop`; nothing else to do with it here.
+                let _ = node(&mut board, 1, search);
+            }
+
+            /// One entry of the search procedure at `depth`: propagate, then report or branch.
+            $(#[target_feature(enable = $features)])?
+            fn node<O: Observer>(
+                board: &mut Board,
+                depth: u64,
+                search: &mut Search<'_, O>,
+            ) -> Result<(), Stop> {
+                search.enter(depth)?;
+                let propagated = board.propagate::<$isa, O>(search);
+                if O::ACTIVE {
+                    search.observer.event(&Event::Board(&board.placed_grid()));
+                }
+                let quiet = match propagated {
+                    Err(Contradiction) => {
+                        if O::ACTIVE {
+                            search.observer.event(&Event::Contradiction);
+                        }
+                        return Ok(());
+                    }
+                    Ok(None) => return search.solution(&board.placed_grid()),
+                    Ok(Some(quiet)) => quiet,
+                };
+                let (b, bit) = board.branch_cell(&quiet);
+                let cell = b * 27 + bit.trailing_zeros() as usize;
+                let mut digits: u32 = 0;
+                for d in 0..9 {
+                    digits |= (((board.cand[b * 9 + d] & bit) != 0) as u32) << d;
+                }
+                while digits != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    search.stats.guesses += 1;
+                    if O::ACTIVE {
+                        search.observer.event(&Event::Guess {
+                            cell,
+                            digit: d as u8 + 1,
+                            depth: depth + 1,
+                        });
+                    }
+                    if digits == 0 {
+                        // The last candidate: no need to keep the parent board.
+                        board.place(d, b, bit);
+                        node(board, depth + 1, search)?;
+                    } else {
+                        let mut child = *board;
+                        child.place(d, b, bit);
+                        node(&mut child, depth + 1, search)?;
+                    }
+                    search.stats.backtracks += 1;
+                    if O::ACTIVE {
+                        search.observer.event(&Event::Backtrack {
+                            cell,
+                            digit: d as u8 + 1,
+                            depth: depth + 1,
+                        });
+                    }
+                }
+                Ok(())
+            }
         }
-        return Ok(());
+    };
+}
+
+search_instance!(portable, Portable);
+#[cfg(target_arch = "x86_64")]
+search_instance!(avx2, Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{NoTrace, SearchStats};
+    use std::ops::ControlFlow;
+
+    /// Runs one instance and returns its solutions (up to 3) and counters.
+    fn run_with(grid: &Grid, run: fn(&Grid, &mut Search<'_, NoTrace>)) -> (Vec<Grid>, SearchStats) {
+        let mut found = Vec::new();
+        let mut on_solution = |g: &Grid| {
+            found.push(*g);
+            if found.len() == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let mut observer = NoTrace;
+        let mut search = Search::new(u64::MAX, &mut observer, &mut on_solution);
+        run(grid, &mut search);
+        let stats = search.stats;
+        (found, stats)
     }
-    if board.is_solved() {
-        return search.solution(&board.placed_grid());
-    }
-    let (b, bit) = board.branch_cell();
-    let cell = b * 27 + bit.trailing_zeros() as usize;
-    let mut digits: u32 = 0;
-    for d in 0..9 {
-        digits |= (((board.cand[d * 3 + b] & bit) != 0) as u32) << d;
-    }
-    while digits != 0 {
-        let d = digits.trailing_zeros() as usize;
-        digits &= digits - 1;
-        search.stats.guesses += 1;
-        if O::ACTIVE {
-            search.observer.event(&Event::Guess {
-                cell,
-                digit: d as u8 + 1,
-                depth: depth + 1,
-            });
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn portable_and_avx2_instances_make_the_same_moves() {
+        if !(std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2"))
+        {
+            eprintln!("skipped: this CPU has no AVX2/BMI2, only the portable instance can run");
+            return;
         }
-        if digits == 0 {
-            // The last candidate: no need to keep the parent board.
-            board.place(d, b, bit);
-            node(board, depth + 1, search)?;
-        } else {
-            let mut child = *board;
-            child.place(d, b, bit);
-            node(&mut child, depth + 1, search)?;
-        }
-        search.stats.backtracks += 1;
-        if O::ACTIVE {
-            search.observer.event(&Event::Backtrack {
-                cell,
-                digit: d as u8 + 1,
-                depth: depth + 1,
-            });
+        let puzzles = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            ".................................................................................",
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+        ];
+        for p in puzzles {
+            let grid: Grid = p.parse().unwrap();
+            let portable = run_with(&grid, portable::run::<NoTrace>);
+            // SAFETY: the features were detected above.
+            let avx2 = run_with(&grid, |g, s| unsafe { avx2::run::<NoTrace>(g, s) });
+            assert_eq!(portable, avx2, "{p}");
+            assert!(!portable.0.is_empty());
         }
     }
-    Ok(())
 }

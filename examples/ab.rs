@@ -1,0 +1,79 @@
+//! Interleaved timing of the `fast` engine and the `sudoku` crate on one puzzle file: a quick
+//! ratio for development on a shared machine (the criterion bench is the reference).
+//!
+//! `cargo run --release --example ab -- FILE [limit] [rounds]`
+
+use std::io::Read;
+use std::time::Instant;
+
+use sudoku_bulk::solver::{SolveOptions, solve};
+use sudoku_bulk::{Grid, Layout};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = &args[1];
+    let limit: u64 = args.get(2).map_or(2, |s| s.parse().unwrap());
+    let rounds: usize = args.get(3).map_or(10, |s| s.parse().unwrap());
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .unwrap()
+        .read_to_end(&mut bytes)
+        .unwrap();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        bytes = out;
+    }
+    let text = String::from_utf8(bytes).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let ours: Vec<Grid> = lines.iter().map(|l| l.parse().unwrap()).collect();
+    let theirs: Vec<sudoku::Sudoku> = lines
+        .iter()
+        .map(|l| sudoku::Sudoku::from_str_line(l).unwrap())
+        .collect();
+    let layout = Layout::standard();
+    let options = SolveOptions {
+        max_solutions: limit,
+        ..SolveOptions::default()
+    };
+    let (mut best_ours, mut best_theirs) = (f64::INFINITY, f64::INFINITY);
+    let mut ratios = Vec::new();
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let mut n = 0;
+        for g in &ours {
+            n += solve(g, &layout, &options).unwrap().solutions;
+        }
+        std::hint::black_box(n);
+        let a = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let mut n = 0;
+        for s in &theirs {
+            n += if limit == 1 {
+                s.some_solution().is_some() as usize
+            } else {
+                s.solutions_count_up_to(limit as usize)
+            };
+        }
+        std::hint::black_box(n);
+        let b = t.elapsed().as_secs_f64();
+        best_ours = best_ours.min(a);
+        best_theirs = best_theirs.min(b);
+        ratios.push(b / a);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let n = lines.len() as f64;
+    println!(
+        "{path} limit {limit}: ours {:.0}/s, crate {:.0}/s, best ratio {:.3}, median round ratio {:.3}",
+        n / best_ours,
+        n / best_theirs,
+        best_theirs / best_ours,
+        ratios[ratios.len() / 2]
+    );
+}
