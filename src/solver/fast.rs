@@ -55,12 +55,21 @@ static ROW_INFO: [u8; 512] = row_info();
 
 /// For the 9 row-box presence bits of a digit-band (bit `row * 3 + box`): the cells that fit at
 /// least one of the six row-to-box permutations still possible, or 0 when none is.
-static PERMUTATION_CELLS: [u32; 512] = permutation_cells();
+///
+/// Bits 32..41 hold, for the same index, the row-box pairs left alone in their row (bit
+/// `row * 3 + box`): the row's cells all lie in that box.
+static PERMUTATIONS: [u64; 512] = permutations();
 
 /// For the 9 columns (bits) where a digit can be inside one band: the cells the digit keeps in
 /// the two other bands. A box whose candidates lie in a single column claims that column for
 /// the band (pointing, column direction), so the other bands lose it.
-static POINTING_KEEP: [u32; 512] = pointing_keep();
+///
+/// Bits 32..41 hold the row-box pairs (bit `row * 3 + box`, all three rows) of the boxes whose
+/// candidates lie in a single column.
+static POINTING: [u64; 512] = pointing();
+
+/// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
+static PAIR_CELLS: [u32; 512] = pair_cells();
 
 /// For each position `0..27` in a band: the cells a digit placed there keeps in its own
 /// digit-band (everything outside its row and box, plus itself).
@@ -97,27 +106,45 @@ const fn row_info() -> [u8; 512] {
     t
 }
 
-const fn pointing_keep() -> [u32; 512] {
-    let mut t = [0u32; 512];
+const fn pointing() -> [u64; 512] {
+    let mut t = [0u64; 512];
     let mut cols: u32 = 0;
     while cols < 512 {
         let mut lost = 0u32;
+        let mut one_column = 0u64;
         let mut k = 0;
         while k < 3 {
             let in_box = (cols >> (3 * k)) & 7;
             if in_box.count_ones() == 1 {
                 let c = in_box.trailing_zeros() + 3 * k;
                 lost |= (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
+                one_column |= 0b001_001_001 << k;
             }
             k += 1;
         }
-        t[cols as usize] = BAND & !lost;
+        t[cols as usize] = (BAND & !lost) as u64 | (one_column << 32);
         cols += 1;
     }
     t
 }
 
-const fn permutation_cells() -> [u32; 512] {
+const fn pair_cells() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut pairs = 0;
+    while pairs < 512 {
+        let mut p = 0;
+        while p < 9 {
+            if pairs & (1 << p) != 0 {
+                t[pairs] |= 0x7 << (9 * (p / 3) + 3 * (p % 3));
+            }
+            p += 1;
+        }
+        pairs += 1;
+    }
+    t
+}
+
+const fn permutations() -> [u64; 512] {
     // The six permutations, as the box each of rows 0, 1, 2 goes to.
     const PERMUTATIONS: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -127,10 +154,11 @@ const fn permutation_cells() -> [u32; 512] {
         [2, 0, 1],
         [2, 1, 0],
     ];
-    let mut t = [0u32; 512];
+    let cells_of = pair_cells();
+    let mut t = [0u64; 512];
     let mut p = 0;
     while p < 512 {
-        let mut cells = 0u32;
+        let mut pairs = 0u32;
         let mut i = 0;
         while i < 6 {
             let perm = PERMUTATIONS[i];
@@ -138,23 +166,29 @@ const fn permutation_cells() -> [u32; 512] {
                 && (p & (1 << (3 + perm[1]))) != 0
                 && (p & (1 << (6 + perm[2]))) != 0;
             if fits {
-                let mut r = 0;
-                while r < 3 {
-                    cells |= 0x7 << (9 * r + 3 * perm[r]);
-                    r += 1;
-                }
+                pairs |= (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
             }
             i += 1;
         }
-        t[p] = cells;
+        let mut locked = 0u32;
+        let mut r = 0;
+        while r < 3 {
+            let row = (pairs >> (3 * r)) & 7;
+            if row.count_ones() == 1 {
+                locked |= row << (3 * r);
+            }
+            r += 1;
+        }
+        t[p] = cells_of[pairs as usize] as u64 | ((locked as u64) << 32);
         p += 1;
     }
     t
 }
 
 /// For each digit-band index `b * 9 + d`: the same digit's digit-bands in the two other bands.
-const OTHER_BANDS: [[usize; 2]; 27] = {
-    let mut t = [[0usize; 2]; 27];
+/// (32 entries, so that any lane index of a 32-bit mask is in bounds; 27..32 are padding.)
+const OTHER_BANDS: [[usize; 2]; 32] = {
+    let mut t = [[27usize; 2]; 32];
     let mut i = 0;
     while i < 27 {
         let (b, d) = (i / 9, i % 9);
@@ -164,14 +198,13 @@ const OTHER_BANDS: [[usize; 2]; 27] = {
     t
 };
 
-/// Rows of a band whose 9 bits hold exactly one cell: `y & (y - ROW_LOW)` clears the lowest
-/// cell of every row (rows are never empty here, so no borrow crosses a row).
+/// The lowest cell of each row of a band; `c * ROW_LOW` spreads 9 column bits to all rows.
 const ROW_LOW: u32 = 1 | (1 << 9) | (1 << 18);
 
 /// The search state: what is still possible, and what is solved. 64-byte aligned so the
 /// staleness check and the copy on a guess run on whole vectors.
 #[derive(Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 struct Board {
     /// `cand[b * 9 + d]`: cells of band `b` where digit `d` may go (see the module page).
     /// Lanes 27..32 are padding and stay 0.
@@ -323,23 +356,20 @@ impl Board {
     ) -> Result<(), Contradiction> {
         let (b, d) = (i / 9, i % 9);
         let x = self.cand[i];
-        let y = x & PERMUTATION_CELLS[I::presence(x)];
+        let permutations = PERMUTATIONS[I::presence(x) & 0x1FF];
+        let y = x & permutations as u32;
         if y == 0 {
             return Err(Contradiction);
         }
         self.cand[i] = y;
         self.prev[i] = y;
-        let keep = POINTING_KEEP[fold_columns(y) as usize];
+        let pointing = POINTING[fold_columns(y) as usize];
         for j in OTHER_BANDS[i] {
-            self.cand[j] &= keep;
+            self.cand[j] &= pointing as u32;
         }
-        let multi = y & y.wrapping_sub(ROW_LOW);
-        let mut single_rows = 0;
-        for row in ROW_BITS {
-            if multi & row == 0 {
-                single_rows |= row;
-            }
-        }
+        // A row left alone in one box whose candidates lie in one column holds one cell.
+        let single_pairs = (permutations >> 32) & (pointing >> 32);
+        let single_rows = PAIR_CELLS[single_pairs as usize & 0x1FF];
         let new = y & single_rows & self.unsolved[b];
         if new != 0 {
             search.stats.hidden_singles += u64::from(new.count_ones());
@@ -438,8 +468,12 @@ impl Board {
         // one band; and whether some column has no place at all.
         let mut found = [[0u32; 9]; 3];
         let mut empty = 0u32;
+        let mut any_found = 0u32;
+        let (c0, rest) = self.cand.split_at(9);
+        let (c1, rest) = rest.split_at(9);
+        let c2 = &rest[..9];
         for d in 0..9 {
-            let x = [self.cand[d], self.cand[9 + d], self.cand[18 + d]];
+            let x = [c0[d], c1[d], c2[d]];
             let mut any = [0u32; 3];
             let mut one = [0u32; 3];
             for b in 0..3 {
@@ -452,10 +486,14 @@ impl Board {
             let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
             for b in 0..3 {
                 found[b][d] = x[b] & spread_columns(one[b] & one_band) & self.unsolved[b];
+                any_found |= found[b][d];
             }
         }
         if empty != 0 {
             return Err(Contradiction);
+        }
+        if any_found == 0 {
+            return Ok(0);
         }
         let mut placed = 0;
         for (b, digits) in found.iter().enumerate() {
@@ -512,21 +550,44 @@ impl Board {
         (self.unsolved[0] | self.unsolved[1] | self.unsolved[2]) == 0
     }
 
-    /// The cell to branch on: (band, bit) of the first cell with two candidates, else of the
-    /// first with the fewest.
+    /// The cell to branch on, as (band, bit): among the cells with the fewest candidates (two,
+    /// nearly always), the one with the most unsolved cells in its row, column and box, the
+    /// first in reading order on a tie. Its guesses then reach the most of the grid.
     #[inline(always)]
     fn branch_cell(&self, quiet: &Quiet) -> (usize, u32) {
+        let mut best = (0, 0, 0);
         for (b, &pairs) in quiet.pairs.iter().enumerate() {
-            if pairs != 0 {
-                return (b, pairs & pairs.wrapping_neg());
+            let mut cells = pairs;
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let reach = self.unsolved_peers(b, bit) + 1;
+                if reach > best.2 {
+                    best = (b, bit, reach);
+                }
             }
+        }
+        if best.2 != 0 {
+            return (best.0, best.1);
         }
         self.fewest_candidates()
     }
 
+    /// Unsolved cells among the 20 that share a row, column or box with cell `bit` of band `b`.
     #[inline(always)]
+    fn unsolved_peers(&self, b: usize, bit: u32) -> u32 {
+        let pos = bit.trailing_zeros() as usize;
+        let [o1, o2] = OTHER_BANDS[b * 9];
+        let column = spread_columns(1 << (pos % 9));
+        (self.unsolved[b] & !KEEP_IN_BAND[pos]).count_ones()
+            + (self.unsolved[o1 / 9] & column).count_ones()
+            + (self.unsolved[o2 / 9] & column).count_ones()
+    }
+
+    /// When no cell has two candidates: the cell with the fewest, ties broken as above.
+    #[inline(never)]
     fn fewest_candidates(&self) -> (usize, u32) {
-        let mut best = (0, 0, u32::MAX);
+        let mut best = (0, 0, u32::MAX, 0);
         for b in 0..3 {
             let mut cells = self.unsolved[b];
             while cells != 0 {
@@ -536,8 +597,9 @@ impl Board {
                     .iter()
                     .filter(|&&x| x & bit != 0)
                     .count() as u32;
-                if n < best.2 {
-                    best = (b, bit, n);
+                let reach = self.unsolved_peers(b, bit);
+                if n < best.2 || (n == best.2 && reach > best.3) {
+                    best = (b, bit, n, reach);
                 }
             }
         }
@@ -558,7 +620,7 @@ impl Board {
                 }
             }
         }
-        Grid::from_cells(cells)
+        Grid::from_cells_trusted(cells)
     }
 }
 
@@ -584,13 +646,33 @@ pub(crate) fn search<O: Observer>(grid: &Grid, search: &mut Search<'_, O>) {
     portable::run(grid, search);
 }
 
-/// The board with the givens placed.
+/// The board with the givens placed, built in bulk: each digit loses the rows, boxes and
+/// columns of its givens, and every digit loses the cells of other digits' givens.
 #[inline(always)]
 fn initial_board(grid: &Grid) -> Board {
+    // Givens per band and value (value 0, the blanks, is collected and ignored).
+    let mut by_value = [[0u32; 10]; 3];
+    for (b, cells) in grid.cells().chunks_exact(27).enumerate() {
+        for (pos, &v) in cells.iter().enumerate() {
+            by_value[b][v as usize] |= 1 << pos;
+        }
+    }
+    let givens: [[u32; 9]; 3] =
+        std::array::from_fn(|b| std::array::from_fn(|d| by_value[b][d + 1]));
     let mut board = Board::new();
-    for (i, &v) in grid.cells().iter().enumerate() {
-        if v != 0 {
-            board.place(v as usize - 1, i / 27, 1 << (i % 27));
+    for b in 0..3 {
+        let filled = givens[b].iter().fold(0, |acc, &g| acc | g);
+        board.unsolved[b] = BAND & !filled;
+        for d in 0..9 {
+            let own = givens[b][d];
+            let columns = spread_columns(fold_columns(givens[0][d] | givens[1][d] | givens[2][d]));
+            let mut keep = BAND & !filled & !columns;
+            let mut cells = own;
+            while cells != 0 {
+                keep &= KEEP_IN_BAND[cells.trailing_zeros() as usize];
+                cells &= cells - 1;
+            }
+            board.cand[b * 9 + d] = keep | own;
         }
     }
     board
@@ -629,7 +711,7 @@ macro_rules! search_instance {
                         }
                         return Ok(());
                     }
-                    Ok(None) => return search.solution(&board.placed_grid()),
+                    Ok(None) => return search.solution(|| board.placed_grid()),
                     Ok(Some(quiet)) => quiet,
                 };
                 let (b, bit) = board.branch_cell(&quiet);
@@ -680,7 +762,7 @@ search_instance!(avx2, Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{NoTrace, SearchStats};
+    use crate::solver::{NoTrace, SearchStats, Sink};
     use std::ops::ControlFlow;
 
     /// Runs one instance and returns its solutions (up to 3) and counters.
@@ -695,7 +777,7 @@ mod tests {
             }
         };
         let mut observer = NoTrace;
-        let mut search = Search::new(u64::MAX, &mut observer, &mut on_solution);
+        let mut search = Search::new(u64::MAX, &mut observer, Sink::Each(&mut on_solution));
         run(grid, &mut search);
         let stats = search.stats;
         (found, stats)

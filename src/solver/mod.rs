@@ -254,7 +254,19 @@ pub(crate) enum Stop {
     Budget,
 }
 
-/// The bookkeeping every engine shares: counters, budget and the solution callback.
+/// Where a search's solutions go.
+pub(crate) enum Sink<'a> {
+    /// Count them up to `limit` and keep the first; later grids are never built.
+    Count {
+        limit: u64,
+        found: u64,
+        first: Option<Grid>,
+    },
+    /// Hand each one to a callback, which says whether to go on.
+    Each(&'a mut dyn FnMut(&Grid) -> ControlFlow<()>),
+}
+
+/// The bookkeeping every engine shares: counters, budget and where solutions go.
 ///
 /// Engines call [`Search::enter`] on each entry of their recursive procedure and
 /// [`Search::solution`] for each complete grid; both return `Err` when the search must stop.
@@ -262,21 +274,17 @@ pub(crate) struct Search<'a, O: Observer> {
     pub stats: SearchStats,
     pub observer: &'a mut O,
     budget: u64,
-    on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    pub sink: Sink<'a>,
     pub stop: Option<Stop>,
 }
 
 impl<'a, O: Observer> Search<'a, O> {
-    pub fn new(
-        budget: u64,
-        observer: &'a mut O,
-        on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    ) -> Self {
+    pub fn new(budget: u64, observer: &'a mut O, sink: Sink<'a>) -> Self {
         Search {
             stats: SearchStats::default(),
             observer,
             budget,
-            on_solution,
+            sink,
             stop: None,
         }
     }
@@ -296,18 +304,47 @@ impl<'a, O: Observer> Search<'a, O> {
         Ok(())
     }
 
-    /// Reports a complete grid; `Err` when no more solutions are wanted.
-    #[inline(never)]
-    pub fn solution(&mut self, grid: &Grid) -> Result<(), Stop> {
-        if O::ACTIVE {
-            self.observer.event(&Event::Solution(grid));
-        }
-        match (self.on_solution)(grid) {
-            ControlFlow::Continue(()) => Ok(()),
-            ControlFlow::Break(()) => {
-                self.stop = Some(Stop::Enough);
-                Err(Stop::Enough)
+    /// Reports a complete grid, built by `grid` only if somebody looks at it; `Err` when no
+    /// more solutions are wanted.
+    #[inline(always)]
+    pub fn solution(&mut self, grid: impl FnOnce() -> Grid) -> Result<(), Stop> {
+        let flow = if O::ACTIVE {
+            let grid = grid();
+            self.observer.event(&Event::Solution(&grid));
+            self.sink.accept(|| grid)
+        } else {
+            self.sink.accept(grid)
+        };
+        flow.map_err(|stop| {
+            self.stop = Some(stop);
+            stop
+        })
+    }
+}
+
+impl Sink<'_> {
+    #[inline(always)]
+    fn accept(&mut self, grid: impl FnOnce() -> Grid) -> Result<(), Stop> {
+        match self {
+            Sink::Count {
+                limit,
+                found,
+                first,
+            } => {
+                if *found == 0 {
+                    *first = Some(grid());
+                }
+                *found += 1;
+                if *found >= *limit {
+                    Err(Stop::Enough)
+                } else {
+                    Ok(())
+                }
             }
+            Sink::Each(f) => match f(&grid()) {
+                ControlFlow::Continue(()) => Ok(()),
+                ControlFlow::Break(()) => Err(Stop::Enough),
+            },
         }
     }
 }
@@ -321,22 +358,16 @@ pub fn solve_traced<O: Observer>(
     options: &SolveOptions,
     observer: &mut O,
 ) -> Result<Outcome, Conflict> {
-    let limit = options.max_solutions.max(1);
-    let mut solutions = 0u64;
-    let mut first = None;
-    let mut on_solution = |g: &Grid| {
-        if solutions == 0 {
-            first = Some(*g);
-        }
-        solutions += 1;
-        if solutions >= limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+    let sink = Sink::Count {
+        limit: options.max_solutions.max(1),
+        found: 0,
+        first: None,
     };
-    let (stats, stop) = run(grid, layout, options, observer, &mut on_solution)?;
-    let status = match (stop, solutions) {
+    let (stats, stop, sink) = run(grid, layout, options, observer, sink)?;
+    let Sink::Count { found, first, .. } = sink else {
+        unreachable!("run returns the sink it was given")
+    };
+    let status = match (stop, found) {
         (Some(Stop::Budget), _) => Status::GaveUp,
         (_, 0) => Status::Unsolvable,
         (_, 1) => Status::Solved,
@@ -344,7 +375,7 @@ pub fn solve_traced<O: Observer>(
     };
     Ok(Outcome {
         status,
-        solutions,
+        solutions: found,
         solution: first,
         stats,
     })
@@ -376,23 +407,23 @@ pub fn for_each_solution(
     options: &SolveOptions,
     mut f: impl FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<(SearchStats, bool), Conflict> {
-    let (stats, stop) = run(grid, layout, options, &mut NoTrace, &mut f)?;
+    let (stats, stop, _) = run(grid, layout, options, &mut NoTrace, Sink::Each(&mut f))?;
     Ok((stats, stop == Some(Stop::Budget)))
 }
 
 /// The givens check, then the chosen engine.
-fn run<O: Observer>(
+fn run<'a, O: Observer>(
     grid: &Grid,
     layout: &Layout,
     options: &SolveOptions,
-    observer: &mut O,
-    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-) -> Result<(SearchStats, Option<Stop>), Conflict> {
+    observer: &'a mut O,
+    sink: Sink<'a>,
+) -> Result<(SearchStats, Option<Stop>, Sink<'a>), Conflict> {
     layout.check_givens(grid)?;
-    let mut search = Search::new(options.max_recursions, observer, on_solution);
+    let mut search = Search::new(options.max_recursions, observer, sink);
     search.stats.givens = grid.filled() as u64;
     match options.algorithm {
         Algorithm::Fast => fast::search(grid, &mut search),
     }
-    Ok((search.stats, search.stop))
+    Ok((search.stats, search.stop, search.sink))
 }
