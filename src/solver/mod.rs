@@ -315,10 +315,7 @@ impl<'a, O: Observer> Search<'a, O> {
         } else {
             self.sink.accept(grid)
         };
-        flow.map_err(|stop| {
-            self.stop = Some(stop);
-            stop
-        })
+        flow.inspect_err(|&stop| self.stop = Some(stop))
     }
 }
 
