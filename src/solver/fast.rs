@@ -71,6 +71,17 @@ static POINTING: [u64; 512] = pointing();
 /// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
 static PAIR_CELLS: [u32; 512] = pair_cells();
 
+/// For each position `0..27` in a band: the cells of its column in all three rows.
+const COLUMN_CELLS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = ROW_LOW << (p % 9);
+        p += 1;
+    }
+    t
+};
+
 /// For each position `0..27` in a band: the cells a digit placed there keeps in its own
 /// digit-band (everything outside its row and box, plus itself).
 const KEEP_IN_BAND: [u32; 27] = {
@@ -285,6 +296,38 @@ impl Isa for Avx2 {
     }
 }
 
+/// AVX-512 (F, VL, BW, DQ) on top of [`Avx2`]: 16 lanes a compare. The same safety argument
+/// as for [`Avx2`] holds.
+#[cfg(target_arch = "x86_64")]
+struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Avx512 {
+    #[inline(always)]
+    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
+        use std::arch::x86_64::*;
+        debug_assert!(std::arch::is_x86_feature_detected!("avx512f"));
+        // SAFETY: AVX-512F is enabled (see above); the loads read lanes 0..16 and 16..32 of
+        // 32-lane arrays.
+        unsafe {
+            let low = _mm512_cmpneq_epu32_mask(
+                _mm512_loadu_si512(a.as_ptr().cast()),
+                _mm512_loadu_si512(b.as_ptr().cast()),
+            );
+            let high = _mm512_cmpneq_epu32_mask(
+                _mm512_loadu_si512(a.as_ptr().add(16).cast()),
+                _mm512_loadu_si512(b.as_ptr().add(16).cast()),
+            );
+            u32::from(low) | (u32::from(high) << 16)
+        }
+    }
+
+    #[inline(always)]
+    fn presence(x: u32) -> usize {
+        Avx2::presence(x)
+    }
+}
+
 /// What a quiet board offers to branch on.
 struct Quiet {
     /// Per band, the unsolved cells with exactly two candidates.
@@ -340,7 +383,7 @@ impl Board {
         let own = self.cand[i] & KEEP_IN_BAND[pos];
         self.clear_cells(b, bit);
         self.cand[i] = own;
-        let column = spread_columns(1 << (pos % 9));
+        let column = COLUMN_CELLS[pos];
         for j in OTHER_BANDS[i] {
             self.cand[j] &= !column;
         }
@@ -578,7 +621,7 @@ impl Board {
     fn unsolved_peers(&self, b: usize, bit: u32) -> u32 {
         let pos = bit.trailing_zeros() as usize;
         let [o1, o2] = OTHER_BANDS[b * 9];
-        let column = spread_columns(1 << (pos % 9));
+        let column = COLUMN_CELLS[pos];
         (self.unsolved[b] & !KEEP_IN_BAND[pos]).count_ones()
             + (self.unsolved[o1 / 9] & column).count_ones()
             + (self.unsolved[o2 / 9] & column).count_ones()
@@ -630,20 +673,48 @@ impl Board {
 /// with AVX2 and BMI enabled, chosen at run time. Both make the same moves in the same order,
 /// so outcomes and counters do not depend on the machine.
 pub(crate) fn search<O: Observer>(grid: &Grid, search: &mut Search<'_, O>) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("popcnt")
-        {
-            // SAFETY: the features this instance was compiled with were just detected.
-            unsafe { avx2::run(grid, search) };
-            return;
-        }
+    match instance() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `instance` chose this one after detecting its features.
+        Instance::Avx512 => unsafe { avx512::run(grid, search) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Instance::Avx2 => unsafe { avx2::run(grid, search) },
+        Instance::Portable => portable::run(grid, search),
     }
-    portable::run(grid, search);
+}
+
+/// The compiled instances of the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Instance {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+/// The fastest instance this CPU can run, detected once.
+fn instance() -> Instance {
+    use std::sync::OnceLock;
+    static CHOSEN: OnceLock<Instance> = OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let avx2 =
+                has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt");
+            let avx512 =
+                has!("avx512f") && has!("avx512vl") && has!("avx512bw") && has!("avx512dq");
+            if avx2 && avx512 {
+                return Instance::Avx512;
+            }
+            if avx2 {
+                return Instance::Avx2;
+            }
+        }
+        Instance::Portable
+    })
 }
 
 /// The board with the givens placed, built in bulk: each digit loses the rows, boxes and
@@ -758,6 +829,12 @@ macro_rules! search_instance {
 search_instance!(portable, Portable);
 #[cfg(target_arch = "x86_64")]
 search_instance!(avx2, Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+#[cfg(target_arch = "x86_64")]
+search_instance!(
+    avx512,
+    Avx512,
+    "avx512f,avx512vl,avx512bw,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt"
+);
 
 #[cfg(test)]
 mod tests {
@@ -783,29 +860,55 @@ mod tests {
         (found, stats)
     }
 
+    /// Puzzles for the instance comparison: a few by hand, and a sample of every shipped set.
+    fn sample_puzzles() -> Vec<Grid> {
+        use std::io::Read;
+        let mut puzzles: Vec<Grid> = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            ".................................................................................",
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+        ]
+        .iter()
+        .map(|p| p.parse().unwrap())
+        .collect();
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for entry in std::fs::read_dir(data).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.to_string_lossy().ends_with(".txt.gz") {
+                continue;
+            }
+            let mut text = String::new();
+            flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
+                .read_to_string(&mut text)
+                .unwrap();
+            let lines = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+            puzzles.extend(lines.step_by(97).map(|l| l.parse::<Grid>().unwrap()));
+        }
+        puzzles
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn portable_and_avx2_instances_make_the_same_moves() {
-        if !(std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi2"))
-        {
+    fn every_instance_makes_the_same_moves() {
+        let chosen = instance();
+        if chosen == Instance::Portable {
             eprintln!("skipped: this CPU has no AVX2/BMI2, only the portable instance can run");
             return;
         }
-        let puzzles = [
-            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-            "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
-            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
-            ".................................................................................",
-            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
-        ];
-        for p in puzzles {
-            let grid: Grid = p.parse().unwrap();
+        for grid in sample_puzzles() {
             let portable = run_with(&grid, portable::run::<NoTrace>);
-            // SAFETY: the features were detected above.
-            let avx2 = run_with(&grid, |g, s| unsafe { avx2::run::<NoTrace>(g, s) });
-            assert_eq!(portable, avx2, "{p}");
             assert!(!portable.0.is_empty());
+            // SAFETY: `instance` detected the features of the instance it chose, which include
+            // AVX2's.
+            let avx2 = run_with(&grid, |g, s| unsafe { avx2::run::<NoTrace>(g, s) });
+            assert_eq!(portable, avx2, "{grid}");
+            if chosen == Instance::Avx512 {
+                // SAFETY: as above.
+                let avx512 = run_with(&grid, |g, s| unsafe { avx512::run::<NoTrace>(g, s) });
+                assert_eq!(portable, avx512, "{grid}");
+            }
         }
     }
 }
