@@ -229,6 +229,11 @@ struct Board {
 /// Propagation found that the board has no solution.
 struct Contradiction;
 
+/// Two givens of one digit share a row, column or box. The engine does not search; the caller
+/// names the conflict with [`crate::layout::Layout::check_givens`].
+#[derive(Debug)]
+pub(crate) struct GivensConflict;
+
 /// The few primitive steps that have a faster form on some instruction sets. Each form gives
 /// the same answer; the search does not know which one it runs on.
 trait Isa {
@@ -672,7 +677,10 @@ impl Board {
 /// The engine is compiled twice from the same source: once for the x86-64 baseline and once
 /// with AVX2 and BMI enabled, chosen at run time. Both make the same moves in the same order,
 /// so outcomes and counters do not depend on the machine.
-pub(crate) fn search<O: Observer>(grid: &Grid, search: &mut Search<'_, O>) {
+pub(crate) fn search<O: Observer>(
+    grid: &Grid,
+    search: &mut Search<'_, O>,
+) -> Result<(), GivensConflict> {
     match instance() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `instance` chose this one after detecting its features.
@@ -718,9 +726,10 @@ fn instance() -> Instance {
 }
 
 /// The board with the givens placed, built in bulk: each digit loses the rows, boxes and
-/// columns of its givens, and every digit loses the cells of other digits' givens.
+/// columns of its givens, and every digit loses the cells of other digits' givens. Two givens
+/// of one digit in one row, column or box are found on the way.
 #[inline(always)]
-fn initial_board(grid: &Grid) -> Board {
+fn initial_board(grid: &Grid) -> Result<Board, GivensConflict> {
     // Givens per band and value (value 0, the blanks, is collected and ignored).
     let mut by_value = [[0u32; 10]; 3];
     for (b, cells) in grid.cells().chunks_exact(27).enumerate() {
@@ -730,23 +739,37 @@ fn initial_board(grid: &Grid) -> Board {
     }
     let givens: [[u32; 9]; 3] =
         std::array::from_fn(|b| std::array::from_fn(|d| by_value[b][d + 1]));
+    // Columns per digit and band; two bands sharing a column for one digit is a conflict.
+    let mut columns = [0u32; 9];
+    let mut clash = 0u32;
+    for d in 0..9 {
+        let [c0, c1, c2] = [0, 1, 2].map(|b| fold_columns(givens[b][d]));
+        clash |= (c0 & c1) | (c0 & c2) | (c1 & c2);
+        columns[d] = spread_columns(c0 | c1 | c2);
+    }
     let mut board = Board::new();
     for b in 0..3 {
         let filled = givens[b].iter().fold(0, |acc, &g| acc | g);
         board.unsolved[b] = BAND & !filled;
         for d in 0..9 {
             let own = givens[b][d];
-            let columns = spread_columns(fold_columns(givens[0][d] | givens[1][d] | givens[2][d]));
-            let mut keep = BAND & !filled & !columns;
+            // A given whose cell an earlier given of its digit already excluded (same row or
+            // box) is a conflict.
+            let mut keep = BAND;
             let mut cells = own;
             while cells != 0 {
-                keep &= KEEP_IN_BAND[cells.trailing_zeros() as usize];
+                let bit = cells & cells.wrapping_neg();
+                clash |= bit & !keep;
+                keep &= KEEP_IN_BAND[bit.trailing_zeros() as usize];
                 cells &= cells - 1;
             }
-            board.cand[b * 9 + d] = keep | own;
+            board.cand[b * 9 + d] = (keep & !filled & !columns[d]) | own;
         }
     }
-    board
+    if clash != 0 {
+        return Err(GivensConflict);
+    }
+    Ok(board)
 }
 
 /// Stamps out the recursive search for one instruction set. Everything it calls is
@@ -757,10 +780,14 @@ macro_rules! search_instance {
             use super::*;
 
             $(#[target_feature(enable = $features)])?
-            pub(super) fn run<O: Observer>(grid: &Grid, search: &mut Search<'_, O>) {
-                let mut board = initial_board(grid);
+            pub(super) fn run<O: Observer>(
+                grid: &Grid,
+                search: &mut Search<'_, O>,
+            ) -> Result<(), GivensConflict> {
+                let mut board = initial_board(grid)?;
                 // A stop is recorded in `search.stop`; nothing else to do with it here.
                 let _ = node(&mut board, 1, search);
+                Ok(())
             }
 
             /// One entry of the search procedure at `depth`: propagate, then report or branch.
@@ -843,7 +870,10 @@ mod tests {
     use std::ops::ControlFlow;
 
     /// Runs one instance and returns its solutions (up to 3) and counters.
-    fn run_with(grid: &Grid, run: fn(&Grid, &mut Search<'_, NoTrace>)) -> (Vec<Grid>, SearchStats) {
+    fn run_with(
+        grid: &Grid,
+        run: fn(&Grid, &mut Search<'_, NoTrace>) -> Result<(), GivensConflict>,
+    ) -> (Vec<Grid>, SearchStats) {
         let mut found = Vec::new();
         let mut on_solution = |g: &Grid| {
             found.push(*g);
@@ -855,7 +885,7 @@ mod tests {
         };
         let mut observer = NoTrace;
         let mut search = Search::new(u64::MAX, &mut observer, Sink::Each(&mut on_solution));
-        run(grid, &mut search);
+        run(grid, &mut search).unwrap();
         let stats = search.stats;
         (found, stats)
     }
@@ -909,6 +939,28 @@ mod tests {
                 let avx512 = run_with(&grid, |g, s| unsafe { avx512::run::<NoTrace>(g, s) });
                 assert_eq!(portable, avx512, "{grid}");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod conflict_tests {
+    use super::*;
+    use crate::layout::Layout;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The engine's own conflict finding agrees with the layout's givens check.
+        #[test]
+        fn engine_finds_exactly_the_conflicts_the_layout_finds(
+            cells in proptest::collection::vec((0usize..81, 1u8..=9), 0..30)
+        ) {
+            let mut grid = Grid::EMPTY;
+            for (i, v) in cells {
+                grid.set(i, v);
+            }
+            let layout_says = Layout::standard().check_givens(&grid).is_err();
+            prop_assert_eq!(initial_board(&grid).is_err(), layout_says, "{}", grid);
         }
     }
 }
