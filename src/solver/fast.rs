@@ -82,6 +82,29 @@ const COLUMN_CELLS: [u32; 27] = {
     t
 };
 
+/// [`COLUMN_CELLS`] padded to 32 lanes for vector lookups.
+static COLUMN_CELLS_32: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = COLUMN_CELLS[p];
+        p += 1;
+    }
+    t
+};
+
+/// For each position `0..27` in a band (32 lanes for vector lookups): the other cells of its
+/// row and box.
+static PEERS_IN_BAND: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = BAND & !KEEP_IN_BAND[p];
+        p += 1;
+    }
+    t
+};
+
 /// For each position `0..27` in a band: the cells a digit placed there keeps in its own
 /// digit-band (everything outside its row and box, plus itself).
 const KEEP_IN_BAND: [u32; 27] = {
@@ -242,6 +265,78 @@ trait Isa {
     /// The row-box presence index of digit-band `x`: bit `row * 3 + box` set when the digit
     /// can still go somewhere in that row and box.
     fn presence(x: u32) -> usize;
+    /// Among the `pairs` cells (per band), the one with the most unsolved peers, as (band,
+    /// bit); the first in reading order on a tie; `None` without pairs. See
+    /// [`Board::branch_cell`].
+    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
+        let mut best = None;
+        let mut most = 0;
+        for (b, &cells) in pairs.iter().enumerate() {
+            let mut cells = cells;
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let reach = unsolved_peers(unsolved, b, bit.trailing_zeros() as usize) + 1;
+                if reach > most {
+                    most = reach;
+                    best = Some((b, bit));
+                }
+            }
+        }
+        best
+    }
+    /// The column scan of [`Board::column_singles`].
+    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+        column_scan_portable(cand, unsolved)
+    }
+}
+
+/// Where each digit has one cell left in a column, per band and digit (unsolved cells only),
+/// and whether some column has no cell left for some digit. See [`Board::column_singles`].
+struct ColumnScan {
+    found: [[u32; 9]; 3],
+    any_found: bool,
+    empty: bool,
+}
+
+/// The column scan in plain Rust, laid out digit by digit so the compiler can use vectors.
+#[inline(always)]
+fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+    let mut found = [[0u32; 9]; 3];
+    let mut empty = 0u32;
+    let mut any_found = 0u32;
+    for d in 0..9 {
+        let x = [cand[d], cand[9 + d], cand[18 + d]];
+        let mut any = [0u32; 3];
+        let mut one = [0u32; 3];
+        for b in 0..3 {
+            let (r0, r1, r2) = (x[b] & 0x1FF, (x[b] >> 9) & 0x1FF, x[b] >> 18);
+            any[b] = r0 | r1 | r2;
+            one[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
+        }
+        let [a0, a1, a2] = any;
+        empty |= !(a0 | a1 | a2) & 0x1FF;
+        let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
+        for b in 0..3 {
+            found[b][d] = x[b] & spread_columns(one[b] & one_band) & unsolved[b];
+            any_found |= found[b][d];
+        }
+    }
+    ColumnScan {
+        found,
+        any_found: any_found != 0,
+        empty: empty != 0,
+    }
+}
+
+/// Unsolved cells among the 20 that share a row, column or box with cell `pos` of band `b`.
+#[inline(always)]
+fn unsolved_peers(unsolved: &[u32; 4], b: usize, pos: usize) -> u32 {
+    let [o1, o2] = OTHER_BANDS[b * 9];
+    let column = COLUMN_CELLS[pos];
+    (unsolved[b] & !KEEP_IN_BAND[pos]).count_ones()
+        + (unsolved[o1 / 9] & column).count_ones()
+        + (unsolved[o2 / 9] & column).count_ones()
 }
 
 /// Plain Rust, for every target.
@@ -330,6 +425,117 @@ impl Isa for Avx512 {
     #[inline(always)]
     fn presence(x: u32) -> usize {
         Avx2::presence(x)
+    }
+
+    #[inline(always)]
+    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
+        use std::arch::x86_64::*;
+        debug_assert!(std::arch::is_x86_feature_detected!("avx512vpopcntdq"));
+        // Sixteen cells at a time: gather their positions, look up their peer masks, count
+        // unsolved peers with a vector popcount, and keep the largest key. A key orders by
+        // reach, then earlier band, then earlier cell: reach << 7 | (2 - band) << 5 | (31 - pos).
+        // SAFETY: AVX-512F and VPOPCNTDQ are enabled (see above); the tables are 32 lanes.
+        unsafe {
+            let peers = [
+                _mm512_loadu_si512(PEERS_IN_BAND.as_ptr().cast()),
+                _mm512_loadu_si512(PEERS_IN_BAND.as_ptr().add(16).cast()),
+            ];
+            let columns = [
+                _mm512_loadu_si512(COLUMN_CELLS_32.as_ptr().cast()),
+                _mm512_loadu_si512(COLUMN_CELLS_32.as_ptr().add(16).cast()),
+            ];
+            let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            let mut best_key = 0u32;
+            for (b, &cells) in pairs.iter().enumerate() {
+                let [o1, o2] = OTHER_BANDS[b * 9];
+                let own = _mm512_set1_epi32(unsolved[b] as i32);
+                let above = _mm512_set1_epi32(unsolved[o1 / 9] as i32);
+                let below = _mm512_set1_epi32(unsolved[o2 / 9] as i32);
+                let tag = _mm512_set1_epi32((((2 - b) << 5) | 31) as i32);
+                for half in 0..2u32 {
+                    let chosen = ((cells >> (16 * half)) & 0xFFFF) as u16;
+                    if chosen == 0 {
+                        continue;
+                    }
+                    let pos = _mm512_add_epi32(
+                        _mm512_maskz_compress_epi32(chosen, lanes),
+                        _mm512_set1_epi32((16 * half) as i32),
+                    );
+                    let peer = _mm512_permutex2var_epi32(peers[0], pos, peers[1]);
+                    let column = _mm512_permutex2var_epi32(columns[0], pos, columns[1]);
+                    let reach = _mm512_add_epi32(
+                        _mm512_popcnt_epi32(_mm512_and_si512(peer, own)),
+                        _mm512_add_epi32(
+                            _mm512_popcnt_epi32(_mm512_and_si512(column, above)),
+                            _mm512_popcnt_epi32(_mm512_and_si512(column, below)),
+                        ),
+                    );
+                    let key = _mm512_or_si512(
+                        _mm512_slli_epi32::<7>(_mm512_add_epi32(reach, _mm512_set1_epi32(1))),
+                        _mm512_sub_epi32(tag, pos),
+                    );
+                    let valid = (1u32 << chosen.count_ones()).wrapping_sub(1) as u16;
+                    best_key = best_key.max(_mm512_mask_reduce_max_epu32(valid, key));
+                }
+            }
+            (best_key != 0).then(|| {
+                let b = 2 - ((best_key >> 5) & 3) as usize;
+                (b, 1 << (31 - (best_key & 31)))
+            })
+        }
+    }
+
+    #[inline(always)]
+    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+        use std::arch::x86_64::*;
+        // Nine digit lanes per band; ternary logic does each three-input step in one go.
+        // SAFETY: AVX-512F is enabled (see above); masked loads read lanes 0..9 of 9 * b.
+        unsafe {
+            let nine = 0x1FFu16;
+            let low9 = _mm512_set1_epi32(0x1FF);
+            let x = [0, 1, 2].map(|b| _mm512_maskz_loadu_epi32(nine, cand.as_ptr().add(9 * b).cast()));
+            let mut any = [_mm512_setzero_si512(); 3];
+            let mut one = [_mm512_setzero_si512(); 3];
+            for b in 0..3 {
+                let r0 = _mm512_and_si512(x[b], low9);
+                let r1 = _mm512_and_si512(_mm512_srli_epi32::<9>(x[b]), low9);
+                let r2 = _mm512_srli_epi32::<18>(x[b]);
+                // 0xFE: a | b | c; 0x96: a ^ b ^ c; 0xE8: majority.
+                any[b] = _mm512_ternarylogic_epi32::<0xFE>(r0, r1, r2);
+                let odd = _mm512_ternarylogic_epi32::<0x96>(r0, r1, r2);
+                let many = _mm512_ternarylogic_epi32::<0xE8>(r0, r1, r2);
+                one[b] = _mm512_andnot_si512(many, odd);
+            }
+            let all = _mm512_ternarylogic_epi32::<0xFE>(any[0], any[1], any[2]);
+            let empty = _mm512_mask_cmpneq_epu32_mask(nine, all, low9) != 0;
+            let odd = _mm512_ternarylogic_epi32::<0x96>(any[0], any[1], any[2]);
+            let many = _mm512_ternarylogic_epi32::<0xE8>(any[0], any[1], any[2]);
+            let one_band = _mm512_andnot_si512(many, odd);
+            let mut found = [[0u32; 9]; 3];
+            let mut any_found = 0u16;
+            for b in 0..3 {
+                let columns = _mm512_and_si512(one[b], one_band);
+                let spread = _mm512_ternarylogic_epi32::<0xFE>(
+                    columns,
+                    _mm512_slli_epi32::<9>(columns),
+                    _mm512_slli_epi32::<18>(columns),
+                );
+                let cells = _mm512_and_si512(
+                    _mm512_and_si512(x[b], spread),
+                    _mm512_set1_epi32(unsolved[b] as i32),
+                );
+                let nonzero = _mm512_test_epi32_mask(cells, cells);
+                if nonzero != 0 {
+                    _mm512_mask_storeu_epi32(found[b].as_mut_ptr().cast(), nine, cells);
+                }
+                any_found |= nonzero;
+            }
+            ColumnScan {
+                found,
+                any_found: any_found != 0,
+                empty,
+            }
+        }
     }
 }
 
@@ -507,42 +713,20 @@ impl Board {
     /// Places every digit that has one cell left in a column (step 3). Returns how many were
     /// placed, or the contradiction of a column where a digit has no cell.
     #[inline(always)]
-    fn column_singles<O: Observer>(
+    fn column_singles<I: Isa, O: Observer>(
         &mut self,
         search: &mut Search<'_, O>,
     ) -> Result<u32, Contradiction> {
-        // Per digit (lane), computed side by side so the compiler can use vectors: for each
-        // band, the columns holding the digit in exactly one row; the columns held by exactly
-        // one band; and whether some column has no place at all.
-        let mut found = [[0u32; 9]; 3];
-        let mut empty = 0u32;
-        let mut any_found = 0u32;
-        let (c0, rest) = self.cand.split_at(9);
-        let (c1, rest) = rest.split_at(9);
-        let c2 = &rest[..9];
-        for d in 0..9 {
-            let x = [c0[d], c1[d], c2[d]];
-            let mut any = [0u32; 3];
-            let mut one = [0u32; 3];
-            for b in 0..3 {
-                let (r0, r1, r2) = (x[b] & 0x1FF, (x[b] >> 9) & 0x1FF, x[b] >> 18);
-                any[b] = r0 | r1 | r2;
-                one[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
-            }
-            let [a0, a1, a2] = any;
-            empty |= !(a0 | a1 | a2) & 0x1FF;
-            let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
-            for b in 0..3 {
-                found[b][d] = x[b] & spread_columns(one[b] & one_band) & self.unsolved[b];
-                any_found |= found[b][d];
-            }
-        }
-        if empty != 0 {
+        // For each digit and band, the columns holding the digit in exactly one row; of those,
+        // the columns no other band holds; and whether some column has no place at all.
+        let scan = I::column_scan(&self.cand, &self.unsolved);
+        if scan.empty {
             return Err(Contradiction);
         }
-        if any_found == 0 {
+        if !scan.any_found {
             return Ok(0);
         }
+        let found = scan.found;
         let mut placed = 0;
         for (b, digits) in found.iter().enumerate() {
             for (d, &cells) in digits.iter().enumerate() {
@@ -587,7 +771,7 @@ impl Board {
             if placed != 0 {
                 continue;
             }
-            if self.column_singles(search)? == 0 {
+            if self.column_singles::<I, O>(search)? == 0 {
                 return Ok(Some(quiet));
             }
         }
@@ -602,34 +786,8 @@ impl Board {
     /// nearly always), the one with the most unsolved cells in its row, column and box, the
     /// first in reading order on a tie. Its guesses then reach the most of the grid.
     #[inline(always)]
-    fn branch_cell(&self, quiet: &Quiet) -> (usize, u32) {
-        let mut best = (0, 0, 0);
-        for (b, &pairs) in quiet.pairs.iter().enumerate() {
-            let mut cells = pairs;
-            while cells != 0 {
-                let bit = cells & cells.wrapping_neg();
-                cells &= cells - 1;
-                let reach = self.unsolved_peers(b, bit) + 1;
-                if reach > best.2 {
-                    best = (b, bit, reach);
-                }
-            }
-        }
-        if best.2 != 0 {
-            return (best.0, best.1);
-        }
-        self.fewest_candidates()
-    }
-
-    /// Unsolved cells among the 20 that share a row, column or box with cell `bit` of band `b`.
-    #[inline(always)]
-    fn unsolved_peers(&self, b: usize, bit: u32) -> u32 {
-        let pos = bit.trailing_zeros() as usize;
-        let [o1, o2] = OTHER_BANDS[b * 9];
-        let column = COLUMN_CELLS[pos];
-        (self.unsolved[b] & !KEEP_IN_BAND[pos]).count_ones()
-            + (self.unsolved[o1 / 9] & column).count_ones()
-            + (self.unsolved[o2 / 9] & column).count_ones()
+    fn branch_cell<I: Isa>(&self, quiet: &Quiet) -> (usize, u32) {
+        I::best_pair(&quiet.pairs, &self.unsolved).unwrap_or_else(|| self.fewest_candidates())
     }
 
     /// When no cell has two candidates: the cell with the fewest, ties broken as above.
@@ -645,7 +803,7 @@ impl Board {
                     .iter()
                     .filter(|&&x| x & bit != 0)
                     .count() as u32;
-                let reach = self.unsolved_peers(b, bit);
+                let reach = unsolved_peers(&self.unsolved, b, bit.trailing_zeros() as usize);
                 if n < best.2 || (n == best.2 && reach > best.3) {
                     best = (b, bit, n, reach);
                 }
@@ -812,7 +970,7 @@ macro_rules! search_instance {
                     Ok(None) => return search.solution(|| board.placed_grid()),
                     Ok(Some(quiet)) => quiet,
                 };
-                let (b, bit) = board.branch_cell(&quiet);
+                let (b, bit) = board.branch_cell::<$isa>(&quiet);
                 let cell = b * 27 + bit.trailing_zeros() as usize;
                 let mut digits: u32 = 0;
                 for d in 0..9 {
@@ -860,7 +1018,7 @@ search_instance!(avx2, Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
 search_instance!(
     avx512,
     Avx512,
-    "avx512f,avx512vl,avx512bw,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt"
+    "avx512f,avx512vl,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt"
 );
 
 #[cfg(test)]
