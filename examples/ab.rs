@@ -7,7 +7,10 @@ use std::io::Read;
 
 /// CPU time of this thread, in seconds: less disturbed by other processes than wall time.
 fn cpu_seconds() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime writes one timespec through a valid pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
