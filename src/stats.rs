@@ -791,12 +791,21 @@ impl Summary {
         &self.groups
     }
 
-    /// The groups in reading order: by numeric value when every key is an integer (so `9`
-    /// comes before `17`), otherwise by key.
+    /// The groups in reading order: by numeric value when every key but the empty one is an
+    /// integer (so `9` comes before `17`), otherwise by key; the empty key first.
     pub fn groups_in_order(&self) -> Vec<(&str, &Summary)> {
         let mut groups: Vec<(&str, &Summary)> =
             self.groups.iter().map(|(k, s)| (k.as_str(), s)).collect();
-        let numbers: Option<Vec<i128>> = groups.iter().map(|(k, _)| k.parse().ok()).collect();
+        let numbers: Option<Vec<i128>> = groups
+            .iter()
+            .map(|(k, _)| {
+                if k.is_empty() {
+                    Some(i128::MIN)
+                } else {
+                    k.parse().ok()
+                }
+            })
+            .collect();
         if let Some(numbers) = numbers {
             let mut keyed: Vec<_> = numbers.into_iter().zip(groups).collect();
             keyed.sort_by_key(|(n, _)| *n);
@@ -1080,9 +1089,12 @@ mod tests {
         }
         let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
         assert_eq!(keys, ["9", "17", "24"]);
+        s.add(&row(RowStatus::Solved, 1, 0));
+        let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["", "9", "17", "24"]);
         s.add(&row(RowStatus::Solved, 1, 0).with_group("x"));
         let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
-        assert_eq!(keys, ["17", "24", "9", "x"]);
+        assert_eq!(keys, ["", "17", "24", "9", "x"]);
     }
 
     #[test]

@@ -299,6 +299,48 @@ fn bucket_label(bucket: &Bucket) -> String {
     }
 }
 
+/// Width of the legend column at the right of the group charts.
+const LEGEND_WIDTH: u32 = 200;
+
+/// How a legend entry is marked.
+#[derive(Debug, Clone, Copy)]
+enum Swatch {
+    /// A filled square, for bars.
+    Block,
+    /// A short thick line, for lines.
+    Line,
+}
+
+/// Draws `caption` over `root` and a legend of `entries` in a column at its right, where it
+/// cannot hide data; returns the area left for the plot.
+fn titled_with_legend<'a>(
+    root: &Area<'a>,
+    caption: &str,
+    entries: &[(String, RGBColor)],
+    swatch: Swatch,
+) -> Result<Area<'a>, Box<dyn Error>> {
+    let body = root.titled(caption, caption_style())?;
+    let width = body.dim_in_pixel().0;
+    let (plot, legend) = body.split_horizontally(width.saturating_sub(LEGEND_WIDTH));
+    for (i, (name, colour)) in entries.iter().enumerate() {
+        let y = 24 + 22 * i as i32;
+        match swatch {
+            Swatch::Block => {
+                legend.draw(&Rectangle::new([(8, y - 6), (20, y + 6)], colour.filled()))?
+            }
+            Swatch::Line => {
+                legend.draw(&PathElement::new([(4, y), (24, y)], colour.stroke_width(3)))?
+            }
+        }
+        legend.draw(&Text::new(
+            name.clone(),
+            (30, y),
+            small(12).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    Ok(plot)
+}
+
 type Drawn = Result<(), Box<dyn Error>>;
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
@@ -405,6 +447,8 @@ fn status_chart(summary: &Summary) -> Result<String, ChartError> {
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(INK.mix(0.12))
             .x_labels(6)
             .x_label_formatter(&|x| {
                 if *x <= 100.0 {
@@ -467,6 +511,8 @@ fn histogram_chart(
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(INK.mix(0.12))
             .x_label_formatter(&|x| label_at(&labels, *x))
             .y_label_formatter(&|y| y.to_string())
             .label_style(small(11))
@@ -492,28 +538,50 @@ fn histogram_chart(
     })
 }
 
+/// The parts of a group's status bar: solved split by whether it guessed, then the other
+/// statuses.
+const STATUS_PARTS: usize = RowStatus::ALL.len() + 1;
+
+fn status_part(part: usize) -> (&'static str, RGBColor) {
+    match part {
+        0 => ("solved, no guess", NO_GUESS),
+        1 => ("solved with guessing", status_colour(RowStatus::Solved)),
+        k => (
+            RowStatus::ALL[k - 1].name(),
+            status_colour(RowStatus::ALL[k - 1]),
+        ),
+    }
+}
+
+fn status_part_count(group: &Summary, part: usize) -> u64 {
+    match part {
+        0 => group.solved_without_guess(),
+        1 => group.status().solved - group.solved_without_guess(),
+        k => group.status().get(RowStatus::ALL[k - 1]),
+    }
+}
+
 /// One bar per group, 100% wide, split by status (solved split by whether it guessed).
 fn group_status_chart(summary: &Summary) -> Result<String, ChartError> {
     let caption = "Status shares per group";
     let groups = summary.groups_in_order();
     let n = groups.len().max(1);
+    // The first group on top: group i is drawn at n - 1 - i.
     let labels: Vec<String> = groups.iter().rev().map(|(k, _)| group_label(k)).collect();
-    let parts: Vec<(String, RGBColor)> =
-        std::iter::once(("solved, no guess".to_string(), NO_GUESS))
-            .chain(std::iter::once((
-                "solved with guessing".to_string(),
-                status_colour(RowStatus::Solved),
-            )))
-            .chain(
-                RowStatus::ALL[1..]
-                    .iter()
-                    .map(|&s| (s.name().to_string(), status_colour(s))),
-            )
-            .collect();
+    let present: Vec<usize> = (0..STATUS_PARTS)
+        .filter(|&part| groups.iter().any(|(_, g)| status_part_count(g, part) > 0))
+        .collect();
+    let legend: Vec<(String, RGBColor)> = present
+        .iter()
+        .map(|&part| {
+            let (name, colour) = status_part(part);
+            (name.to_string(), colour)
+        })
+        .collect();
     let height = 110 + 30 * n as u32;
     svg(caption, (1080, height.max(260)), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(caption, caption_style())
+        let plot = titled_with_legend(root, caption, &legend, Swatch::Block)?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(150)
@@ -521,60 +589,36 @@ fn group_status_chart(summary: &Summary) -> Result<String, ChartError> {
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(INK.mix(0.12))
             .x_labels(11)
             .x_label_formatter(&|x| format!("{x:.0}%"))
             .y_label_formatter(&|y| label_at(&labels, *y))
             .label_style(small(12))
             .x_desc("share of the group's records")
             .draw()?;
-        for (p, (name, colour)) in parts.iter().enumerate() {
-            let colour = *colour;
-            let bars = groups.iter().enumerate().filter_map(|(i, (_, g))| {
-                let records = g.records() as f64;
-                if records == 0.0 {
-                    return None;
-                }
-                let count_of = |part: usize| -> u64 {
-                    match part {
-                        0 => g.solved_without_guess(),
-                        1 => g.status().solved - g.solved_without_guess(),
-                        k => g.status().get(RowStatus::ALL[k - 1]),
-                    }
-                };
-                let before: u64 = (0..p).map(count_of).sum();
-                let count = count_of(p);
-                let y = (n - 1 - i) as f64;
+        for (i, (_, g)) in groups.iter().enumerate() {
+            let records = g.records() as f64;
+            let y = (n - 1 - i) as f64;
+            let mut before = 0u64;
+            for &part in &present {
+                let count = status_part_count(g, part);
                 let from = before as f64 / records * 100.0;
-                let to = (before + count) as f64 / records * 100.0;
-                Some(Rectangle::new(
-                    [(from, y + 0.15), (to, y + 0.85)],
-                    colour.filled(),
-                ))
-            });
-            let drawn = chart.draw_series(bars)?;
-            let any = groups.iter().any(|(_, g)| match p {
-                0 => g.solved_without_guess() > 0,
-                1 => g.status().solved > g.solved_without_guess(),
-                k => g.status().get(RowStatus::ALL[k - 1]) > 0,
-            });
-            if any {
-                drawn.label(name.as_str()).legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 6), (x + 12, y + 6)], colour.filled())
-                });
+                before += count;
+                let to = before as f64 / records * 100.0;
+                if count > 0 {
+                    chart.draw_series(std::iter::once(Rectangle::new(
+                        [(from, y + 0.15), (to, y + 0.85)],
+                        status_part(part).1.filled(),
+                    )))?;
+                }
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(INK.mix(0.3))
-            .label_font(small(12))
-            .draw()?;
         Ok(())
     })
 }
 
-/// Median, p90, p99 and maximum recursions per group, on a log scale.
+/// Median, p90, p99 and maximum recursions per group: four bars per group, on a log scale.
 fn group_percentile_chart(summary: &Summary) -> Result<String, ChartError> {
     let caption = "Recursions per group: p50, p90, p99 and max (log scale)";
     let groups = summary.groups_in_order();
@@ -586,58 +630,66 @@ fn group_percentile_chart(summary: &Summary) -> Result<String, ChartError> {
         .unwrap_or(1)
         .max(1) as f64;
     // p100 is the maximum under the nearest-rank rule.
-    let lines = [
+    let series = [
         ("p50", 50, GROUP_COLOURS[0]),
         ("p90", 90, GROUP_COLOURS[1]),
         ("p99", 99, GROUP_COLOURS[2]),
         ("max", 100, GROUP_COLOURS[8]),
     ];
+    let bar = 0.8 / series.len() as f64;
     let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let fit = 960 / (widest * 7 + 10);
+    let legend: Vec<(String, RGBColor)> = series
+        .iter()
+        .map(|&(name, _, colour)| (name.to_string(), colour))
+        .collect();
     svg(caption, (1080, 380), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(caption, caption_style())
+        let plot = titled_with_legend(root, caption, &legend, Swatch::Block)?;
+        // Bars rise from 0.5 so that a value of 1 still shows.
+        let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(70)
-            .build_cartesian_2d(Categories::new(n, fit), (1f64..top * 2.0).log_scale())?;
+            .build_cartesian_2d(Categories::new(n, fit), (0.5f64..top * 3.0).log_scale())?;
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(INK.mix(0.12))
             .x_label_formatter(&|x| label_at(&labels, *x))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .y_label_formatter(&|y| {
+                if *y >= 1.0 {
+                    format!("{y:.0}")
+                } else {
+                    String::new()
+                }
+            })
             .label_style(small(12))
             .x_desc(summary.by().unwrap_or("group"))
             .y_desc("recursions")
             .draw()?;
-        for &(name, p, colour) in &lines {
-            let points: Vec<(f64, f64)> = groups
+        for (k, &(_, p, colour)) in series.iter().enumerate() {
+            let bars: Vec<(f64, u64)> = groups
                 .iter()
                 .enumerate()
                 .filter_map(|(i, (_, g))| {
                     let v = g.counter(Counter::Recursions).percentile(p)?;
-                    Some((i as f64 + 0.5, v.max(1) as f64))
+                    Some((i as f64 + 0.1 + k as f64 * bar, v))
                 })
                 .collect();
-            chart
-                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2))
-                });
-            chart.draw_series(
-                points
-                    .into_iter()
-                    .map(|p| Circle::new(p, 4, colour.filled())),
-            )?;
+            chart.draw_series(bars.iter().map(|&(x, v)| {
+                Rectangle::new([(x, 0.5), (x + bar * 0.9, v as f64)], colour.filled())
+            }))?;
+            if n * series.len() <= 48 {
+                chart.draw_series(bars.iter().map(|&(x, v)| {
+                    Text::new(
+                        v.to_string(),
+                        (x + bar * 0.45, v as f64),
+                        small(10).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                    )
+                }))?;
+            }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(INK.mix(0.3))
-            .label_font(small(12))
-            .draw()?;
         Ok(())
     })
 }
@@ -649,13 +701,36 @@ struct Line {
     colour: RGBColor,
 }
 
-/// Each group's recursions histogram as the share of its records per power-of-two bucket,
-/// one line per group (the first ten groups).
+/// Each group's recursions histogram as the share of its searched records per power-of-two
+/// bucket, one line per group (the ten largest when there are more).
 fn group_distribution_chart(summary: &Summary) -> Result<String, ChartError> {
-    let groups = summary.groups_in_order();
-    let shown = groups.len().min(MAX_LINES);
+    // Groups with searched records; beyond ten lines, the largest ten, in group order.
+    let mut groups: Vec<(&str, &Summary)> = summary
+        .groups_in_order()
+        .into_iter()
+        .filter(|(_, g)| !g.counter(Counter::Recursions).is_empty())
+        .collect();
     let caption = if groups.len() > MAX_LINES {
-        format!("Recursions distribution per group (first {MAX_LINES} groups)")
+        let mut sizes: Vec<u64> = groups
+            .iter()
+            .map(|(_, g)| g.counter(Counter::Recursions).count())
+            .collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let smallest_kept = sizes[MAX_LINES - 1];
+        let mut ties = sizes[..MAX_LINES]
+            .iter()
+            .filter(|&&s| s == smallest_kept)
+            .count();
+        groups.retain(|(_, g)| {
+            let size = g.counter(Counter::Recursions).count();
+            if size == smallest_kept && ties > 0 {
+                ties -= 1;
+                true
+            } else {
+                size > smallest_kept
+            }
+        });
+        format!("Recursions distribution per group (the {MAX_LINES} largest groups)")
     } else {
         "Recursions distribution per group".to_string()
     };
@@ -664,7 +739,7 @@ fn group_distribution_chart(summary: &Summary) -> Result<String, ChartError> {
         .histogram(Buckets::PowersOfTwo);
     let labels: Vec<String> = whole.iter().map(bucket_label).collect();
     let n = whole.len().max(1);
-    let lines: Vec<Line> = groups[..shown]
+    let lines: Vec<Line> = groups
         .iter()
         .zip(GROUP_COLOURS)
         .map(|((key, g), colour)| {
@@ -694,9 +769,13 @@ fn group_distribution_chart(summary: &Summary) -> Result<String, ChartError> {
         .fold(1.0f64, f64::max);
     let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let fit = 960 / (widest * 7 + 10);
+    let legend: Vec<(String, RGBColor)> = lines
+        .iter()
+        .map(|line| (line.name.clone(), line.colour))
+        .collect();
     svg(&caption, (1080, 380), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(&caption, caption_style())
+        let plot = titled_with_legend(root, &caption, &legend, Swatch::Line)?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(60)
@@ -704,34 +783,23 @@ fn group_distribution_chart(summary: &Summary) -> Result<String, ChartError> {
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(INK.mix(0.12))
             .x_label_formatter(&|x| label_at(&labels, *x))
             .y_label_formatter(&|y| format!("{y:.0}%"))
             .label_style(small(12))
             .x_desc("recursions (power-of-two buckets)")
             .y_desc("share of the group's records")
             .draw()?;
-        for Line {
-            name,
-            points,
-            colour,
-        } in &lines
-        {
-            let colour = *colour;
-            chart
-                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2))
-                });
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+        for line in &lines {
+            let colour = line.colour;
+            chart.draw_series(LineSeries::new(line.points.clone(), colour.stroke_width(2)))?;
+            chart.draw_series(
+                line.points
+                    .iter()
+                    .map(|&p| Circle::new(p, 3, colour.filled())),
+            )?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(INK.mix(0.3))
-            .label_font(small(12))
-            .draw()?;
         Ok(())
     })
 }
@@ -820,6 +888,34 @@ mod tests {
         );
         assert!(page.contains(&row), "{row}");
         assert!(page.contains("<tr><td>multiple</td><td>4</td><td>1.99%</td></tr>"));
+    }
+
+    #[test]
+    fn the_distribution_chart_keeps_the_ten_largest_groups() {
+        let mut s = Summary::grouped_by("k");
+        for g in 0..12u64 {
+            // Groups 3 and 7 hold one record each; the others 5 + g.
+            let size = if g == 3 || g == 7 { 1 } else { 5 + g };
+            for r in 0..size {
+                let key = format!("group{g}");
+                s.add(&Row {
+                    status: RowStatus::Solved,
+                    counters: Some(SearchStats {
+                        recursions: 1 + r,
+                        givens: 17,
+                        ..SearchStats::default()
+                    }),
+                    group: Some(&key),
+                });
+            }
+        }
+        let page = render(&s, "x").unwrap();
+        let last = page.rsplit("<svg").next().unwrap();
+        assert!(last.contains("the 10 largest groups"));
+        for g in 0..12 {
+            let shown = last.contains(&format!(">group{g}\n<")) || last.contains(&format!(">\ngroup{g}\n<"));
+            assert_eq!(shown, g != 3 && g != 7, "group{g}");
+        }
     }
 
     #[test]
