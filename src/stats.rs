@@ -31,8 +31,9 @@
 
 pub mod read;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::AddAssign;
 use std::str::FromStr;
 
@@ -279,9 +280,37 @@ pub struct Bucket {
     pub count: u64,
 }
 
-/// Values below this are counted in a vector rather than a map: the counters of nearly every
-/// record are small, and adding one must stay cheap next to solving a puzzle.
-const DENSE: usize = 256;
+/// Values below this are counted in a vector rather than a map: most counters of most records
+/// are small, and adding a record must stay cheap next to solving its puzzle. The vector grows
+/// only as far as the largest value seen (at most 8 KiB).
+const DENSE: usize = 1024;
+
+/// Occurrences of the values `>= DENSE`, hashed for cheap adds; sorted only when read.
+type Sparse = HashMap<u64, u64, BuildHasherDefault<ValueHasher>>;
+
+/// A fast hasher for `u64` keys (the splitmix64 finaliser): the keys are counter values, not
+/// input an attacker chooses to collide.
+#[derive(Debug, Clone, Copy, Default)]
+struct ValueHasher(u64);
+
+impl Hasher for ValueHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        let mut x = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.0 = x ^ (x >> 31);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// The exact distribution of one counter: how many times each value occurred.
 ///
@@ -293,7 +322,7 @@ pub struct Distribution {
     /// `dense[v]` = occurrences of `v`, for `v < DENSE`.
     dense: Vec<u64>,
     /// Occurrences of values `>= DENSE`.
-    sparse: BTreeMap<u64, u64>,
+    sparse: Sparse,
     count: u64,
     sum: u128,
 }
@@ -344,7 +373,9 @@ impl Distribution {
             .enumerate()
             .filter(|&(_, &times)| times > 0)
             .map(|(value, &times)| (value as u64, times));
-        dense.chain(self.sparse.iter().map(|(&value, &times)| (value, times)))
+        let mut sparse: Vec<(u64, u64)> = self.sparse.iter().map(|(&v, &t)| (v, t)).collect();
+        sparse.sort_unstable();
+        dense.chain(sparse)
     }
 
     /// How many values were recorded.
@@ -369,8 +400,8 @@ impl Distribution {
 
     /// The largest value, if any.
     pub fn max(&self) -> Option<u64> {
-        match self.sparse.last_key_value() {
-            Some((&value, _)) => Some(value),
+        match self.sparse.keys().max() {
+            Some(&value) => Some(value),
             None => self.dense.iter().rposition(|&t| t > 0).map(|v| v as u64),
         }
     }
@@ -937,14 +968,20 @@ mod tests {
 
     #[test]
     fn percentiles_see_large_values_in_the_sparse_part() {
-        let d = dist(&[3, 1000, 5000, 5000, 70_000]);
+        let d = dist(&[70_000, 3, 1000, 5000, 5000, 1 << 40, 2000]);
         assert_eq!(d.min(), Some(3));
-        assert_eq!(d.max(), Some(70_000));
+        assert_eq!(d.max(), Some(1 << 40));
         assert_eq!(d.percentile(50), Some(5000));
-        assert_eq!(d.percentile(20), Some(3));
-        assert_eq!(d.percentile(21), Some(1000));
-        assert_eq!(d.sum(), 81_003);
-        assert_eq!(d.mean(), Some(81_003.0 / 5.0));
+        assert_eq!(d.percentile(14), Some(3));
+        assert_eq!(d.percentile(15), Some(1000));
+        assert_eq!(d.percentile(29), Some(2000));
+        assert_eq!(d.percentile(85), Some(70_000));
+        assert_eq!(d.percentile(86), Some(1 << 40));
+        let sum = 3 + 1000 + 2000 + 5000 + 5000 + 70_000 + (1u128 << 40);
+        assert_eq!(d.sum(), sum);
+        assert_eq!(d.mean(), Some(sum as f64 / 7.0));
+        let values: Vec<u64> = d.iter().map(|(v, _)| v).collect();
+        assert_eq!(values, [3, 1000, 2000, 5000, 70_000, 1 << 40]);
     }
 
     #[test]

@@ -913,7 +913,8 @@ mod tests {
         let last = page.rsplit("<svg").next().unwrap();
         assert!(last.contains("the 10 largest groups"));
         for g in 0..12 {
-            let shown = last.contains(&format!(">group{g}\n<")) || last.contains(&format!(">\ngroup{g}\n<"));
+            let shown = last.contains(&format!(">group{g}\n<"))
+                || last.contains(&format!(">\ngroup{g}\n<"));
             assert_eq!(shown, g != 3 && g != 7, "group{g}");
         }
     }
