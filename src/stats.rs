@@ -683,6 +683,9 @@ pub enum Inconsistency {
 /// Build one with [`Summary::new`] or [`Summary::grouped_by`], [`add`](Summary::add) rows, and
 /// combine summaries with [`merge`](Summary::merge) or `+=`. [`Summary::default`] is the empty
 /// summary, a neutral element for merging with any summary.
+///
+/// Its serde form holds the counts only; the documented JSON document, with the derived
+/// numbers beside them, is written and read by [`crate::report::json`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     records: u64,

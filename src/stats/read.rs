@@ -6,7 +6,7 @@
 //! - a UTF-8 byte order mark is skipped;
 //! - input whose first non-blank byte is `{` is JSON: a *summary document* when its first line
 //!   is a lone `{` (pretty-printed) or an object whose `format` is
-//!   [`json::FORMAT`](crate::report::json::FORMAT), otherwise *JSONL rows*, one object per line;
+//!   [`json::FORMAT`], otherwise *JSONL rows*, one object per line;
 //! - anything else is CSV with a header row.
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
