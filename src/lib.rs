@@ -7,13 +7,18 @@
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
 //! - [`verify`]: the independent checker of solutions.
 //!
-//! No module below this line does I/O.
+//! No module above this line does I/O. Above the core:
+//!
+//! - [`stats`]: dataset summaries that merge, and their reader from result files;
+//! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts.
 
 #![warn(missing_docs)]
 
 pub mod grid;
 pub mod layout;
+pub mod report;
 pub mod solver;
+pub mod stats;
 pub mod verify;
 
 pub use grid::Grid;

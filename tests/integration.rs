@@ -1,3 +1,4 @@
 //! The one integration test binary: every module below is a group of tests.
 
 mod corpus;
+mod stats;

@@ -1,0 +1,352 @@
+//! The summary as JSON: the output of `stats --json` and the file `solve --summary FILE.json`
+//! writes, and its reader, so that summaries saved by separate runs merge later.
+//!
+//! # Format (version 1)
+//! One object. Field names are stable; a new field may be added in a later version, an
+//! existing one is never renamed or changed in meaning without a new `version`.
+//!
+//! ```text
+//! {
+//!   "format": "sudoku-bulk-summary",     always this string
+//!   "version": 1,
+//!   "records": 4000,                     result rows summarised
+//!   "status": {                          records per status; they add up to records
+//!     "solved": 3998, "multiple": 0, "unsolvable": 0, "invalid": 2, "gave_up": 0, "stuck": 0
+//!   },
+//!   "status_share": { "solved": 0.9995, ... },   status / records (null when records is 0)
+//!   "solved_without_guess": 1234,        status solved and guesses = 0
+//!   "solved_without_guess_share": 0.3085,
+//!   "counters": {                        one entry per counter, in this order:
+//!     "recursions": {                    recursions, max_depth, guesses, backtracks,
+//!       "count": 3998,                   naked_singles, hidden_singles, givens
+//!       "sum": 100471,                   exact sum of the values
+//!       "min": 1, "mean": 25.13, "p50": 12, "p90": 54, "p99": 210, "max": 1890,
+//!       "histogram": [ {"from": 0, "to": 0, "count": 0}, {"from": 1, "to": 1, "count": 17}, ... ],
+//!       "values": { "1": 17, "2": 40, ... }   value -> records with that value
+//!     }, ...
+//!   },
+//!   "by": "givens",                      grouping column, or null
+//!   "groups": {                          per value of that column: the fields from
+//!     "17": { "records": ..., "status": ..., ..., "counters": ... }   "records" to "counters"
+//!   }
+//! }
+//! ```
+//!
+//! `count` is the number of records that carry counters (all but `invalid`); `min` to `max`
+//! are null when it is 0. Quantiles follow the nearest-rank rule and histograms the buckets
+//! defined in [`crate::stats`] (powers of two; one bucket per value for `max_depth` and
+//! `givens`, unless their values span more than 256).
+//!
+//! Reading takes `records`, `status`, `solved_without_guess`, each counter's `values`, `by`
+//! and `groups`; every other field is derived from them and ignored. The numbers read must
+//! agree with each other ([`Summary::check`]), so a truncated or hand-edited file is refused
+//! rather than merged.
+
+use std::collections::BTreeMap;
+use std::io;
+
+use serde::Serialize;
+
+use crate::stats::{
+    Bucket, Counter, Distribution, Inconsistency, RowStatus, StatusCounts, Summary,
+};
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "sudoku-bulk-summary";
+
+/// The format version this build writes and reads.
+pub const VERSION: u64 = 1;
+
+/// Why a text is not a summary this build can read.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonError {
+    /// Not JSON at all.
+    #[error("not JSON: {0}")]
+    Syntax(serde_json::Error),
+    /// JSON, but not a summary document.
+    #[error("not a sudoku-bulk summary (no \"format\": \"{FORMAT}\")")]
+    NotASummary,
+    /// A summary of another format version.
+    #[error("summary format version {found}, but this build reads version {VERSION}")]
+    Version {
+        /// The `version` field as written.
+        found: String,
+    },
+    /// A summary with missing or mistyped fields.
+    #[error("malformed summary: {0}")]
+    Shape(serde_json::Error),
+    /// A summary whose numbers disagree.
+    #[error("inconsistent summary: {0}")]
+    Inconsistent(#[from] Inconsistency),
+}
+
+/// The summary as a pretty-printed JSON document, ending with a newline.
+pub fn to_string(summary: &Summary) -> String {
+    let mut text =
+        serde_json::to_string_pretty(&Document::new(summary)).expect("a summary always serialises");
+    text.push('\n');
+    text
+}
+
+/// Writes [`to_string`] to `out`.
+pub fn write(out: &mut impl io::Write, summary: &Summary) -> io::Result<()> {
+    out.write_all(to_string(summary).as_bytes())
+}
+
+/// Reads a summary document.
+pub fn from_slice(bytes: &[u8]) -> Result<Summary, JsonError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(JsonError::Syntax)?;
+    from_value(value)
+}
+
+/// Reads a summary document.
+pub fn from_str(text: &str) -> Result<Summary, JsonError> {
+    from_slice(text.as_bytes())
+}
+
+/// Reads a summary document.
+pub fn from_reader(input: impl io::Read) -> Result<Summary, JsonError> {
+    let value: serde_json::Value = serde_json::from_reader(input).map_err(JsonError::Syntax)?;
+    from_value(value)
+}
+
+fn from_value(value: serde_json::Value) -> Result<Summary, JsonError> {
+    if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        return Err(JsonError::NotASummary);
+    }
+    match value.get("version") {
+        Some(v) if v.as_u64() == Some(VERSION) => {}
+        other => {
+            return Err(JsonError::Version {
+                found: other.map_or("(none)".to_string(), |v| v.to_string()),
+            });
+        }
+    }
+    let summary: Summary = serde_json::from_value(value).map_err(JsonError::Shape)?;
+    summary.check()?;
+    Ok(summary)
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    format: &'static str,
+    version: u64,
+    #[serde(flatten)]
+    body: Body<'a>,
+    by: Option<&'a str>,
+    groups: BTreeMap<&'a str, Body<'a>>,
+}
+
+impl<'a> Document<'a> {
+    fn new(summary: &'a Summary) -> Self {
+        Document {
+            format: FORMAT,
+            version: VERSION,
+            body: Body::new(summary),
+            by: summary.by(),
+            groups: summary
+                .groups()
+                .iter()
+                .map(|(key, group)| (key.as_str(), Body::new(group)))
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    records: u64,
+    status: &'a StatusCounts,
+    status_share: StatusShares,
+    solved_without_guess: u64,
+    solved_without_guess_share: Option<f64>,
+    counters: CounterDocs<'a>,
+}
+
+impl<'a> Body<'a> {
+    fn new(summary: &'a Summary) -> Self {
+        let share = |status| summary.share(summary.status().get(status));
+        Body {
+            records: summary.records(),
+            status: summary.status(),
+            status_share: StatusShares {
+                solved: share(RowStatus::Solved),
+                multiple: share(RowStatus::Multiple),
+                unsolvable: share(RowStatus::Unsolvable),
+                invalid: share(RowStatus::Invalid),
+                gave_up: share(RowStatus::GaveUp),
+                stuck: share(RowStatus::Stuck),
+            },
+            solved_without_guess: summary.solved_without_guess(),
+            solved_without_guess_share: summary.share(summary.solved_without_guess()),
+            counters: CounterDocs {
+                recursions: CounterDoc::new(summary, Counter::Recursions),
+                max_depth: CounterDoc::new(summary, Counter::MaxDepth),
+                guesses: CounterDoc::new(summary, Counter::Guesses),
+                backtracks: CounterDoc::new(summary, Counter::Backtracks),
+                naked_singles: CounterDoc::new(summary, Counter::NakedSingles),
+                hidden_singles: CounterDoc::new(summary, Counter::HiddenSingles),
+                givens: CounterDoc::new(summary, Counter::Givens),
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct StatusShares {
+    solved: Option<f64>,
+    multiple: Option<f64>,
+    unsolvable: Option<f64>,
+    invalid: Option<f64>,
+    gave_up: Option<f64>,
+    stuck: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct CounterDocs<'a> {
+    recursions: CounterDoc<'a>,
+    max_depth: CounterDoc<'a>,
+    guesses: CounterDoc<'a>,
+    backtracks: CounterDoc<'a>,
+    naked_singles: CounterDoc<'a>,
+    hidden_singles: CounterDoc<'a>,
+    givens: CounterDoc<'a>,
+}
+
+#[derive(Serialize)]
+struct CounterDoc<'a> {
+    count: u64,
+    sum: u128,
+    min: Option<u64>,
+    mean: Option<f64>,
+    p50: Option<u64>,
+    p90: Option<u64>,
+    p99: Option<u64>,
+    max: Option<u64>,
+    histogram: Vec<Bucket>,
+    /// Serialises as `"values": {...}`.
+    #[serde(flatten)]
+    distribution: &'a Distribution,
+}
+
+impl<'a> CounterDoc<'a> {
+    fn new(summary: &'a Summary, counter: Counter) -> Self {
+        let d = summary.counter(counter);
+        CounterDoc {
+            count: d.count(),
+            sum: d.sum(),
+            min: d.min(),
+            mean: d.mean(),
+            p50: d.percentile(50),
+            p90: d.percentile(90),
+            p99: d.percentile(99),
+            max: d.max(),
+            histogram: d.histogram(counter.buckets()),
+            distribution: d,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::SearchStats;
+    use crate::stats::Row;
+
+    fn sample(by: Option<&str>) -> Summary {
+        let mut s = by.map_or_else(Summary::new, Summary::grouped_by);
+        for i in 0..50u64 {
+            let stats = SearchStats {
+                recursions: 1 + i * i,
+                max_depth: 1 + i % 7,
+                guesses: i * i,
+                backtracks: i,
+                naked_singles: 30 + i % 5,
+                hidden_singles: 10 + i % 3,
+                givens: 17 + i % 4,
+            };
+            let group = (i % 3).to_string();
+            let row = Row {
+                status: if i % 10 == 9 {
+                    RowStatus::Multiple
+                } else {
+                    RowStatus::Solved
+                },
+                counters: Some(stats),
+                group: Some(&group),
+            };
+            s.add(&row);
+        }
+        s.add(&Row::invalid().with_group("0"));
+        s
+    }
+
+    #[test]
+    fn round_trip_keeps_every_count() {
+        for by in [None, Some("k")] {
+            let s = sample(by);
+            let text = to_string(&s);
+            assert_eq!(from_str(&text).unwrap(), s);
+        }
+        assert_eq!(
+            from_str(&to_string(&Summary::new())).unwrap(),
+            Summary::new()
+        );
+    }
+
+    #[test]
+    fn derived_fields_are_written() {
+        let v: serde_json::Value = serde_json::from_str(&to_string(&sample(Some("k")))).unwrap();
+        assert_eq!(v["format"], FORMAT);
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["records"], 51);
+        assert_eq!(v["status"]["multiple"], 5);
+        assert_eq!(v["status"]["invalid"], 1);
+        assert_eq!(v["by"], "k");
+        assert_eq!(v["groups"]["0"]["records"], 18);
+        let r = &v["counters"]["recursions"];
+        assert_eq!(r["count"], 50);
+        assert_eq!(r["min"], 1);
+        assert_eq!(r["max"], 1 + 49 * 49);
+        // Nearest rank: the 25th smallest of 1 + i*i for i in 0..50 is 1 + 24*24.
+        assert_eq!(r["p50"], 1 + 24 * 24);
+        assert_eq!(r["values"]["1"], 1);
+        let empty: serde_json::Value = serde_json::from_str(&to_string(&Summary::new())).unwrap();
+        assert!(empty["counters"]["givens"]["mean"].is_null());
+        assert!(empty["status_share"]["solved"].is_null());
+        assert!(empty["by"].is_null());
+    }
+
+    #[test]
+    fn refuses_other_documents() {
+        assert!(matches!(from_str("[1]"), Err(JsonError::NotASummary)));
+        assert!(matches!(from_str("{"), Err(JsonError::Syntax(_))));
+        let text = to_string(&sample(None));
+        let v2 = text.replace("\"version\": 1", "\"version\": 2");
+        assert_eq!(
+            from_str(&v2).unwrap_err().to_string(),
+            "summary format version 2, but this build reads version 1"
+        );
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["records"] = 7.into();
+        let err = from_str(&v.to_string()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "inconsistent summary: status counts add up to 51, but records is 7"
+        );
+        v["records"] = "many".into();
+        assert!(matches!(from_str(&v.to_string()), Err(JsonError::Shape(_))));
+    }
+
+    #[test]
+    fn refuses_groups_that_do_not_add_up() {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&to_string(&sample(Some("k")))).unwrap();
+        v["groups"].as_object_mut().unwrap().remove("2");
+        let err = from_str(&v.to_string()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "inconsistent summary: the groups do not add up to the whole summary"
+        );
+    }
+}

@@ -1,0 +1,265 @@
+//! The summary as plain-text tables for a terminal: the default output of `stats`.
+//!
+//! ```text
+//! records: 4000
+//!
+//! status                   count    share
+//! solved                    3998   99.95%
+//! ...
+//! solved without guessing   1234   30.85%
+//!
+//! counter         count  min   mean  p50  p90  p99   max
+//! recursions       3998    1  25.13   12   54  210  1890
+//! ...
+//! ```
+//!
+//! A grouped summary adds a comparison of the groups and then the same tables per group.
+
+use std::fmt::Write as _;
+use std::io;
+
+use super::{PERCENTILES, mean, percent, value};
+use crate::stats::{Counter, RowStatus, Summary};
+
+/// The summary as text, ending with a newline.
+pub fn render(summary: &Summary) -> String {
+    let mut out = String::new();
+    whole(&mut out, summary);
+    if let Some(column) = summary.by() {
+        let groups = summary.groups_in_order();
+        let _ = writeln!(
+            out,
+            "\nby {column}: {} group{}\n",
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" }
+        );
+        out.push_str(&comparison(summary).render());
+        for (key, group) in groups {
+            let _ = writeln!(out, "\n== {column} = {} ==", shown(key));
+            whole(&mut out, group);
+        }
+    }
+    out
+}
+
+/// Writes [`render`] to `out`.
+pub fn write(out: &mut impl io::Write, summary: &Summary) -> io::Result<()> {
+    out.write_all(render(summary).as_bytes())
+}
+
+/// The tables of one summary, groups aside.
+fn whole(out: &mut String, summary: &Summary) {
+    let _ = writeln!(out, "records: {}\n", summary.records());
+
+    let mut status = Table::new(&["status", "count", "share"]);
+    for s in RowStatus::ALL {
+        let count = summary.status().get(s);
+        status.row(vec![
+            s.name().to_string(),
+            count.to_string(),
+            percent(summary.share(count)),
+        ]);
+    }
+    let without = summary.solved_without_guess();
+    status.row(vec![
+        "solved without guessing".to_string(),
+        without.to_string(),
+        percent(summary.share(without)),
+    ]);
+    out.push_str(&status.render());
+    out.push('\n');
+
+    let mut header = vec!["counter", "count", "min", "mean"];
+    header.extend(PERCENTILES.iter().map(|(_, name)| *name));
+    header.push("max");
+    let mut counters = Table::new(&header);
+    for counter in Counter::ALL {
+        let d = summary.counter(counter);
+        let mut row = vec![
+            counter.name().to_string(),
+            d.count().to_string(),
+            value(d.min()),
+            mean(d.mean()),
+        ];
+        row.extend(PERCENTILES.iter().map(|&(p, _)| value(d.percentile(p))));
+        row.push(value(d.max()));
+        counters.row(row);
+    }
+    out.push_str(&counters.render());
+}
+
+/// One line per group: its size and the headline numbers side by side.
+fn comparison(summary: &Summary) -> Table {
+    let mut table = Table::new(&[
+        summary.by().unwrap_or("group"),
+        "records",
+        "share",
+        "solved",
+        "no guess",
+        "recursions mean",
+        "p50",
+        "p90",
+        "p99",
+        "max",
+    ]);
+    for (key, group) in summary.groups_in_order() {
+        let r = group.counter(Counter::Recursions);
+        let mut row = vec![
+            shown(key),
+            group.records().to_string(),
+            percent(summary.share(group.records())),
+            percent(group.share(group.status().solved)),
+            percent(group.share(group.solved_without_guess())),
+            mean(r.mean()),
+        ];
+        row.extend(PERCENTILES.iter().map(|&(p, _)| value(r.percentile(p))));
+        row.push(value(r.max()));
+        table.row(row);
+    }
+    table
+}
+
+/// A group value as printed: control characters escaped, `(empty)` for the empty string.
+fn shown(key: &str) -> String {
+    if key.is_empty() {
+        "(empty)".to_string()
+    } else {
+        key.chars().flat_map(char::escape_default).collect()
+    }
+}
+
+/// Columns padded to their widest cell: the first left-aligned, the others right-aligned.
+struct Table {
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn new(header: &[&str]) -> Self {
+        Table {
+            rows: vec![header.iter().map(|h| h.to_string()).collect()],
+        }
+    }
+
+    fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    fn render(&self) -> String {
+        let columns = self.rows[0].len();
+        let widths: Vec<usize> = (0..columns)
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .map(|r| r[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for row in &self.rows {
+            let mut line = String::new();
+            for (c, cell) in row.iter().enumerate() {
+                let width = widths[c];
+                if c == 0 {
+                    let _ = write!(line, "{cell:<width$}");
+                } else {
+                    let _ = write!(line, "  {cell:>width$}");
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::SearchStats;
+    use crate::stats::Row;
+
+    fn row(recursions: u64, guesses: u64) -> Row<'static> {
+        Row {
+            status: RowStatus::Solved,
+            counters: Some(SearchStats {
+                recursions,
+                max_depth: 2,
+                guesses,
+                backtracks: 0,
+                naked_singles: 40,
+                hidden_singles: 24,
+                givens: 17,
+            }),
+            group: None,
+        }
+    }
+
+    #[test]
+    fn tables_line_up_and_show_every_status() {
+        let mut s = Summary::new();
+        s.add(&row(1, 0));
+        s.add(&row(1000, 12));
+        s.add(&Row::invalid());
+        let text = render(&s);
+        let expected = "\
+records: 3
+
+status                   count   share
+solved                       2  66.67%
+multiple                     0   0.00%
+unsolvable                   0   0.00%
+invalid                      1  33.33%
+gave_up                      0   0.00%
+stuck                        0   0.00%
+solved without guessing      1  33.33%
+
+counter         count  min    mean  p50   p90   p99   max
+recursions          2    1  500.50    1  1000  1000  1000
+max_depth           2    2    2.00    2     2     2     2
+guesses             2    0    6.00    0    12    12    12
+backtracks          2    0    0.00    0     0     0     0
+naked_singles       2   40   40.00   40    40    40    40
+hidden_singles      2   24   24.00   24    24    24    24
+givens              2   17   17.00   17    17    17    17
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn groups_get_a_comparison_and_their_own_tables() {
+        let mut s = Summary::grouped_by("source");
+        s.add(&row(1, 0).with_group("easy"));
+        s.add(&row(64, 9).with_group("hard\u{1b}"));
+        let text = render(&s);
+        assert!(text.contains("\nby source: 2 groups\n"), "{text}");
+        assert!(
+            text.contains("\n== source = easy ==\nrecords: 1\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n== source = hard\\u{1b} ==\n"), "{text}");
+        let comparison = text
+            .lines()
+            .find(|l| l.starts_with("easy "))
+            .expect("a comparison line for easy");
+        assert_eq!(
+            comparison.split_whitespace().collect::<Vec<_>>(),
+            [
+                "easy", "1", "50.00%", "100.00%", "100.00%", "1.00", "1", "1", "1", "1"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_summary_prints_dashes() {
+        let text = render(&Summary::new());
+        assert!(
+            text.contains("solved                       0      -\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("recursions          0    -     -    -    -    -    -\n"),
+            "{text}"
+        );
+    }
+}
