@@ -5,14 +5,18 @@
 //! - [`grid`]: the 9x9 [`Grid`] and parsing of one puzzle;
 //! - [`layout`]: boxes or free-form regions, and the givens check;
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
-//! - [`verify`]: the independent checker of solutions.
+//! - [`verify`]: the independent checker of solutions;
+//! - [`generate`]: reproducible random layouts, grids and puzzles;
+//! - [`render`]: text views of puzzles, outcomes and search traces.
 //!
 //! No module below this line does I/O.
 
 #![warn(missing_docs)]
 
+pub mod generate;
 pub mod grid;
 pub mod layout;
+pub mod render;
 pub mod solver;
 pub mod verify;
 
