@@ -36,6 +36,9 @@
 //! from it without having stopped is a **backtrack**. The root call is depth 1, so a puzzle
 //! that propagation alone finishes has `recursions = 1`, `max_depth = 1`, no guesses.
 
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use super::{Event, Observer, Rule, Search, Stop};
 use crate::grid::{CELLS, Grid};
 use crate::layout::{Layout, UnitName};
@@ -44,6 +47,7 @@ use crate::layout::{Layout, UnitName};
 const ALL: u16 = 0x1FF;
 
 /// The 27 units of a layout, the units of each cell and the peers of each cell.
+#[derive(Clone)]
 pub(crate) struct Units {
     /// Cells of each unit, in reading order (see the module page for the numbering).
     cells: [[u8; 9]; 27],
@@ -99,6 +103,17 @@ impl Units {
             peers,
             peer_count,
             names,
+        }
+    }
+
+    /// The units of `layout`, built once for the standard layout and kept (building them costs
+    /// about as much as propagating an easy puzzle).
+    pub fn of(layout: &Layout) -> Cow<'static, Units> {
+        static STANDARD: OnceLock<Units> = OnceLock::new();
+        if layout.is_standard() {
+            Cow::Borrowed(STANDARD.get_or_init(|| Units::new(&Layout::standard())))
+        } else {
+            Cow::Owned(Units::new(layout))
         }
     }
 
@@ -307,7 +322,7 @@ impl Board {
 
 /// Runs the layout-generic engine on `grid`, whose givens are known not to conflict.
 pub(crate) fn search<O: Observer>(grid: &Grid, layout: &Layout, search: &mut Search<'_, O>) {
-    let units = Units::new(layout);
+    let units = Units::of(layout);
     let mut board = Board::new(grid, &units);
     // A stop is recorded in `search.stop`; nothing else to do with it here.
     let _ = node(&mut board, &units, 1, search);

@@ -25,7 +25,7 @@ pub(crate) fn search<O: Observer>(grid: &Grid, layout: &Layout, search: &mut Sea
     if search.enter(1).is_err() {
         return;
     }
-    let units = Units::new(layout);
+    let units = Units::of(layout);
     let mut board = Board::new(grid, &units);
     let propagated = board.propagate(&units, search);
     if O::ACTIVE {
