@@ -5,7 +5,9 @@
 //! - [`grid`]: the 9x9 [`Grid`] and parsing of one puzzle;
 //! - [`layout`]: boxes or free-form regions, and the givens check;
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
-//! - [`verify`]: the independent checker of solutions.
+//! - [`verify`]: the independent checker of solutions;
+//! - [`generate`]: reproducible random layouts, grids and puzzles;
+//! - [`render`]: text views of puzzles, outcomes and search traces.
 //!
 //! No module above this line does I/O. Above the core:
 //!
@@ -14,8 +16,10 @@
 
 #![warn(missing_docs)]
 
+pub mod generate;
 pub mod grid;
 pub mod layout;
+pub mod render;
 pub mod report;
 pub mod solver;
 pub mod stats;

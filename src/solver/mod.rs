@@ -32,25 +32,57 @@ use std::str::FromStr;
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout, UnitName};
 
+mod classic;
 mod fast;
+mod general;
+mod logic;
+pub(crate) mod rng;
 
 /// The search algorithms a user can choose by name.
+///
+/// Every algorithm works with any [`Layout`]: where the text says "box", a jigsaw layout has a
+/// region. Each engine's module page says exactly how its procedure maps onto the counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Algorithm {
     /// The default engine: bitboards per digit and band, singles and locked candidates
-    /// propagated to a fixpoint, branching on a cell with fewest candidates.
+    /// propagated to a fixpoint, branching on a cell with fewest candidates. On a jigsaw layout
+    /// it hands over to the layout-generic propagating engine (per-cell candidate masks, naked
+    /// and hidden singles in all 27 units, branching on a cell with fewest candidates).
     #[default]
     Fast,
+    /// Plain backtracking: blank cells in reading order; in each, try 1 to 9, checking the
+    /// row, column and box by scanning them; recurse to the next blank; undo on failure.
+    Naive,
+    /// Backtracking over candidate lists: blank cells in reading order; for each, first list
+    /// the digits its row, column and box leave possible, and try only those.
+    Candidates,
+    /// Like [`Algorithm::Candidates`], with each candidate list tried in an order shuffled by a
+    /// generator seeded from [`SolveOptions::seed`]: reproducible, and on the empty grid a
+    /// random complete grid.
+    Random,
+    /// Constraint propagation only: naked and hidden singles until nothing changes, never a
+    /// guess. Ends [`Status::Stuck`], with the partial grid, when blanks remain.
+    Logic,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order they are documented.
-    pub const ALL: &'static [Algorithm] = &[Algorithm::Fast];
+    pub const ALL: &'static [Algorithm] = &[
+        Algorithm::Fast,
+        Algorithm::Naive,
+        Algorithm::Candidates,
+        Algorithm::Random,
+        Algorithm::Logic,
+    ];
 
     /// The name used on the command line and in output.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Fast => "fast",
+            Algorithm::Naive => "naive",
+            Algorithm::Candidates => "candidates",
+            Algorithm::Random => "random",
+            Algorithm::Logic => "logic",
         }
     }
 }
@@ -252,6 +284,9 @@ pub(crate) enum Stop {
     Enough,
     /// The recursion budget ran out.
     Budget,
+    /// Propagation without guessing could go no further (the `logic` algorithm); the grid is
+    /// what it had placed.
+    Stuck(Grid),
 }
 
 /// Where a search's solutions go.
@@ -364,16 +399,17 @@ pub fn solve_traced<O: Observer>(
     let Sink::Count { found, first, .. } = sink else {
         unreachable!("run returns the sink it was given")
     };
-    let status = match (stop, found) {
-        (Some(Stop::Budget), _) => Status::GaveUp,
-        (_, 0) => Status::Unsolvable,
-        (_, 1) => Status::Solved,
-        _ => Status::Multiple,
+    let (status, solution) = match (stop, found) {
+        (Some(Stop::Budget), _) => (Status::GaveUp, first),
+        (Some(Stop::Stuck(partial)), _) => (Status::Stuck, Some(partial)),
+        (_, 0) => (Status::Unsolvable, first),
+        (_, 1) => (Status::Solved, first),
+        _ => (Status::Multiple, first),
     };
     Ok(Outcome {
         status,
         solutions: found,
-        solution: first,
+        solution,
         stats,
     })
 }
@@ -426,7 +462,19 @@ fn run<'a, O: Observer>(
                 unreachable!("the fast engine and the layout disagree on conflicting givens");
             }
         }
-        Algorithm::Fast => unreachable!("jigsaw layouts need the general engine"),
+        algorithm => {
+            layout.check_givens(grid)?;
+            match algorithm {
+                Algorithm::Fast => general::search(grid, layout, &mut search),
+                Algorithm::Naive => classic::naive(grid, layout, &mut search),
+                Algorithm::Candidates => classic::candidates(grid, layout, None, &mut search),
+                Algorithm::Random => {
+                    let mut rng = rng::SplitMix64::new(options.seed);
+                    classic::candidates(grid, layout, Some(&mut rng), &mut search)
+                }
+                Algorithm::Logic => logic::search(grid, layout, &mut search),
+            }
+        }
     }
     Ok((search.stats, search.stop, search.sink))
 }

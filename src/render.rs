@@ -1,0 +1,568 @@
+//! Text for people: a puzzle or solution as a 9x9 grid (with region borders on jigsaw
+//! layouts), a search trace line by line, and the whole `show` report, so the command line
+//! only prints what it gets. Everything returns `String`s; nothing here does I/O.
+//!
+//! # Grids
+//! The standard layout is drawn the usual way, `.` for a blank:
+//!
+//! ```text
+//! 4 . . | . . . | 8 . 5
+//! . 3 . | . . . | . . .
+//! . . . | 7 . . | . . .
+//! ------+-------+------
+//! ```
+//!
+//! A jigsaw layout is drawn with its region borders, and each row's region labels beside it:
+//!
+//! ```text
+//! +-----------+-----------------------+   regions
+//! | 4   .   . | .   .   .   8   .   5 |   a a a b b b b b b
+//! |           +-------+       +-------+
+//! ```
+//!
+//! # Traces
+//! [`Trace`] is an [`Observer`] that turns each search [`Event`] into lines, indented two
+//! spaces for each guess still open:
+//!
+//! ```text
+//! r1c3 = 7 (naked single)
+//! r4c2 = 5 (hidden single in column 2)
+//! guess r5c2 = 4 (depth 2)
+//!   r5c3 = 1 (naked single)
+//!   contradiction
+//! backtrack r5c2 = 4 (depth 2)
+//! ```
+//!
+//! followed, after each round of propagation, by the board it left.
+
+use std::fmt::Write as _;
+
+use crate::grid::{CELLS, Grid, cell_name};
+use crate::layout::{Conflict, Layout};
+use crate::solver::{Event, Observer, Outcome, Rule, SolveOptions, Status, solve_traced};
+use crate::verify::verify;
+
+/// `grid` as a readable 9x9 drawing: boxes separated by `|` and lines of `-` on the standard
+/// layout, region borders and labels on a jigsaw layout (see the [module page](self)). Each
+/// line ends with a newline.
+pub fn grid(grid: &Grid, layout: &Layout) -> String {
+    if layout.is_standard() {
+        standard_grid(grid)
+    } else {
+        jigsaw_grid(grid, layout)
+    }
+}
+
+/// The character shown for cell `i`.
+fn cell_char(grid: &Grid, i: usize) -> char {
+    match grid.get(i) {
+        0 => '.',
+        d => (b'0' + d) as char,
+    }
+}
+
+fn standard_grid(g: &Grid) -> String {
+    let mut out = String::with_capacity(220);
+    for r in 0..9 {
+        if r == 3 || r == 6 {
+            out.push_str("------+-------+------\n");
+        }
+        for c in 0..9 {
+            if c > 0 {
+                out.push_str(if c % 3 == 0 { " | " } else { " " });
+            }
+            out.push(cell_char(g, r * 9 + c));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The nine rows of `g`, digits separated by spaces, no borders (boards in jigsaw traces).
+fn plain_grid(g: &Grid) -> String {
+    let mut out = String::with_capacity(170);
+    for r in 0..9 {
+        for c in 0..9 {
+            if c > 0 {
+                out.push(' ');
+            }
+            out.push(cell_char(g, r * 9 + c));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn jigsaw_grid(g: &Grid, layout: &Layout) -> String {
+    // Region of (row, col), `None` outside the grid: the outer frame is a border like any other.
+    let region = |r: isize, c: isize| -> Option<usize> {
+        ((0..9).contains(&r) && (0..9).contains(&c))
+            .then(|| layout.region_of(r as usize * 9 + c as usize))
+    };
+    // A border between two cells (or a cell and the outside) unless both are in one region.
+    let border = |a: Option<usize>, b: Option<usize>| a.is_none() || b.is_none() || a != b;
+    let mut out = String::with_capacity(1500);
+    for r in 0..=9isize {
+        // The line above row r: horizontal segments under cells of row r - 1, and junctions.
+        for c in 0..=9isize {
+            let up = (r > 0) && border(region(r - 1, c - 1), region(r - 1, c));
+            let down = (r < 9) && border(region(r, c - 1), region(r, c));
+            let left = (c > 0) && border(region(r - 1, c - 1), region(r, c - 1));
+            let right = (c < 9) && border(region(r - 1, c), region(r, c));
+            out.push(match (up || down, left || right) {
+                (true, true) => '+',
+                (false, true) => '-',
+                (true, false) => '|',
+                (false, false) => ' ',
+            });
+            if c < 9 {
+                out.push_str(if right { "---" } else { "   " });
+            }
+        }
+        if r == 0 {
+            out.push_str("   regions");
+        }
+        out.push('\n');
+        if r == 9 {
+            break;
+        }
+        // Row r: cells, with a bar wherever the region changes.
+        out.push('|');
+        for c in 0..9isize {
+            out.push(' ');
+            out.push(cell_char(g, r as usize * 9 + c as usize));
+            out.push(' ');
+            out.push(if border(region(r, c), region(r, c + 1)) {
+                '|'
+            } else {
+                ' '
+            });
+        }
+        out.push_str("  ");
+        for c in 0..9 {
+            out.push(' ');
+            out.push(layout.label(layout.region_of(r as usize * 9 + c)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// One line saying which regions are not orthogonally connected, or `None` when all are.
+pub fn disconnected_note(layout: &Layout) -> Option<String> {
+    let labels = layout.disconnected_regions();
+    match labels.len() {
+        0 => None,
+        1 => Some(format!(
+            "note: region {} is not orthogonally connected",
+            labels[0]
+        )),
+        _ => {
+            let names: Vec<String> = labels.iter().map(char::to_string).collect();
+            Some(format!(
+                "note: regions {} are not orthogonally connected",
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+/// The line for one event, without indentation; boards give several lines.
+pub fn event_text(event: &Event<'_>, layout: &Layout) -> String {
+    match *event {
+        Event::Placed { cell, digit, rule } => match rule {
+            Rule::NakedSingle => format!("{} = {digit} (naked single)", cell_name(cell)),
+            Rule::HiddenSingle(unit) => {
+                format!("{} = {digit} (hidden single in {unit})", cell_name(cell))
+            }
+        },
+        Event::Guess { cell, digit, depth } => {
+            format!("guess {} = {digit} (depth {depth})", cell_name(cell))
+        }
+        Event::Backtrack { cell, digit, depth } => {
+            format!("backtrack {} = {digit} (depth {depth})", cell_name(cell))
+        }
+        Event::Contradiction => "contradiction".to_string(),
+        Event::Board(board) => {
+            let drawing = if layout.is_standard() {
+                standard_grid(board)
+            } else {
+                plain_grid(board)
+            };
+            format!(
+                "board ({} of {CELLS} cells filled):\n{}",
+                board.filled(),
+                indent(&drawing, 2)
+            )
+        }
+        Event::Solution(solution) => format!("solution {solution}"),
+    }
+}
+
+/// Prefixes every line of `text` with `n` spaces (a trailing newline is dropped).
+fn indent(text: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    text.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An [`Observer`] that keeps the trace of a search as text lines, at most a chosen number;
+/// events past that are counted, not kept.
+#[derive(Debug, Clone)]
+pub struct Trace<'a> {
+    layout: &'a Layout,
+    lines: Vec<String>,
+    max_lines: usize,
+    omitted: u64,
+    /// Guesses made and not yet taken back: the indentation level of the next line.
+    open: usize,
+}
+
+impl<'a> Trace<'a> {
+    /// An empty trace for a search under `layout`, keeping at most `max_lines` lines.
+    pub fn new(layout: &'a Layout, max_lines: usize) -> Trace<'a> {
+        Trace {
+            layout,
+            lines: Vec::new(),
+            max_lines,
+            omitted: 0,
+            open: 0,
+        }
+    }
+
+    /// The lines kept, in order, each indented two spaces per guess still open when it
+    /// happened (for `fast` and `naive`, every level of search depth is one guess).
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    /// Events that came after the line limit was reached.
+    pub fn omitted(&self) -> u64 {
+        self.omitted
+    }
+}
+
+impl Observer for Trace<'_> {
+    fn event(&mut self, event: &Event<'_>) {
+        // A guess is written at the level it is made, and opens one level below it; its
+        // backtrack closes that level and is written at the guess's level.
+        let level = match event {
+            Event::Guess { .. } => {
+                self.open += 1;
+                self.open - 1
+            }
+            Event::Backtrack { .. } => {
+                self.open = self.open.saturating_sub(1);
+                self.open
+            }
+            _ => self.open,
+        };
+        if self.lines.len() >= self.max_lines {
+            self.omitted += 1;
+            return;
+        }
+        let text = event_text(event, self.layout);
+        self.lines.push(indent(&text, 2 * level));
+    }
+}
+
+/// What a `show` report includes besides grids, status and statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShowOptions {
+    /// Whether to record and print the trace of the search.
+    pub trace: bool,
+    /// At most this many trace lines are printed; the rest are counted.
+    pub max_trace_lines: usize,
+}
+
+impl Default for ShowOptions {
+    fn default() -> Self {
+        ShowOptions {
+            trace: false,
+            max_trace_lines: 10_000,
+        }
+    }
+}
+
+/// A `show` report and the result it describes (for the exit code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The whole report, ending with a newline.
+    pub text: String,
+    /// The outcome of the search, or the conflict between givens that prevented it.
+    pub outcome: Result<Outcome, Conflict>,
+}
+
+/// Solves `puzzle` under `layout` with `options` and writes the whole `show` report: the
+/// puzzle, the layout note, algorithm and limits, status, the solution (or partial grid) and
+/// whether the independent checker accepts it, every statistic, and the trace when asked.
+pub fn show(
+    puzzle: &Grid,
+    layout: &Layout,
+    options: &SolveOptions,
+    show_options: &ShowOptions,
+) -> Shown {
+    let mut trace = Trace::new(layout, show_options.max_trace_lines);
+    let outcome = if show_options.trace {
+        solve_traced(puzzle, layout, options, &mut trace)
+    } else {
+        crate::solver::solve(puzzle, layout, options)
+    };
+    let traced = show_options.trace.then_some(&trace);
+    Shown {
+        text: report(puzzle, layout, options, &outcome, traced),
+        outcome,
+    }
+}
+
+/// The `show` report for an outcome already computed (see [`show`]); `trace` is printed when
+/// given.
+pub fn report(
+    puzzle: &Grid,
+    layout: &Layout,
+    options: &SolveOptions,
+    outcome: &Result<Outcome, Conflict>,
+    trace: Option<&Trace<'_>>,
+) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_report(&mut out, puzzle, layout, options, outcome, trace);
+    out
+}
+
+fn write_report(
+    out: &mut String,
+    puzzle: &Grid,
+    layout: &Layout,
+    options: &SolveOptions,
+    outcome: &Result<Outcome, Conflict>,
+    trace: Option<&Trace<'_>>,
+) -> std::fmt::Result {
+    writeln!(out, "puzzle ({} givens):", puzzle.filled())?;
+    out.push_str(&grid(puzzle, layout));
+    if !layout.is_standard() {
+        writeln!(out, "layout: jigsaw {}", layout.to_line())?;
+    }
+    if let Some(note) = disconnected_note(layout) {
+        writeln!(out, "{note}")?;
+    }
+    writeln!(out)?;
+    write!(
+        out,
+        "algorithm: {} (solution limit {}, ",
+        options.algorithm, options.max_solutions
+    )?;
+    if options.max_recursions == u64::MAX {
+        write!(out, "no recursion budget")?;
+    } else {
+        write!(out, "recursion budget {}", options.max_recursions)?;
+    }
+    writeln!(out, ", seed {})", options.seed)?;
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(conflict) => {
+            writeln!(out, "status: invalid ({conflict})")?;
+            return Ok(());
+        }
+    };
+    writeln!(out, "status: {}", outcome.status)?;
+    writeln!(out, "solutions found: {}", outcome.solutions)?;
+    if let Some(solution) = &outcome.solution {
+        let heading = match outcome.status {
+            Status::Stuck => format!(
+                "partial grid ({} of {CELLS} cells filled)",
+                solution.filled()
+            ),
+            Status::Solved => "solution".to_string(),
+            _ => "first solution".to_string(),
+        };
+        writeln!(out, "{heading}:")?;
+        out.push_str(&grid(solution, layout));
+        if outcome.status != Status::Stuck {
+            match verify(puzzle, solution, layout) {
+                Ok(()) => writeln!(out, "check: valid")?,
+                Err(problem) => writeln!(out, "check: INVALID ({problem})")?,
+            }
+        }
+    }
+    let s = &outcome.stats;
+    writeln!(out)?;
+    writeln!(out, "statistics:")?;
+    for (name, value) in [
+        ("recursions", s.recursions),
+        ("max depth", s.max_depth),
+        ("guesses", s.guesses),
+        ("backtracks", s.backtracks),
+        ("naked singles", s.naked_singles),
+        ("hidden singles", s.hidden_singles),
+        ("givens", s.givens),
+    ] {
+        writeln!(out, "  {name:<15} {value}")?;
+    }
+    if let Some(trace) = trace {
+        writeln!(out)?;
+        writeln!(out, "trace:")?;
+        for line in trace.lines() {
+            writeln!(out, "  {line}")?;
+        }
+        if trace.omitted() > 0 {
+            writeln!(
+                out,
+                "  ... {} more events not shown (limit {} lines)",
+                trace.omitted(),
+                trace.lines().len()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{Algorithm, Status};
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn standard_grid_has_box_bars_and_band_lines() {
+        let g: Grid = PUZZLE.parse().unwrap();
+        let text = grid(&g, &Layout::standard());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 11);
+        assert_eq!(lines[0], "5 3 . | . 7 . | . . .");
+        assert_eq!(lines[3], "------+-------+------");
+        assert_eq!(lines[10], ". . . | . 8 . | . 7 9");
+    }
+
+    #[test]
+    fn jigsaw_grid_draws_the_borders_of_its_regions() {
+        // Box layout with r1c3 (box 1) and r1c4 (box 2) swapped between regions.
+        let mut labels =
+            *b"111222333111222333111222333444555666444555666444555666777888999777888999777888999";
+        labels.swap(2, 3);
+        let layout = Layout::parse(&labels).unwrap();
+        let text = grid(&Grid::EMPTY, &layout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 19);
+        // r1c3 (now region 2) and r1c4 (now region 1) are each walled in on three sides.
+        assert_eq!(lines[0], "+-------+---+---+-------+-----------+   regions");
+        assert_eq!(
+            lines[1],
+            "| .   . | . | . | .   . | .   .   . |   1 1 2 1 2 2 3 3 3"
+        );
+        assert_eq!(lines[2], "|       +---+---+       |           |");
+        assert_eq!(
+            lines[3],
+            "| .   .   . | .   .   . | .   .   . |   1 1 1 2 2 2 3 3 3"
+        );
+        assert_eq!(lines[6], "+-----------+-----------+-----------+");
+        assert_eq!(lines[18], "+-----------+-----------+-----------+");
+        assert_eq!(
+            disconnected_note(&layout).as_deref(),
+            Some("note: regions 1, 2 are not orthogonally connected")
+        );
+    }
+
+    #[test]
+    fn trace_lines_name_rules_units_and_depths() {
+        let layout = Layout::standard();
+        let mut trace = Trace::new(&layout, 100);
+        trace.event(&Event::Placed {
+            cell: 2,
+            digit: 7,
+            rule: Rule::NakedSingle,
+        });
+        trace.event(&Event::Placed {
+            cell: 28,
+            digit: 5,
+            rule: Rule::HiddenSingle(crate::layout::UnitName::Column(2)),
+        });
+        trace.event(&Event::Guess {
+            cell: 37,
+            digit: 4,
+            depth: 2,
+        });
+        trace.event(&Event::Contradiction);
+        trace.event(&Event::Backtrack {
+            cell: 37,
+            digit: 4,
+            depth: 2,
+        });
+        assert_eq!(
+            trace.lines(),
+            [
+                "r1c3 = 7 (naked single)",
+                "r4c2 = 5 (hidden single in column 2)",
+                "guess r5c2 = 4 (depth 2)",
+                "  contradiction",
+                "backtrack r5c2 = 4 (depth 2)",
+            ]
+        );
+    }
+
+    #[test]
+    fn trace_keeps_at_most_its_limit_and_counts_the_rest() {
+        let layout = Layout::standard();
+        let mut trace = Trace::new(&layout, 2);
+        for _ in 0..5 {
+            trace.event(&Event::Contradiction);
+        }
+        assert_eq!(trace.lines().len(), 2);
+        assert_eq!(trace.omitted(), 3);
+    }
+
+    #[test]
+    fn show_reports_status_solution_check_and_statistics() {
+        let g: Grid = PUZZLE.parse().unwrap();
+        let options = SolveOptions {
+            algorithm: Algorithm::Logic,
+            ..SolveOptions::default()
+        };
+        let shown = show(
+            &g,
+            &Layout::standard(),
+            &options,
+            &ShowOptions {
+                trace: true,
+                max_trace_lines: 1000,
+            },
+        );
+        assert_eq!(shown.outcome.as_ref().unwrap().status, Status::Solved);
+        let text = &shown.text;
+        assert!(text.contains("status: solved\n"), "{text}");
+        assert!(
+            text.contains("solution:\n5 3 4 | 6 7 8 | 9 1 2\n"),
+            "{text}"
+        );
+        assert!(text.contains("check: valid\n"), "{text}");
+        assert!(text.contains("  recursions      1\n"), "{text}");
+        assert!(text.contains("  givens          30\n"), "{text}");
+        assert!(text.contains("(naked single)"), "{text}");
+        assert!(text.contains("board (81 of 81 cells filled):"), "{text}");
+    }
+
+    #[test]
+    fn show_reports_a_conflict_as_invalid() {
+        let mut g = Grid::EMPTY;
+        g.set(0, 5);
+        g.set(3, 5);
+        let shown = show(
+            &g,
+            &Layout::standard(),
+            &SolveOptions::default(),
+            &ShowOptions::default(),
+        );
+        assert!(shown.outcome.is_err());
+        assert!(
+            shown
+                .text
+                .contains("status: invalid (digit 5 twice in row 1: r1c1 and r1c4)"),
+            "{}",
+            shown.text
+        );
+    }
+}

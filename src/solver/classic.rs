@@ -1,0 +1,235 @@
+//! The textbook backtracking solvers, `naive`, `candidates` and `random`, instrumented with the
+//! shared counters so that their work can be compared with the propagating engines.
+//!
+//! All three walk the blank cells in reading order (left to right, top to bottom) and keep
+//! the grid as 81 plain values; a unit is a row, a column or a region of the [`Layout`] (the
+//! 3x3 box on the standard layout), read from the layout once per search, so jigsaw puzzles
+//! need nothing special. Nothing is propagated: the only information a step has is the grid.
+//!
+//! # The procedure, and how it maps onto the counters
+//! The recursive procedure is entered once at the root (depth 1) and once more for every digit
+//! placed in a blank cell; the call for the `k`-th blank in reading order runs at depth `k + 1`,
+//! and the call after the last blank is filled reports the grid as a solution. Hence, for
+//! every algorithm of this page:
+//!
+//! - `recursions` = 1 + digits placed; `max_depth` = 1 + the most blanks filled at once, that
+//!   is blanks + 1 whenever a solution is found;
+//! - a search that stops (limit reached or budget spent) leaves the placements on its path
+//!   neither undone nor counted as backtracks, as the counter definitions require.
+//!
+//! **`naive`** tries the digits 1 to 9 in the current cell; each digit is checked by scanning
+//! the cell's row, column and region for it, and placed when none holds it. The procedure
+//! never counts a cell's candidates, so it cannot know that a cell has only one: every digit it
+//! places is a trial, counted as a **guess** (event `Guess`), and every trial taken back after
+//! the search below it is exhausted is a **backtrack** (event `Backtrack`). `naked_singles` and
+//! `hidden_singles` stay 0. Digits rejected by the scan are not placed and not counted.
+//!
+//! **`candidates`** first scans the row, column and region once to list the digits still
+//! possible in the cell, then tries only those, in increasing order:
+//! - no candidate: a dead end (event `Contradiction`), the call returns;
+//! - one candidate: the placement is forced, not a choice: it counts as a **naked single**
+//!   (event `Placed`, rule `NakedSingle`), never as a guess, and taking it back when the search
+//!   below fails is not a backtrack;
+//! - two or more: the cell is a branch point, and each candidate placed is a **guess**, each
+//!   taken back a **backtrack**, exactly as in the counter definitions.
+//!
+//! So `recursions = 1 + guesses + naked_singles` and `hidden_singles = 0` for `candidates`.
+//!
+//! **`random`** is `candidates` with each candidate list of two or more digits shuffled before
+//! it is tried, by [`SplitMix64`] seeded with [`super::SolveOptions::seed`] and drawn in search
+//! order (see [`super::rng`] for the exact generator and shuffle), so a seed gives the same
+//! search, counters and solutions forever. The counters mean what they mean for `candidates`.
+
+use super::rng::SplitMix64;
+use super::{Event, Observer, Rule, Search, Stop};
+use crate::grid::{CELLS, Grid};
+use crate::layout::Layout;
+
+/// The units each cell belongs to, as lists of the other cells to scan.
+struct Scan {
+    /// For each cell: its row, column and region, each as nine cells (the cell included).
+    units: [[[u8; 9]; 3]; CELLS],
+}
+
+impl Scan {
+    fn new(layout: &Layout) -> Scan {
+        let regions: Vec<[usize; 9]> = (0..9).map(|r| layout.cells_of(r)).collect();
+        let mut units = [[[0u8; 9]; 3]; CELLS];
+        for (i, u) in units.iter_mut().enumerate() {
+            let (row, col) = (i / 9, i % 9);
+            for k in 0..9 {
+                u[0][k] = (row * 9 + k) as u8;
+                u[1][k] = (k * 9 + col) as u8;
+                u[2][k] = regions[layout.region_of(i)][k] as u8;
+            }
+        }
+        Scan { units }
+    }
+
+    /// Whether digit `d` is absent from the row, column and region of `cell` (the cell itself
+    /// is blank, so scanning it does no harm).
+    #[inline]
+    fn fits(&self, cells: &[u8; CELLS], cell: usize, d: u8) -> bool {
+        self.units[cell]
+            .iter()
+            .all(|unit| unit.iter().all(|&j| cells[j as usize] != d))
+    }
+
+    /// The digits absent from the row, column and region of `cell`, as bits `1 << d`.
+    #[inline]
+    fn candidates(&self, cells: &[u8; CELLS], cell: usize) -> u16 {
+        let mut used = 0u16;
+        for unit in &self.units[cell] {
+            for &j in unit {
+                used |= 1 << cells[j as usize];
+            }
+        }
+        !used & 0x3FE
+    }
+}
+
+/// The state one search carries down the recursion.
+struct Walk<'a> {
+    scan: Scan,
+    cells: [u8; CELLS],
+    /// The blank cells of the puzzle, in reading order.
+    blanks: Vec<usize>,
+    /// The shuffling generator of `random`; `None` for `candidates`.
+    rng: Option<&'a mut SplitMix64>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(grid: &Grid, layout: &Layout, rng: Option<&'a mut SplitMix64>) -> Walk<'a> {
+        Walk {
+            scan: Scan::new(layout),
+            cells: *grid.cells(),
+            blanks: (0..CELLS).filter(|&i| grid.get(i) == 0).collect(),
+            rng,
+        }
+    }
+
+    /// `naive`: the call for the `k`-th blank, at `depth = k + 1`.
+    fn naive<O: Observer>(&mut self, k: usize, search: &mut Search<'_, O>) -> Result<(), Stop> {
+        let depth = k as u64 + 1;
+        search.enter(depth)?;
+        let Some(&cell) = self.blanks.get(k) else {
+            return search.solution(|| Grid::from_cells_trusted(self.cells));
+        };
+        let mut any = false;
+        for d in 1..=9 {
+            if !self.scan.fits(&self.cells, cell, d) {
+                continue;
+            }
+            any = true;
+            search.stats.guesses += 1;
+            if O::ACTIVE {
+                search.observer.event(&Event::Guess {
+                    cell,
+                    digit: d,
+                    depth: depth + 1,
+                });
+            }
+            self.cells[cell] = d;
+            self.naive(k + 1, search)?;
+            self.cells[cell] = 0;
+            search.stats.backtracks += 1;
+            if O::ACTIVE {
+                search.observer.event(&Event::Backtrack {
+                    cell,
+                    digit: d,
+                    depth: depth + 1,
+                });
+            }
+        }
+        if O::ACTIVE && !any {
+            search.observer.event(&Event::Contradiction);
+        }
+        Ok(())
+    }
+
+    /// `candidates` and `random`: the call for the `k`-th blank, at `depth = k + 1`.
+    fn candidates<O: Observer>(
+        &mut self,
+        k: usize,
+        search: &mut Search<'_, O>,
+    ) -> Result<(), Stop> {
+        let depth = k as u64 + 1;
+        search.enter(depth)?;
+        let Some(&cell) = self.blanks.get(k) else {
+            return search.solution(|| Grid::from_cells_trusted(self.cells));
+        };
+        let mask = self.scan.candidates(&self.cells, cell);
+        let mut list = [0u8; 9];
+        let mut n = 0;
+        for d in 1..=9u8 {
+            if mask & (1 << d) != 0 {
+                list[n] = d;
+                n += 1;
+            }
+        }
+        match n {
+            0 => {
+                if O::ACTIVE {
+                    search.observer.event(&Event::Contradiction);
+                }
+            }
+            1 => {
+                let d = list[0];
+                search.stats.naked_singles += 1;
+                if O::ACTIVE {
+                    search.observer.event(&Event::Placed {
+                        cell,
+                        digit: d,
+                        rule: Rule::NakedSingle,
+                    });
+                }
+                self.cells[cell] = d;
+                self.candidates(k + 1, search)?;
+                self.cells[cell] = 0;
+            }
+            _ => {
+                if let Some(rng) = self.rng.as_deref_mut() {
+                    rng.shuffle(&mut list[..n]);
+                }
+                for &d in &list[..n] {
+                    search.stats.guesses += 1;
+                    if O::ACTIVE {
+                        search.observer.event(&Event::Guess {
+                            cell,
+                            digit: d,
+                            depth: depth + 1,
+                        });
+                    }
+                    self.cells[cell] = d;
+                    self.candidates(k + 1, search)?;
+                    self.cells[cell] = 0;
+                    search.stats.backtracks += 1;
+                    if O::ACTIVE {
+                        search.observer.event(&Event::Backtrack {
+                            cell,
+                            digit: d,
+                            depth: depth + 1,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `naive` on `grid`, whose givens are known not to conflict.
+pub(crate) fn naive<O: Observer>(grid: &Grid, layout: &Layout, search: &mut Search<'_, O>) {
+    // A stop is recorded in `search.stop`; nothing else to do with it here.
+    let _ = Walk::new(grid, layout, None).naive(0, search);
+}
+
+/// Runs `candidates` on `grid` (givens known not to conflict), or `random` when `rng` is given.
+pub(crate) fn candidates<O: Observer>(
+    grid: &Grid,
+    layout: &Layout,
+    rng: Option<&mut SplitMix64>,
+    search: &mut Search<'_, O>,
+) {
+    let _ = Walk::new(grid, layout, rng).candidates(0, search);
+}
