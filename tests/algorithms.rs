@@ -202,7 +202,10 @@ fn naive_and_candidates_walk_the_same_tree() {
         assert_eq!(n.recursions, c.recursions);
         assert_eq!(n.max_depth, c.max_depth);
         assert_eq!(n.guesses, c.guesses + c.naked_singles);
-        assert_eq!(n.recursions, 1 + n.guesses);
+        // One call per cell on the way down: a search that reaches a solution enters the
+        // procedure for all 81 cells at least once.
+        assert_eq!(n.max_depth, 81);
+        assert!(n.recursions >= 81);
         assert_eq!(
             (n.naked_singles, n.hidden_singles, c.hidden_singles),
             (0, 0, 0)
@@ -234,26 +237,33 @@ fn stats(
 
 #[test]
 fn counters_on_one_blank_match_the_hand_count() {
-    // r1c1 blank in a complete grid. Root call (depth 1) at the blank: the row scan leaves
-    // only 5. naive: one trial (guess), one more call (depth 2) that reports the solution;
-    // with limit 2 the search goes on, so the trial is taken back (1 backtrack); with limit 1
-    // it stops there (0). candidates: the list is [5], a naked single, never a guess.
+    // r1c1 blank in a complete grid. The procedure is entered once per cell, r1c1 first
+    // (depth 1) to r9c9 (depth 81), whose call reports the complete grid: 81 calls. At r1c1
+    // the row scan leaves only 5. naive: one trial (guess); with limit 2 the search goes on
+    // after the solution, so the trial is taken back (1 backtrack); with limit 1 it stops
+    // there (0). candidates: the list is [5], a naked single, never a guess.
     let mut p = grid(SINGLES_SOLUTION);
     p.set(0, 0);
-    assert_eq!(run(&p, Algorithm::Naive, 2).stats, stats(2, 2, 1, 1, 0, 80));
-    assert_eq!(run(&p, Algorithm::Naive, 1).stats, stats(2, 2, 1, 0, 0, 80));
+    assert_eq!(
+        run(&p, Algorithm::Naive, 2).stats,
+        stats(81, 81, 1, 1, 0, 80)
+    );
+    assert_eq!(
+        run(&p, Algorithm::Naive, 1).stats,
+        stats(81, 81, 1, 0, 0, 80)
+    );
     assert_eq!(
         run(&p, Algorithm::Candidates, 2).stats,
-        stats(2, 2, 0, 0, 1, 80)
+        stats(81, 81, 0, 0, 1, 80)
     );
     assert_eq!(
         run(&p, Algorithm::Candidates, 1).stats,
-        stats(2, 2, 0, 0, 1, 80)
+        stats(81, 81, 0, 0, 1, 80)
     );
-    // No blank at all: the root call reports the grid.
+    // No blank at all: one call per cell, the last reports the grid.
     let full = grid(SINGLES_SOLUTION);
     for algorithm in [Algorithm::Naive, Algorithm::Candidates, Algorithm::Random] {
-        assert_eq!(run(&full, algorithm, 2).stats, stats(1, 1, 0, 0, 0, 81));
+        assert_eq!(run(&full, algorithm, 2).stats, stats(81, 81, 0, 0, 0, 81));
     }
 }
 
@@ -270,44 +280,52 @@ fn rectangle() -> Grid {
 
 #[test]
 fn counters_on_two_blanks_match_the_hand_count() {
-    // Two blanks in different rows, columns and boxes: each has one candidate.
-    // naive: 2 trials (guesses), 3 calls (root, after the first, after the second = the
-    // solution, at depth 3); with limit 2 both trials are taken back.
+    // Two blanks in different rows, columns and boxes (r1c1, r5c5): each has one candidate,
+    // so the search goes down one path: one call per cell, 81, the last at depth 81.
+    // naive: 2 trials (guesses); with limit 2 both are taken back after the solution.
     let mut p = grid(SINGLES_SOLUTION);
     p.set(0, 0);
     p.set(40, 0);
-    assert_eq!(run(&p, Algorithm::Naive, 2).stats, stats(3, 3, 2, 2, 0, 79));
+    assert_eq!(
+        run(&p, Algorithm::Naive, 2).stats,
+        stats(81, 81, 2, 2, 0, 79)
+    );
     assert_eq!(
         run(&p, Algorithm::Candidates, 2).stats,
-        stats(3, 3, 0, 0, 2, 79)
+        stats(81, 81, 0, 0, 2, 79)
     );
 }
 
 #[test]
 fn counters_on_an_unavoidable_rectangle_match_the_hand_count() {
-    // Blanks in reading order: A = r4c6, B = r4c9, C = r5c6, D = r5c9; two solutions.
-    // A's row, column and box each miss 1 and 3: two candidates. After A = 1 the others have
-    // one each (B = 3, C = 3, D = 1) and the solution is reported at depth 5; after A = 3
-    // likewise (B = 1, C = 1, D = 3).
+    // Blanks in reading order: A = r4c6 (cell 32), B = r4c9, C = r5c6, D = r5c9; two
+    // solutions. A's row, column and box each miss 1 and 3: two candidates. After A = 1 the
+    // others have one each (B = 3, C = 3, D = 1); after A = 3 likewise (B = 1, C = 1, D = 3).
     //
+    // Calls: cells 1..33 on the way to A (33 calls, A's at depth 33), then for each of A's two
+    // values the cells after A, 34..81 (48 calls each, the last at depth 81, reporting a
+    // solution): 33 + 48 + 48 = 129.
     // naive, limit 2: trials A1 B3 C3 D1 (solution 1), undo D, C, B, A (4 backtracks), trials
-    // A3 B1 C1 D3 (solution 2: the limit, nothing more undone): 8 guesses, 4 backtracks,
-    // 9 calls. With no limit the last four are undone too: 8 backtracks.
+    // A3 B1 C1 D3 (solution 2: the limit, nothing more undone): 8 guesses, 4 backtracks.
+    // With no limit the last four are undone too: 8 backtracks.
     let p = rectangle();
-    assert_eq!(run(&p, Algorithm::Naive, 2).stats, stats(9, 5, 8, 4, 0, 77));
+    assert_eq!(
+        run(&p, Algorithm::Naive, 2).stats,
+        stats(129, 81, 8, 4, 0, 77)
+    );
     assert_eq!(
         run(&p, Algorithm::Naive, 10).stats,
-        stats(9, 5, 8, 8, 0, 77)
+        stats(129, 81, 8, 8, 0, 77)
     );
     // candidates: A is the only branch point: guesses A1 and A3, one backtrack (A1) with
     // limit 2, two without; B, C and D are naked singles each time: 6.
     assert_eq!(
         run(&p, Algorithm::Candidates, 2).stats,
-        stats(9, 5, 2, 1, 6, 77)
+        stats(129, 81, 2, 1, 6, 77)
     );
     assert_eq!(
         run(&p, Algorithm::Candidates, 10).stats,
-        stats(9, 5, 2, 2, 6, 77)
+        stats(129, 81, 2, 2, 6, 77)
     );
     for algorithm in COMPLETE {
         let out = run(&p, algorithm, 10);
@@ -334,13 +352,13 @@ fn the_trace_of_candidates_shows_guesses_singles_and_backtracks() {
     assert_eq!(
         trace.lines(),
         [
-            "guess r4c6 = 1 (depth 2)".to_string(),
+            "guess r4c6 = 1 (depth 34)".to_string(),
             "  r4c9 = 3 (naked single)".to_string(),
             "  r5c6 = 3 (naked single)".to_string(),
             "  r5c9 = 1 (naked single)".to_string(),
             format!("  solution {SINGLES_SOLUTION}"),
-            "backtrack r4c6 = 1 (depth 2)".to_string(),
-            "guess r4c6 = 3 (depth 2)".to_string(),
+            "backtrack r4c6 = 1 (depth 34)".to_string(),
+            "guess r4c6 = 3 (depth 34)".to_string(),
             "  r4c9 = 1 (naked single)".to_string(),
             "  r5c6 = 1 (naked single)".to_string(),
             "  r5c9 = 3 (naked single)".to_string(),

@@ -1,19 +1,21 @@
 //! The textbook backtracking solvers, `naive`, `candidates` and `random`, instrumented with the
 //! shared counters so that their work can be compared with the propagating engines.
 //!
-//! All three walk the blank cells in reading order (left to right, top to bottom) and keep
-//! the grid as 81 plain values; a unit is a row, a column or a region of the [`Layout`] (the
-//! 3x3 box on the standard layout), read from the layout once per search, so jigsaw puzzles
-//! need nothing special. Nothing is propagated: the only information a step has is the grid.
+//! All three walk the cells in reading order (left to right, top to bottom) and keep the grid
+//! as 81 plain values; a unit is a row, a column or a region of the [`Layout`] (the 3x3 box on
+//! the standard layout), read from the layout once per search, so jigsaw puzzles need nothing
+//! special. Nothing is propagated: the only information a step has is the grid.
 //!
 //! # The procedure, and how it maps onto the counters
-//! The recursive procedure is entered once at the root (depth 1) and once more for every digit
-//! placed in a blank cell; the call for the `k`-th blank in reading order runs at depth `k + 1`,
-//! and the call after the last blank is filled reports the grid as a solution. Hence, for
+//! As in the textbook solvers, the recursive procedure takes one cell: it is entered for cell
+//! r1c1 at the root (depth 1), and the call for the cell at reading position `i` runs at depth
+//! `i + 1`. A call for a given cell goes straight on to the next cell; a call for a blank cell
+//! tries digits there, going on to the next cell after each placement. Filling the last cell
+//! (r9c9) completes the grid, which is reported as a solution from within that call. Hence, for
 //! every algorithm of this page:
 //!
-//! - `recursions` = 1 + digits placed; `max_depth` = 1 + the most blanks filled at once, that
-//!   is blanks + 1 whenever a solution is found;
+//! - `recursions` counts calls for given cells as well as for blank ones; `max_depth` is 81
+//!   whenever the search reaches the last cell, in particular whenever it finds a solution;
 //! - a search that stops (limit reached or budget spent) leaves the placements on its path
 //!   neither undone nor counted as backtracks, as the counter definitions require.
 //!
@@ -33,7 +35,8 @@
 //! - two or more: the cell is a branch point, and each candidate placed is a **guess**, each
 //!   taken back a **backtrack**, exactly as in the counter definitions.
 //!
-//! So `recursions = 1 + guesses + naked_singles` and `hidden_singles = 0` for `candidates`.
+//! So `hidden_singles = 0` for `candidates`, and every call for a blank cell other than the
+//! root follows a guess or a naked single.
 //!
 //! **`random`** is `candidates` with each candidate list of two or more digits shuffled before
 //! it is tried, by [`SplitMix64`] seeded with [`super::SolveOptions::seed`] and drawn in search
@@ -92,8 +95,6 @@ impl Scan {
 struct Walk<'a> {
     scan: Scan,
     cells: [u8; CELLS],
-    /// The blank cells of the puzzle, in reading order.
-    blanks: Vec<usize>,
     /// The shuffling generator of `random`; `None` for `candidates`.
     rng: Option<&'a mut SplitMix64>,
 }
@@ -103,18 +104,32 @@ impl<'a> Walk<'a> {
         Walk {
             scan: Scan::new(layout),
             cells: *grid.cells(),
-            blanks: (0..CELLS).filter(|&i| grid.get(i) == 0).collect(),
             rng,
         }
     }
 
-    /// `naive`: the call for the `k`-th blank, at `depth = k + 1`.
-    fn naive<O: Observer>(&mut self, k: usize, search: &mut Search<'_, O>) -> Result<(), Stop> {
-        let depth = k as u64 + 1;
+    /// Goes on after `cell` is filled: to the next cell, or, after the last, to the report of
+    /// the complete grid.
+    fn next<O: Observer>(
+        &mut self,
+        cell: usize,
+        search: &mut Search<'_, O>,
+        step: fn(&mut Self, usize, &mut Search<'_, O>) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        if cell + 1 == CELLS {
+            search.solution(|| Grid::from_cells_trusted(self.cells))
+        } else {
+            step(self, cell + 1, search)
+        }
+    }
+
+    /// `naive`: the call for `cell`, at `depth = cell + 1`.
+    fn naive<O: Observer>(&mut self, cell: usize, search: &mut Search<'_, O>) -> Result<(), Stop> {
+        let depth = cell as u64 + 1;
         search.enter(depth)?;
-        let Some(&cell) = self.blanks.get(k) else {
-            return search.solution(|| Grid::from_cells_trusted(self.cells));
-        };
+        if self.cells[cell] != 0 {
+            return self.next(cell, search, Self::naive);
+        }
         let mut any = false;
         for d in 1..=9 {
             if !self.scan.fits(&self.cells, cell, d) {
@@ -130,7 +145,7 @@ impl<'a> Walk<'a> {
                 });
             }
             self.cells[cell] = d;
-            self.naive(k + 1, search)?;
+            self.next(cell, search, Self::naive)?;
             self.cells[cell] = 0;
             search.stats.backtracks += 1;
             if O::ACTIVE {
@@ -147,17 +162,17 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// `candidates` and `random`: the call for the `k`-th blank, at `depth = k + 1`.
+    /// `candidates` and `random`: the call for `cell`, at `depth = cell + 1`.
     fn candidates<O: Observer>(
         &mut self,
-        k: usize,
+        cell: usize,
         search: &mut Search<'_, O>,
     ) -> Result<(), Stop> {
-        let depth = k as u64 + 1;
+        let depth = cell as u64 + 1;
         search.enter(depth)?;
-        let Some(&cell) = self.blanks.get(k) else {
-            return search.solution(|| Grid::from_cells_trusted(self.cells));
-        };
+        if self.cells[cell] != 0 {
+            return self.next(cell, search, Self::candidates);
+        }
         let mask = self.scan.candidates(&self.cells, cell);
         let mut list = [0u8; 9];
         let mut n = 0;
@@ -184,7 +199,7 @@ impl<'a> Walk<'a> {
                     });
                 }
                 self.cells[cell] = d;
-                self.candidates(k + 1, search)?;
+                self.next(cell, search, Self::candidates)?;
                 self.cells[cell] = 0;
             }
             _ => {
@@ -201,7 +216,7 @@ impl<'a> Walk<'a> {
                         });
                     }
                     self.cells[cell] = d;
-                    self.candidates(k + 1, search)?;
+                    self.next(cell, search, Self::candidates)?;
                     self.cells[cell] = 0;
                     search.stats.backtracks += 1;
                     if O::ACTIVE {

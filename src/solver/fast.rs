@@ -493,7 +493,8 @@ impl Isa for Avx512 {
         unsafe {
             let nine = 0x1FFu16;
             let low9 = _mm512_set1_epi32(0x1FF);
-            let x = [0, 1, 2].map(|b| _mm512_maskz_loadu_epi32(nine, cand.as_ptr().add(9 * b).cast()));
+            let x =
+                [0, 1, 2].map(|b| _mm512_maskz_loadu_epi32(nine, cand.as_ptr().add(9 * b).cast()));
             let mut any = [_mm512_setzero_si512(); 3];
             let mut one = [_mm512_setzero_si512(); 3];
             for b in 0..3 {
