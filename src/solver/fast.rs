@@ -268,6 +268,7 @@ trait Isa {
     /// Among the `pairs` cells (per band), the one with the most unsolved peers, as (band,
     /// bit); the first in reading order on a tie; `None` without pairs. See
     /// [`Board::branch_cell`].
+    #[inline(always)]
     fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
         let mut best = None;
         let mut most = 0;
@@ -286,6 +287,7 @@ trait Isa {
         best
     }
     /// The column scan of [`Board::column_singles`].
+    #[inline(always)]
     fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
         column_scan_portable(cand, unsolved)
     }
