@@ -433,38 +433,32 @@ impl Isa for Avx512 {
     fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
         use std::arch::x86_64::*;
         debug_assert!(std::arch::is_x86_feature_detected!("avx512vpopcntdq"));
-        // Sixteen cells at a time: gather their positions, look up their peer masks, count
-        // unsolved peers with a vector popcount, and keep the largest key. A key orders by
-        // reach, then earlier band, then earlier cell: reach << 7 | (2 - band) << 5 | (31 - pos).
+        // All 27 cells of a band at once, in two vectors of 16 lanes (lane = position in the
+        // band): count unsolved peers with a vector popcount, keep the largest key among the
+        // pair cells. A key orders by reach, then earlier band, then earlier cell:
+        // reach << 7 | (2 - band) << 5 | (31 - pos).
         // SAFETY: AVX-512F and VPOPCNTDQ are enabled (see above); the tables are 32 lanes.
         unsafe {
-            let peers = [
-                _mm512_loadu_si512(PEERS_IN_BAND.as_ptr().cast()),
-                _mm512_loadu_si512(PEERS_IN_BAND.as_ptr().add(16).cast()),
-            ];
-            let columns = [
-                _mm512_loadu_si512(COLUMN_CELLS_32.as_ptr().cast()),
-                _mm512_loadu_si512(COLUMN_CELLS_32.as_ptr().add(16).cast()),
-            ];
-            let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-            let mut best_key = 0u32;
+            let load = |table: &[u32; 32], half: usize| {
+                _mm512_loadu_si512(table.as_ptr().add(16 * half).cast())
+            };
+            let lanes = _mm512_setr_epi32(
+                31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+            );
+            let mut best = _mm512_setzero_si512();
             for (b, &cells) in pairs.iter().enumerate() {
+                if cells == 0 {
+                    continue;
+                }
                 let [o1, o2] = OTHER_BANDS[b * 9];
                 let own = _mm512_set1_epi32(unsolved[b] as i32);
                 let above = _mm512_set1_epi32(unsolved[o1 / 9] as i32);
                 let below = _mm512_set1_epi32(unsolved[o2 / 9] as i32);
-                let tag = _mm512_set1_epi32((((2 - b) << 5) | 31) as i32);
-                for half in 0..2u32 {
-                    let chosen = ((cells >> (16 * half)) & 0xFFFF) as u16;
-                    if chosen == 0 {
-                        continue;
-                    }
-                    let pos = _mm512_add_epi32(
-                        _mm512_maskz_compress_epi32(chosen, lanes),
-                        _mm512_set1_epi32((16 * half) as i32),
-                    );
-                    let peer = _mm512_permutex2var_epi32(peers[0], pos, peers[1]);
-                    let column = _mm512_permutex2var_epi32(columns[0], pos, columns[1]);
+                let tag = _mm512_set1_epi32(((2 - b) << 5) as i32);
+                for half in 0..2 {
+                    let chosen = (cells >> (16 * half)) as u16;
+                    let peer = load(&PEERS_IN_BAND, half);
+                    let column = load(&COLUMN_CELLS_32, half);
                     let reach = _mm512_add_epi32(
                         _mm512_popcnt_epi32(_mm512_and_si512(peer, own)),
                         _mm512_add_epi32(
@@ -472,14 +466,16 @@ impl Isa for Avx512 {
                             _mm512_popcnt_epi32(_mm512_and_si512(column, below)),
                         ),
                     );
+                    // 31 - pos for the lanes of this half.
+                    let reverse = _mm512_sub_epi32(lanes, _mm512_set1_epi32((16 * half) as i32));
                     let key = _mm512_or_si512(
                         _mm512_slli_epi32::<7>(_mm512_add_epi32(reach, _mm512_set1_epi32(1))),
-                        _mm512_sub_epi32(tag, pos),
+                        _mm512_or_si512(tag, reverse),
                     );
-                    let valid = (1u32 << chosen.count_ones()).wrapping_sub(1) as u16;
-                    best_key = best_key.max(_mm512_mask_reduce_max_epu32(valid, key));
+                    best = _mm512_mask_max_epu32(best, chosen, best, key);
                 }
             }
+            let best_key = _mm512_reduce_max_epu32(best);
             (best_key != 0).then(|| {
                 let b = 2 - ((best_key >> 5) & 3) as usize;
                 (b, 1 << (31 - (best_key & 31)))
