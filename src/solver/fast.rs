@@ -286,6 +286,19 @@ trait Isa {
         }
         best
     }
+    /// The givens of `cells`, per band and digit (0-based).
+    #[inline(always)]
+    fn givens(cells: &[u8; 81]) -> [[u32; 9]; 3] {
+        // Per band and value; value 0, the blanks, is collected and ignored.
+        let mut by_value = [[0u32; 10]; 3];
+        for (b, band) in cells.chunks_exact(27).enumerate() {
+            for (pos, &v) in band.iter().enumerate() {
+                by_value[b][v as usize] |= 1 << pos;
+            }
+        }
+        std::array::from_fn(|b| std::array::from_fn(|d| by_value[b][d + 1]))
+    }
+
     /// The column scan of [`Board::column_singles`].
     #[inline(always)]
     fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
@@ -480,6 +493,29 @@ impl Isa for Avx512 {
                 let b = 2 - ((best_key >> 5) & 3) as usize;
                 (b, 1 << (31 - (best_key & 31)))
             })
+        }
+    }
+
+    #[inline(always)]
+    fn givens(cells: &[u8; 81]) -> [[u32; 9]; 3] {
+        use std::arch::x86_64::*;
+        // One byte compare per digit over the 81 cells (64 + 17 lanes), then the 81-bit mask
+        // cut into three bands of 27.
+        // SAFETY: AVX-512F/BW are enabled (see above); the loads read bytes 0..64 and, masked,
+        // 64..81 of the 81.
+        unsafe {
+            let low = _mm512_loadu_si512(cells.as_ptr().cast());
+            let high = _mm512_maskz_loadu_epi8((1u64 << 17) - 1, cells.as_ptr().add(64).cast());
+            let mut givens = [[0u32; 9]; 3];
+            for d in 0..9 {
+                let digit = _mm512_set1_epi8(d as i8 + 1);
+                let lo = _mm512_cmpeq_epi8_mask(low, digit);
+                let hi = _mm512_cmpeq_epi8_mask(high, digit);
+                givens[0][d] = (lo as u32) & BAND;
+                givens[1][d] = ((lo >> 27) as u32) & BAND;
+                givens[2][d] = ((lo >> 54) | (hi << 10)) as u32 & BAND;
+            }
+            givens
         }
     }
 
@@ -886,16 +922,8 @@ fn instance() -> Instance {
 /// columns of its givens, and every digit loses the cells of other digits' givens. Two givens
 /// of one digit in one row, column or box are found on the way.
 #[inline(always)]
-fn initial_board(grid: &Grid) -> Result<Board, GivensConflict> {
-    // Givens per band and value (value 0, the blanks, is collected and ignored).
-    let mut by_value = [[0u32; 10]; 3];
-    for (b, cells) in grid.cells().chunks_exact(27).enumerate() {
-        for (pos, &v) in cells.iter().enumerate() {
-            by_value[b][v as usize] |= 1 << pos;
-        }
-    }
-    let givens: [[u32; 9]; 3] =
-        std::array::from_fn(|b| std::array::from_fn(|d| by_value[b][d + 1]));
+fn initial_board<I: Isa>(grid: &Grid) -> Result<Board, GivensConflict> {
+    let givens = I::givens(grid.cells());
     // Columns per digit and band; two bands sharing a column for one digit is a conflict.
     let mut columns = [0u32; 9];
     let mut clash = 0u32;
@@ -941,7 +969,7 @@ macro_rules! search_instance {
                 grid: &Grid,
                 search: &mut Search<'_, O>,
             ) -> Result<(), GivensConflict> {
-                let mut board = initial_board(grid)?;
+                let mut board = initial_board::<$isa>(grid)?;
                 // A stop is recorded in `search.stop`; nothing else to do with it here.
                 let _ = node(&mut board, 1, search);
                 Ok(())
@@ -1117,7 +1145,7 @@ mod conflict_tests {
                 grid.set(i, v);
             }
             let layout_says = Layout::standard().check_givens(&grid).is_err();
-            prop_assert_eq!(initial_board(&grid).is_err(), layout_says, "{}", grid);
+            prop_assert_eq!(initial_board::<Portable>(&grid).is_err(), layout_says, "{}", grid);
         }
     }
 }
