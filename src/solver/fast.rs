@@ -286,6 +286,23 @@ trait Isa {
         }
         best
     }
+    /// The 81 cell values of the placed cells (0 where unsolved).
+    #[inline(always)]
+    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
+        let mut cells = [0u8; 81];
+        for b in 0..3 {
+            let solved = BAND & !unsolved[b];
+            for d in 0..9 {
+                let mut x = cand[b * 9 + d] & solved;
+                while x != 0 {
+                    cells[b * 27 + x.trailing_zeros() as usize] = d as u8 + 1;
+                    x &= x - 1;
+                }
+            }
+        }
+        cells
+    }
+
     /// The givens of `cells`, per band and digit (0-based).
     #[inline(always)]
     fn givens(cells: &[u8; 81]) -> [[u32; 9]; 3] {
@@ -493,6 +510,30 @@ impl Isa for Avx512 {
                 let b = 2 - ((best_key >> 5) & 3) as usize;
                 (b, 1 << (31 - (best_key & 31)))
             })
+        }
+    }
+
+    #[inline(always)]
+    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
+        use std::arch::x86_64::*;
+        // Per digit, its placed cells as an 81-bit mask (64 + 17 byte lanes), blended in.
+        // SAFETY: AVX-512F/BW are enabled (see above); the stores write bytes 0..64 and,
+        // masked, 64..81 of the 81.
+        unsafe {
+            let solved = [0, 1, 2].map(|b| u64::from(BAND & !unsolved[b]));
+            let (mut low, mut high) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            for d in 0..9 {
+                let [x0, x1, x2] = [0, 1, 2].map(|b| u64::from(cand[b * 9 + d]) & solved[b]);
+                let lo = x0 | (x1 << 27) | (x2 << 54);
+                let hi = x2 >> 10;
+                let digit = _mm512_set1_epi8(d as i8 + 1);
+                low = _mm512_mask_mov_epi8(low, lo, digit);
+                high = _mm512_mask_mov_epi8(high, hi, digit);
+            }
+            let mut cells = [0u8; 81];
+            _mm512_storeu_si512(cells.as_mut_ptr().cast(), low);
+            _mm512_mask_storeu_epi8(cells.as_mut_ptr().add(64).cast(), (1u64 << 17) - 1, high);
+            cells
         }
     }
 
@@ -849,19 +890,8 @@ impl Board {
 
     /// The grid of placed cells.
     #[inline(always)]
-    fn placed_grid(&self) -> Grid {
-        let mut cells = [0u8; 81];
-        for b in 0..3 {
-            let solved = BAND & !self.unsolved[b];
-            for d in 0..9 {
-                let mut x = self.cand[b * 9 + d] & solved;
-                while x != 0 {
-                    cells[b * 27 + x.trailing_zeros() as usize] = d as u8 + 1;
-                    x &= x - 1;
-                }
-            }
-        }
-        Grid::from_cells_trusted(cells)
+    fn placed_grid<I: Isa>(&self) -> Grid {
+        Grid::from_cells_trusted(I::placed_cells(&self.cand, &self.unsolved))
     }
 }
 
@@ -985,7 +1015,7 @@ macro_rules! search_instance {
                 search.enter(depth)?;
                 let propagated = board.propagate::<$isa, O>(search);
                 if O::ACTIVE {
-                    search.observer.event(&Event::Board(&board.placed_grid()));
+                    search.observer.event(&Event::Board(&board.placed_grid::<$isa>()));
                 }
                 let quiet = match propagated {
                     Err(Contradiction) => {
@@ -994,7 +1024,7 @@ macro_rules! search_instance {
                         }
                         return Ok(());
                     }
-                    Ok(None) => return search.solution(|| board.placed_grid()),
+                    Ok(None) => return search.solution(|| board.placed_grid::<$isa>()),
                     Ok(Some(quiet)) => quiet,
                 };
                 let (b, bit) = board.branch_cell::<$isa>(&quiet);
