@@ -286,6 +286,20 @@ trait Isa {
         }
         best
     }
+    /// Per band: the cells with at least one, at least two and at least three candidates.
+    #[inline(always)]
+    fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
+        std::array::from_fn(|b| {
+            let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
+            for &x in &cand[b * 9..b * 9 + 9] {
+                three |= two & x;
+                two |= any & x;
+                any |= x;
+            }
+            [any, two, three]
+        })
+    }
+
     /// The 81 cell values of the placed cells (0 where unsolved).
     #[inline(always)]
     fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
@@ -510,6 +524,76 @@ impl Isa for Avx512 {
                 let b = 2 - ((best_key >> 5) & 3) as usize;
                 (b, 1 << (31 - (best_key & 31)))
             })
+        }
+    }
+
+    #[inline(always)]
+    fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
+        use std::arch::x86_64::*;
+        // Rearranged so that each 128-bit group holds one digit's three bands (and a zero
+        // lane): four digits a vector, digits 8..12 padded with zero lanes. Counting "at least
+        // one, two, three" then runs for the three bands side by side, first across the three
+        // vectors, then across the four groups.
+        // SAFETY: AVX-512F is enabled (see above); the loads read lanes 0..32.
+        unsafe {
+            let low = _mm512_loadu_si512(cand.as_ptr().cast());
+            let high = _mm512_loadu_si512(cand.as_ptr().add(16).cast());
+            let group = |d: i32| [d, d + 9, d + 18, 27];
+            let index = |first: i32| {
+                let [a, b, c, d] = [0, 1, 2, 3].map(|k| group(first + k));
+                _mm512_setr_epi32(
+                    a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], c[0], c[1], c[2], c[3], d[0],
+                    d[1], d[2], d[3],
+                )
+            };
+            let digits_0 = _mm512_permutex2var_epi32(low, index(0), high);
+            let digits_4 = _mm512_permutex2var_epi32(low, index(4), high);
+            // Digit 8, then the zero padding lanes.
+            let digits_8 = _mm512_maskz_permutex2var_epi32(0x000F, low, index(8), high);
+            // Adding one input x to (one, two, three): three |= two & x; two |= one & x;
+            // one |= x. 0xF8: a | (b & c).
+            let one = digits_0;
+            let two = _mm512_and_si512(one, digits_4);
+            let one = _mm512_or_si512(one, digits_4);
+            let three = _mm512_and_si512(two, digits_8);
+            let two = _mm512_ternarylogic_epi32::<0xF8>(two, one, digits_8);
+            let one = _mm512_or_si512(one, digits_8);
+            // Merging two partial counts p and q: one = p1 | q1; two = p2 | q2 | p1 & q1;
+            // three = p3 | q3 | p2 & q1 | p1 & q2.
+            let merge = |(p1, p2, p3): (__m512i, __m512i, __m512i),
+                         (q1, q2, q3): (__m512i, __m512i, __m512i)| {
+                let one = _mm512_or_si512(p1, q1);
+                let two = _mm512_ternarylogic_epi32::<0xF8>(_mm512_or_si512(p2, q2), p1, q1);
+                let three = _mm512_or_si512(
+                    _mm512_ternarylogic_epi32::<0xF8>(_mm512_or_si512(p3, q3), p2, q1),
+                    _mm512_and_si512(p1, q2),
+                );
+                (one, two, three)
+            };
+            let swap_halves = |v: __m512i| _mm512_shuffle_i32x4::<0b01_00_11_10>(v, v);
+            let swap_pairs = |v: __m512i| _mm512_shuffle_i32x4::<0b10_11_00_01>(v, v);
+            let counts = (one, two, three);
+            let counts = merge(
+                counts,
+                (
+                    swap_halves(counts.0),
+                    swap_halves(counts.1),
+                    swap_halves(counts.2),
+                ),
+            );
+            let counts = merge(
+                counts,
+                (
+                    swap_pairs(counts.0),
+                    swap_pairs(counts.1),
+                    swap_pairs(counts.2),
+                ),
+            );
+            let mut lanes = [[0u32; 16]; 3];
+            _mm512_storeu_si512(lanes[0].as_mut_ptr().cast(), counts.0);
+            _mm512_storeu_si512(lanes[1].as_mut_ptr().cast(), counts.1);
+            _mm512_storeu_si512(lanes[2].as_mut_ptr().cast(), counts.2);
+            std::array::from_fn(|b| [lanes[0][b], lanes[1][b], lanes[2][b]])
         }
     }
 
@@ -745,19 +829,16 @@ impl Board {
     /// Places every unsolved cell that has one candidate left (step 2). Returns how many were
     /// placed and, when none was, the cells with two candidates.
     #[inline(always)]
-    fn naked_singles<O: Observer>(
+    fn naked_singles<I: Isa, O: Observer>(
         &mut self,
         search: &mut Search<'_, O>,
     ) -> Result<(u32, Quiet), Contradiction> {
         let mut placed = 0;
         let mut pairs = [0u32; 3];
-        for b in 0..3 {
-            let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
-            for &x in &self.cand[b * 9..b * 9 + 9] {
-                three |= two & x;
-                two |= any & x;
-                any |= x;
-            }
+        // Placing a single changes only its own band, so the counts of all three bands can be
+        // taken up front.
+        let counts = I::cell_counts(&self.cand);
+        for (b, &[any, two, three]) in counts.iter().enumerate() {
             let unsolved = self.unsolved[b];
             if unsolved & !any != 0 {
                 return Err(Contradiction);
@@ -843,7 +924,7 @@ impl Board {
             if self.is_solved() {
                 return Ok(None);
             }
-            let (placed, quiet) = self.naked_singles(search)?;
+            let (placed, quiet) = self.naked_singles::<I, O>(search)?;
             if placed != 0 {
                 continue;
             }
