@@ -7,12 +7,29 @@
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
 //! - [`verify`]: the independent checker of solutions.
 //!
-//! No module below this line does I/O.
+//! None of the modules above does I/O. Above them, the bulk tool:
+//!
+//! - [`format`]: readers of the line, CSV and grid formats; CSV and JSON-lines writers;
+//! - [`input`]: files or standard input, plain or gzip;
+//! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
+//! - [`output`]: standard output, or a file replaced only when the run completes;
+//! - [`progress`]: the progress bar;
+//! - [`config`], [`run`], [`exit`], [`error`]: validated settings of a command (the binary's
+//!   `cli` module turns the arguments into them), running it, exit codes and errors.
 
 #![warn(missing_docs)]
 
+pub mod config;
+pub mod error;
+pub mod exit;
+pub mod format;
 pub mod grid;
+pub mod input;
 pub mod layout;
+pub mod output;
+pub mod pipeline;
+pub mod progress;
+pub mod run;
 pub mod solver;
 pub mod verify;
 
