@@ -123,6 +123,11 @@ impl Output {
         &self.name
     }
 
+    /// Whether the output is a file replaced at the end (dropping the output abandons it).
+    pub fn replaces_file(&self) -> bool {
+        matches!(self.sink, Sink::Replace { .. })
+    }
+
     /// The writer rows go to.
     pub fn writer(&mut self) -> &mut dyn Write {
         match &mut self.sink {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::config::{BulkRun, Config};
 use crate::error::RunError;
 use crate::exit::Exit;
-use crate::format::escape;
+use crate::format::escape_controls;
 use crate::input::Source;
 use crate::output::{Output, OutputError};
 use crate::pipeline::{self, Events, Job, RowStatus, Summary};
@@ -36,9 +36,10 @@ pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError>
     }
 }
 
-/// Prints one message line on stderr, prefixed with the program name; a closed stderr is
-/// ignored.
+/// Prints one message line on stderr, prefixed with the program name, control characters
+/// escaped; a closed stderr is ignored.
 pub fn say(message: &str) {
+    let message = escape_controls(message);
     let _ = writeln!(io::stderr().lock(), "sudoku-bulk: {message}");
 }
 
@@ -78,11 +79,15 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     };
     if summary.interrupted {
         let records = summary.tally.records();
-        let kept = match output.finish() {
-            Ok(()) if matches!(run.output, crate::output::Target::Stdout) => "written",
-            _ => "not kept",
-        };
-        say(&format!("interrupted after {records} records ({kept})"));
+        if output.replaces_file() {
+            say(&format!(
+                "interrupted after {records} records; {name} was not written"
+            ));
+        } else {
+            // Rows already handed to a stream stay there; flush the rest of them.
+            let _ = output.finish();
+            say(&format!("interrupted after {records} records"));
+        }
         return Ok(Exit::Interrupted);
     }
     match output.finish() {
@@ -120,8 +125,8 @@ impl Events for Reporter {
     fn flagged(&mut self, file: &str, line: u64, _status: RowStatus, reason: &str) {
         self.flagged += 1;
         if !self.quiet && self.flagged <= SHOWN {
-            let file = escape(file.as_bytes());
-            let reason = escape(reason.as_bytes());
+            let file = escape_controls(file);
+            let reason = escape_controls(reason);
             self.progress.suspend(|| {
                 let _ = writeln!(io::stderr().lock(), "{file}:{line}: {reason}");
             });

@@ -393,6 +393,24 @@ pub fn escape(bytes: &[u8]) -> String {
     bytes.escape_ascii().to_string()
 }
 
+/// Escapes the control characters of a text made by the tool (a message, a file name) so that
+/// none reaches a terminal raw; everything else is left as it is.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,5 +461,9 @@ mod tests {
     #[test]
     fn escape_shows_control_bytes() {
         assert_eq!(escape(b"a\x1b[31m\xff"), "a\\x1b[31m\\xff");
+        assert_eq!(
+            escape_controls("r\u{e9}sum\u{e9}\t'\\'"),
+            "r\u{e9}sum\u{e9}\\t'\\'"
+        );
     }
 }

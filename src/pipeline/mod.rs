@@ -394,7 +394,14 @@ impl Work<'_> {
         let file = self
             .several_inputs
             .then(|| Cell::Text(&self.inputs[item.source].name));
-        let kept = item.record.kept.iter().map(|k| Cell::Bytes(k));
+        // A record that could not be read has no kept values: their cells stay empty.
+        let kept = item
+            .record
+            .kept
+            .iter()
+            .map(|k| Cell::Bytes(k))
+            .chain(std::iter::repeat(Cell::Null))
+            .take(self.settings.columns.keep.len());
         self.writer
             .row(file.into_iter().chain(cells).chain(kept), out);
     }
