@@ -261,6 +261,13 @@ pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut
         }
         match cell {
             Cell::Text(s) => write_field(s.as_bytes(), out),
+            Cell::Plain(b) => {
+                debug_assert!(
+                    b.iter()
+                        .all(|&c| c.is_ascii_alphanumeric() || c == b'.' || c == b'_')
+                );
+                out.extend_from_slice(b)
+            }
             Cell::Bytes(b) => write_field(b, out),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Cell::Null => {}

@@ -20,6 +20,15 @@ pub(crate) fn write_row<'a>(
         out.push(b':');
         match cell {
             Cell::Text(s) => write_string(s, out),
+            Cell::Plain(b) => {
+                debug_assert!(
+                    b.iter()
+                        .all(|&c| c.is_ascii_alphanumeric() || c == b'.' || c == b'_')
+                );
+                out.push(b'"');
+                out.extend_from_slice(b);
+                out.push(b'"');
+            }
             Cell::Bytes(b) => write_string(&String::from_utf8_lossy(b), out),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Cell::Null => out.extend_from_slice(b"null"),
@@ -46,7 +55,7 @@ mod tests {
             [
                 Cell::Int(3),
                 Cell::Bytes(b"a\"b\n\xff"),
-                Cell::Text("x"),
+                Cell::Plain(b"x.1"),
                 Cell::Null,
             ],
             &mut out,
@@ -56,7 +65,7 @@ mod tests {
         assert!(text.starts_with("{\"line\":3,\"note\":"));
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["note"], "a\"b\n\u{fffd}");
-        assert_eq!(value["n"], "x");
+        assert_eq!(value["n"], "x.1");
         assert!(value["gone"].is_null());
     }
 }

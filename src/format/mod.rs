@@ -341,6 +341,9 @@ impl FromStr for OutputFormat {
 pub enum Cell<'a> {
     /// Text made by the tool.
     Text(&'a str),
+    /// Text made by the tool that needs no quoting or escaping in any format (ASCII letters,
+    /// digits, `.`, `_`): grids and status names, written without being scanned.
+    Plain(&'a [u8]),
     /// Bytes taken from the input (a kept column): written as they are in CSV, as lossy UTF-8
     /// in JSON.
     Bytes(&'a [u8]),

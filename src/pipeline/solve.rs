@@ -66,7 +66,7 @@ impl SolveRow {
             Cell::Int(line),
             puzzle,
             solution,
-            Cell::Text(self.status.name()),
+            Cell::Plain(self.status.name().as_bytes()),
             count(|o| o.solutions),
             count(|o| o.stats.recursions),
             count(|o| o.stats.max_depth),
@@ -85,7 +85,7 @@ fn grid_cell<'a>(grid: Option<&Grid>, text: &'a mut [u8; CELLS]) -> Cell<'a> {
     match grid {
         Some(grid) => {
             grid.write_line(text);
-            Cell::Bytes(text)
+            Cell::Plain(text)
         }
         None => Cell::Null,
     }
@@ -199,7 +199,7 @@ mod tests {
         let cells = row.cells(7, &mut text);
         assert_eq!(cells[0], Cell::Int(7));
         assert_eq!(cells[1], Cell::Null);
-        assert_eq!(cells[3], Cell::Text("invalid"));
+        assert_eq!(cells[3], Cell::Plain(b"invalid"));
         assert!(cells[4..12].iter().all(|c| *c == Cell::Null));
     }
 

@@ -32,7 +32,7 @@ impl VerifyRow {
     pub fn cells(&self, line: u64) -> [Cell<'_>; 3] {
         [
             Cell::Int(line),
-            Cell::Text(self.status.name()),
+            Cell::Plain(self.status.name().as_bytes()),
             self.error.as_deref().map_or(Cell::Null, Cell::Text),
         ]
     }
