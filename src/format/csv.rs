@@ -57,7 +57,10 @@ impl<R: BufRead> CsvReader<R> {
             text: Vec::new(),
             fields: Fields::default(),
         };
-        let raw = reader.next_raw()?.ok_or(HeaderError::NoHeader)?;
+        let Some(raw) = reader.next_raw()? else {
+            // No header and nothing after it: an empty file has no records.
+            return Ok(reader);
+        };
         if raw.too_long {
             return Err(HeaderError::HeaderTooLong { limit: MAX_LINE }.into());
         }
@@ -406,9 +409,8 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_file_has_no_header() {
-        let err = read("\n\n", &options(false, &[])).unwrap_err();
-        assert_eq!(err.to_string(), "empty CSV: no header row");
+    fn an_empty_file_has_no_records() {
+        assert_eq!(read("\n\n", &options(true, &["id"])).unwrap(), vec![]);
     }
 
     #[test]

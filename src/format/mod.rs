@@ -102,9 +102,6 @@ pub enum Defect {
 /// A file-level problem that stops a reader before its first record.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HeaderError {
-    /// A CSV without a header row.
-    #[error("empty CSV: no header row")]
-    NoHeader,
     /// The header row is longer than [`MAX_LINE`].
     #[error("the CSV header row is longer than {limit} bytes")]
     HeaderTooLong {

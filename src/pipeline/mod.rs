@@ -184,7 +184,7 @@ pub fn run(
     if let Some(last) = finished {
         sink.write_batches(last)?;
     }
-    sink.summary.interrupted |= interrupt.load(Ordering::Relaxed);
+    sink.summary.interrupted |= feed.interrupted;
     Ok(sink.summary)
 }
 
@@ -205,6 +205,8 @@ struct Feed<'a> {
     /// The next input to open.
     next_input: usize,
     to_skip: u64,
+    /// Whether reading stopped because the interrupt flag was set.
+    interrupted: bool,
 }
 
 impl<'a> Feed<'a> {
@@ -222,6 +224,7 @@ impl<'a> Feed<'a> {
             current: None,
             next_input: 0,
             to_skip: settings.skip_records,
+            interrupted: false,
         }
     }
 
@@ -231,6 +234,7 @@ impl<'a> Feed<'a> {
         let mut chunk = Vec::new();
         let mut bytes = 0;
         if interrupt.load(Ordering::Relaxed) {
+            self.interrupted = true;
             return Ok(chunk);
         }
         while chunk.len() < limit.records && bytes < limit.bytes {
@@ -457,5 +461,152 @@ impl Sink<'_> {
     fn progress(&mut self) {
         let raw = self.raw_bytes.load(Ordering::Relaxed);
         self.events.progress(self.summary.tally.records(), raw);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn settings(threads: usize, chunk: ChunkSize) -> Settings {
+        Settings {
+            job: Job::Solve(SolveOptions::default()),
+            layout: Layout::standard(),
+            input_format: None,
+            columns: Columns::default(),
+            output_format: OutputFormat::Csv,
+            threads,
+            skip_records: 0,
+            chunk,
+        }
+    }
+
+    #[derive(Default)]
+    struct Seen {
+        flagged: Vec<(String, u64, RowStatus, String)>,
+        last_progress: u64,
+    }
+
+    impl Events for Seen {
+        fn progress(&mut self, records: u64, _: u64) {
+            assert!(records >= self.last_progress);
+            self.last_progress = records;
+        }
+        fn flagged(&mut self, file: &str, line: u64, status: RowStatus, reason: &str) {
+            self.flagged
+                .push((file.to_string(), line, status, reason.to_string()));
+        }
+    }
+
+    /// A file of `n` records: mostly good, every fifth one too short.
+    fn input(dir: &tempfile::TempDir, n: usize) -> Input {
+        let text: String = (0..n)
+            .map(|i| {
+                if i % 5 == 4 {
+                    format!("{}\n", &PUZZLE[..i % 80 + 1])
+                } else {
+                    format!("{PUZZLE}\n")
+                }
+            })
+            .collect();
+        let path = dir.path().join("in.txt");
+        std::fs::write(&path, text).unwrap();
+        Input::file(path)
+    }
+
+    fn run_to_string(
+        inputs: &[Input],
+        settings: &Settings,
+        interrupt: bool,
+    ) -> (String, Summary, Seen) {
+        let mut out = Vec::new();
+        let mut events = Seen::default();
+        let flag = AtomicBool::new(interrupt);
+        let summary = run(inputs, settings, &mut out, "out", &mut events, &flag).unwrap();
+        (String::from_utf8(out).unwrap(), summary, events)
+    }
+
+    #[test]
+    fn rows_keep_input_order_for_any_chunk_size_and_thread_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = [input(&dir, 500)];
+        let (reference, summary, events) =
+            run_to_string(&inputs, &settings(1, ChunkSize::default()), false);
+        assert_eq!(summary.tally.records(), 500);
+        assert_eq!(summary.tally.get(RowStatus::Invalid), 100);
+        assert_eq!(events.last_progress, 500);
+        let lines: Vec<u64> = reference
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(lines, (1..=500).collect::<Vec<u64>>());
+        for (threads, records, bytes) in [(3, 7, 10_000), (2, 1000, 300), (1, 1, 1)] {
+            let chunk = ChunkSize { records, bytes };
+            let (text, _, other) = run_to_string(&inputs, &settings(threads, chunk), false);
+            assert!(text == reference, "threads {threads}, chunk {chunk:?}");
+            assert_eq!(other.flagged, events.flagged);
+        }
+    }
+
+    #[test]
+    fn flagged_records_are_reported_in_order_with_their_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = [input(&dir, 10)];
+        let (_, _, events) = run_to_string(&inputs, &settings(2, ChunkSize::default()), false);
+        let name = inputs[0].name.clone();
+        assert_eq!(
+            events.flagged,
+            vec![
+                (
+                    name.clone(),
+                    5,
+                    RowStatus::Invalid,
+                    "expected 81 cells, found 5".to_string()
+                ),
+                (
+                    name,
+                    10,
+                    RowStatus::Invalid,
+                    "expected 81 cells, found 10".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn skipped_records_are_neither_handled_nor_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = [input(&dir, 10)];
+        let mut s = settings(1, ChunkSize::default());
+        s.skip_records = 6;
+        let (text, summary, _) = run_to_string(&inputs, &s, false);
+        assert_eq!(summary.tally.records(), 4);
+        assert!(text.lines().nth(1).unwrap().starts_with("7,"), "{text}");
+    }
+
+    #[test]
+    fn an_interrupted_run_writes_no_rows_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = [input(&dir, 10)];
+        let (text, summary, _) = run_to_string(&inputs, &settings(1, ChunkSize::default()), true);
+        assert!(summary.interrupted);
+        assert_eq!(summary.tally.records(), 0);
+        assert_eq!(text.lines().count(), 1, "only the header: {text}");
+    }
+
+    #[test]
+    fn columns_follow_the_job_the_inputs_and_the_kept_names() {
+        let mut s = settings(1, ChunkSize::default());
+        assert_eq!(columns(&s, false)[..2], ["line", "puzzle"]);
+        s.job = Job::Verify(VerifyOptions {
+            unique: false,
+            max_recursions: 1,
+        });
+        s.columns.keep = vec!["id".into()];
+        assert_eq!(columns(&s, true), ["file", "line", "status", "error", "id"]);
     }
 }
