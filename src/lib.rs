@@ -9,7 +9,7 @@
 //!
 //! None of the modules above does I/O. Above them, the bulk tool:
 //!
-//! - [`format`]: readers of the line, CSV and grid formats; CSV and JSON-lines writers;
+//! - [`format`](mod@format): readers of the line, CSV and grid formats; CSV and JSON-lines writers;
 //! - [`input`]: files or standard input, plain or gzip;
 //! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
 //! - [`output`]: standard output, or a file replaced only when the run completes;

@@ -9,6 +9,11 @@
 //!
 //! A run stops early, and cleanly, when the interrupt flag is set (checked before each record):
 //! every record finished before the first unfinished one is written, nothing after it.
+//!
+//! Hooks for resuming and sharding: [`Events::progress`] reports the rows written after every
+//! chunk (a checkpoint can record it), [`Settings::skip_records`] skips that many records of a
+//! restarted run, and every reader takes a [`format::Span`] (start offset and line number, end
+//! offset) so that a shard reads only its byte range.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -156,7 +161,6 @@ pub fn run(
     let work = Work {
         settings,
         writer: &writer,
-        several_inputs: inputs.len() > 1,
         inputs,
         interrupt,
     };
@@ -314,7 +318,6 @@ struct Work<'a> {
     settings: &'a Settings,
     writer: &'a RowWriter,
     inputs: &'a [Input],
-    several_inputs: bool,
     interrupt: &'a AtomicBool,
 }
 
@@ -395,9 +398,7 @@ impl Work<'_> {
         cells: impl IntoIterator<Item = Cell<'a>>,
         out: &mut Vec<u8>,
     ) {
-        let file = self
-            .several_inputs
-            .then(|| Cell::Text(&self.inputs[item.source].name));
+        let file = (self.inputs.len() > 1).then(|| Cell::Text(&self.inputs[item.source].name));
         // A record that could not be read has no kept values: their cells stay empty.
         let kept = item
             .record
