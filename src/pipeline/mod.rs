@@ -97,7 +97,8 @@ pub struct Settings {
 
 /// What a run reports as it goes; called on the thread that called [`run`].
 pub trait Events {
-    /// Rows written so far, and raw input bytes read so far (as stored, before decompression).
+    /// Rows written so far, and the raw input bytes (as stored, before decompression) read up
+    /// to the last of them, give or take the read-ahead of a buffer.
     fn progress(&mut self, records: u64, input_bytes: u64);
 
     /// A record that is not good (`invalid` for solve; anything but `ok` for verify), in input
@@ -151,13 +152,12 @@ pub fn run(
         inputs,
         summary: Summary::default(),
         events,
-        raw_bytes: Arc::new(AtomicU64::new(0)),
     };
     let mut header = Vec::new();
     writer.header(&mut header);
     sink.write(&header)?;
 
-    let mut feed = Feed::new(inputs, settings, sink.raw_bytes.clone());
+    let mut feed = Feed::new(inputs, settings);
     let work = Work {
         settings,
         writer: &writer,
@@ -165,15 +165,15 @@ pub fn run(
         interrupt,
     };
     let mut chunk = feed.next_chunk(interrupt)?;
-    let mut finished: Option<Vec<Batch>> = None;
-    while !chunk.is_empty() {
+    let mut finished: Option<Done> = None;
+    while !chunk.items.is_empty() {
         let mut batches = Vec::new();
-        let mut next = Ok(Vec::new());
+        let mut next = Ok(Chunk::default());
         let mut written = Ok(false);
         pool.in_place_scope(|scope| {
-            scope.spawn(|_| batches = work.process(&chunk));
+            scope.spawn(|_| batches = work.process(&chunk.items));
             if let Some(previous) = finished.take() {
-                written = sink.write_batches(previous);
+                written = sink.write_chunk(previous);
             }
             if matches!(written, Ok(false)) {
                 next = feed.next_chunk(interrupt);
@@ -182,11 +182,14 @@ pub fn run(
         if written? {
             return Ok(sink.summary);
         }
-        finished = Some(batches);
+        finished = Some(Done {
+            batches,
+            read_to: chunk.read_to,
+        });
         chunk = next?;
     }
     if let Some(last) = finished {
-        sink.write_batches(last)?;
+        sink.write_chunk(last)?;
     }
     sink.summary.interrupted |= feed.interrupted;
     Ok(sink.summary)
@@ -196,6 +199,20 @@ pub fn run(
 struct Item {
     source: usize,
     record: Record,
+}
+
+/// Records read together.
+#[derive(Default)]
+struct Chunk {
+    items: Vec<Item>,
+    /// Raw input bytes read when the chunk was complete.
+    read_to: u64,
+}
+
+/// A chunk's results, ready to write.
+struct Done {
+    batches: Vec<Batch>,
+    read_to: u64,
 }
 
 /// The inputs as one stream of records, read chunk by chunk.
@@ -214,7 +231,7 @@ struct Feed<'a> {
 }
 
 impl<'a> Feed<'a> {
-    fn new(inputs: &'a [Input], settings: &'a Settings, raw_bytes: Arc<AtomicU64>) -> Self {
+    fn new(inputs: &'a [Input], settings: &'a Settings) -> Self {
         let options = ReadOptions {
             want_solution: matches!(settings.job, Job::Verify(_)),
             columns: settings.columns.clone(),
@@ -224,7 +241,7 @@ impl<'a> Feed<'a> {
             inputs,
             settings,
             options,
-            raw_bytes,
+            raw_bytes: Arc::new(AtomicU64::new(0)),
             current: None,
             next_input: 0,
             to_skip: settings.skip_records,
@@ -233,13 +250,13 @@ impl<'a> Feed<'a> {
     }
 
     /// The next chunk of records; empty at the end of the inputs or when interrupted.
-    fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Vec<Item>, RunError> {
+    fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
         let limit = self.settings.chunk;
         let mut chunk = Vec::new();
         let mut bytes = 0;
         if interrupt.load(Ordering::Relaxed) {
             self.interrupted = true;
-            return Ok(chunk);
+            return Ok(Chunk::default());
         }
         while chunk.len() < limit.records && bytes < limit.bytes {
             let Some(item) = self.next_item()? else {
@@ -255,7 +272,10 @@ impl<'a> Feed<'a> {
                 + r.kept.iter().map(Vec::len).sum::<usize>();
             chunk.push(item);
         }
-        Ok(chunk)
+        Ok(Chunk {
+            items: chunk,
+            read_to: self.raw_bytes.load(Ordering::Relaxed),
+        })
     }
 
     fn next_item(&mut self) -> Result<Option<Item>, RunError> {
@@ -419,7 +439,6 @@ struct Sink<'a> {
     inputs: &'a [Input],
     summary: Summary,
     events: &'a mut dyn Events,
-    raw_bytes: Arc<AtomicU64>,
 }
 
 impl Sink<'_> {
@@ -437,8 +456,8 @@ impl Sink<'_> {
     }
 
     /// Writes the batches of a chunk in order; `Ok(true)` when the run was interrupted in it.
-    fn write_batches(&mut self, batches: Vec<Batch>) -> Result<bool, RunError> {
-        for batch in batches {
+    fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
+        for batch in done.batches {
             self.write(&batch.bytes)?;
             self.summary.tally += batch.tally;
             for (source, line, status, reason) in &batch.flagged {
@@ -449,19 +468,18 @@ impl Sink<'_> {
                 None => {}
                 Some(RunError::Interrupted) => {
                     self.summary.interrupted = true;
-                    self.progress();
+                    self.progress(done.read_to);
                     return Ok(true);
                 }
                 Some(error) => return Err(error),
             }
         }
-        self.progress();
+        self.progress(done.read_to);
         Ok(false)
     }
 
-    fn progress(&mut self) {
-        let raw = self.raw_bytes.load(Ordering::Relaxed);
-        self.events.progress(self.summary.tally.records(), raw);
+    fn progress(&mut self, read_to: u64) {
+        self.events.progress(self.summary.tally.records(), read_to);
     }
 }
 
