@@ -246,8 +246,7 @@ pub enum ReaderError {
 /// A name ending in `.csv` (or `.csv.gz`) is CSV. Otherwise the first line that is neither blank
 /// nor a `#` comment decides: 81 cells at its start make it `line`; a comma makes it `csv`;
 /// a row of a grid (up to nine cells between spaces and `|` `-` `+` separators) or 81 separated
-/// cells make it `grid`; anything else is
-/// read as `line`, so that each bad line is reported.
+/// cells make it `grid`; anything else is read as `line`, so that each bad line is reported.
 pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     if let Some(name) = name.and_then(|p| p.file_name()) {
         let name = name.to_string_lossy().to_ascii_lowercase();
