@@ -9,18 +9,34 @@
 //! - [`generate`]: reproducible random layouts, grids and puzzles;
 //! - [`render`]: text views of puzzles, outcomes and search traces.
 //!
-//! No module above this line does I/O. Above the core:
+//! None of the modules above does I/O. Above them, the bulk tool:
 //!
+//! - [`format`](mod@format): readers of the line, CSV and grid formats; CSV and JSON-lines writers;
+//! - [`input`]: files or standard input, plain or gzip;
+//! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
+//! - [`output`]: standard output, or a file replaced only when the run completes;
+//! - [`progress`]: the progress bar;
 //! - [`stats`]: dataset summaries that merge, and their reader from result files;
-//! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts.
+//! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts;
+//! - [`config`], [`run`], [`exit`], [`error`]: validated settings of a command (the binary's
+//!   `cli` module turns the arguments into them), running it, exit codes and errors.
 
 #![warn(missing_docs)]
 
+pub mod config;
+pub mod error;
+pub mod exit;
+pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod input;
 pub mod layout;
+pub mod output;
+pub mod pipeline;
+pub mod progress;
 pub mod render;
 pub mod report;
+pub mod run;
 pub mod solver;
 pub mod stats;
 pub mod verify;

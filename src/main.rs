@@ -1,1 +1,42 @@
-fn main() {}
+//! The `sudoku-bulk` binary: parse the arguments, validate them, run, exit with the code.
+
+mod cli;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use clap::Parser;
+use sudoku_bulk::exit::Exit;
+use sudoku_bulk::run;
+
+fn main() -> ExitCode {
+    let config = match cli::Cli::parse().into_config() {
+        Ok(config) => config,
+        Err(e) => {
+            run::say(&format!("error: {e}"));
+            return Exit::Error.into();
+        }
+    };
+    let interrupt = interrupt_flag();
+    match run::run(config, &interrupt) {
+        Ok(exit) => exit.into(),
+        Err(e) => {
+            run::say(&format!("error: {e}"));
+            Exit::Error.into()
+        }
+    }
+}
+
+/// A flag set by the first Ctrl-C; a second Ctrl-C exits at once with 130.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let sigint = signal_hook::consts::SIGINT;
+    // Registered first, so it sees the flag as the previous Ctrl-C left it.
+    let installed = signal_hook::flag::register_conditional_shutdown(sigint, 130, flag.clone())
+        .and_then(|_| signal_hook::flag::register(sigint, flag.clone()));
+    if let Err(e) = installed {
+        run::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
+    }
+    flag
+}

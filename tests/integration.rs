@@ -3,4 +3,8 @@
 mod algorithms;
 mod corpus;
 mod jigsaw;
+mod solve_cmd;
 mod stats;
+mod streams;
+mod verify_cmd;
+mod workdir;

@@ -1,0 +1,80 @@
+//! Errors that stop a run, each naming the file (and line) it is about.
+//!
+//! A bad record is not an error: it becomes an `invalid` row. These are the faults that end the
+//! run with exit code 2 (or 130 for [`RunError::Interrupted`]).
+
+use std::io;
+
+use crate::format::HeaderError;
+
+/// A fault that ends a run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// An input could not be opened.
+    #[error("cannot open {name}: {source}")]
+    Open {
+        /// The input's name.
+        name: String,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// Reading an input failed (an I/O error, a corrupt or truncated gzip stream).
+    #[error("cannot read {name} after line {line}: {source}")]
+    Read {
+        /// The input's name.
+        name: String,
+        /// The last line read completely.
+        line: u64,
+        /// The error.
+        source: io::Error,
+    },
+    /// An input does not fit its format (no header, no puzzle column, ...).
+    #[error("{name}: {source}")]
+    Format {
+        /// The input's name.
+        name: String,
+        /// What is wrong.
+        source: HeaderError,
+    },
+    /// Writing the output failed.
+    #[error("cannot write {name}: {source}")]
+    Write {
+        /// The output's name.
+        name: String,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// The worker threads could not be started.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+    /// The solver reported something the independent verifier rejects.
+    #[error("{name}:{line}: {bug}")]
+    SolverBug {
+        /// The input's name.
+        name: String,
+        /// The record's line.
+        line: u64,
+        /// What went wrong.
+        bug: SolverBug,
+    },
+    /// The interrupt flag was set.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl RunError {
+    /// Whether this is a write to a reader that went away (`| head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, RunError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// A solver result that the independent verifier contradicts: always a bug in the solver.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("solver bug: {detail} (puzzle {puzzle}); please report it")]
+pub struct SolverBug {
+    /// The puzzle, as 81 characters.
+    pub puzzle: String,
+    /// What the solver reported and why it is wrong.
+    pub detail: String,
+}

@@ -1,0 +1,196 @@
+//! Physical lines of an input with bounded memory: the common ground of every reader.
+//!
+//! Each line is returned without its terminator (`\n` or `\r\n`); a UTF-8 byte order mark at the
+//! very start of the input is dropped; a last line without a final newline is still a line. A
+//! line longer than the cap is not held in memory: its first bytes are kept, the rest is read and
+//! thrown away up to the next newline, and the line is marked as too long.
+
+use std::io::{self, BufRead};
+
+use super::Position;
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// One physical line.
+#[derive(Debug)]
+pub(crate) struct Line<'a> {
+    /// 1-based line number.
+    pub number: u64,
+    /// Byte offset of the line's first byte in the input.
+    pub offset: u64,
+    /// The line without its terminator; only a prefix when [`Line::too_long`].
+    pub text: &'a [u8],
+    /// Whether the line was longer than the cap.
+    pub too_long: bool,
+}
+
+/// Splits a buffered input into capped lines, counting line numbers and byte offsets.
+pub(crate) struct Lines<R> {
+    input: R,
+    buf: Vec<u8>,
+    cap: usize,
+    next: Position,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// Lines of `input`, whose first byte is at `start` (offset and line number), each at most
+    /// `cap` bytes long.
+    pub fn new(input: R, start: Position, cap: usize) -> Self {
+        Lines {
+            input,
+            buf: Vec::new(),
+            cap,
+            next: start,
+        }
+    }
+
+    /// Where the next line starts.
+    pub fn position(&self) -> Position {
+        self.next
+    }
+
+    /// The next line, or `None` at the end of the input.
+    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        self.buf.clear();
+        let start = self.next;
+        // Keep one byte more than the cap so that a line of exactly `cap` bytes plus `\r` fits.
+        let keep = self.cap + 1;
+        let mut overflow = false;
+        let mut read_any = false;
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                if !read_any {
+                    return Ok(None);
+                }
+                break;
+            }
+            read_any = true;
+            let (take, ends) = match memchr::memchr(b'\n', available) {
+                Some(i) => (i, true),
+                None => (available.len(), false),
+            };
+            let room = keep - self.buf.len();
+            if take <= room {
+                self.buf.extend_from_slice(&available[..take]);
+            } else {
+                self.buf.extend_from_slice(&available[..room]);
+                overflow = true;
+            }
+            let consumed = take + usize::from(ends);
+            self.input.consume(consumed);
+            self.next.offset += consumed as u64;
+            if ends {
+                break;
+            }
+        }
+        self.next.line += 1;
+        if !overflow && self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        let too_long = overflow || self.buf.len() > self.cap;
+        self.buf.truncate(self.cap);
+        let text = if start.offset == 0 && self.buf.starts_with(BOM) {
+            &self.buf[BOM.len()..]
+        } else {
+            &self.buf[..]
+        };
+        Ok(Some(Line {
+            number: start.line,
+            offset: start.offset,
+            text,
+            too_long,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (number, offset, text, too_long) of every line of `input`.
+    fn all(input: &[u8], cap: usize) -> Vec<(u64, u64, String, bool)> {
+        // A tiny buffer makes lines straddle refills.
+        let reader = io::BufReader::with_capacity(3, input);
+        let mut lines = Lines::new(reader, Position::START, cap);
+        let mut out = Vec::new();
+        while let Some(l) = lines.next_line().unwrap() {
+            out.push((
+                l.number,
+                l.offset,
+                String::from_utf8_lossy(l.text).into_owned(),
+                l.too_long,
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn crlf_lf_and_missing_final_newline() {
+        assert_eq!(
+            all(b"ab\r\ncd\n\nef", 10),
+            vec![
+                (1, 0, "ab".into(), false),
+                (2, 4, "cd".into(), false),
+                (3, 7, "".into(), false),
+                (4, 8, "ef".into(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn bom_dropped_only_at_the_start() {
+        assert_eq!(
+            all(b"\xEF\xBB\xBFab\n\xEF\xBB\xBFcd\n", 10),
+            vec![
+                (1, 0, "ab".into(), false),
+                (2, 6, "\u{feff}cd".into(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_capped_and_skipped() {
+        let got = all(b"12345678\r\n123456789\r\nxy", 8);
+        assert_eq!(
+            got,
+            vec![
+                (1, 0, "12345678".into(), false),
+                (2, 10, "12345678".into(), true),
+                (3, 21, "xy".into(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn starts_at_a_given_position() {
+        let reader = io::BufReader::new(&b"cd\nef"[..]);
+        let start = Position {
+            offset: 100,
+            line: 7,
+        };
+        let mut lines = Lines::new(reader, start, 10);
+        let l = lines.next_line().unwrap().unwrap();
+        assert_eq!((l.number, l.offset, l.text), (7, 100, &b"cd"[..]));
+        let l = lines.next_line().unwrap().unwrap();
+        assert_eq!((l.number, l.offset), (8, 103));
+        assert!(lines.next_line().unwrap().is_none());
+        assert_eq!(
+            lines.position(),
+            Position {
+                offset: 105,
+                line: 9
+            }
+        );
+    }
+
+    #[test]
+    fn empty_input_has_no_lines() {
+        assert!(all(b"", 10).is_empty());
+    }
+}

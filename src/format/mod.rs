@@ -1,0 +1,468 @@
+//! Record formats: readers that turn input bytes into [`Record`]s, writers that turn result
+//! cells into output rows.
+//!
+//! Every reader has the same shape ([`RecordReader`]): it reads lines through one capped line
+//! splitter, so line numbers, byte offsets, CRLF, a byte order mark and over-long lines are handled
+//! once for all formats. Every writer has the same shape too ([`RowWriter`] over [`Cell`]s). A new
+//! format is one module and one enum arm.
+
+use std::fmt;
+use std::io::BufRead;
+use std::path::Path;
+use std::str::FromStr;
+
+pub mod csv;
+pub mod grid;
+pub mod jsonl;
+pub mod line;
+mod lines;
+
+/// The longest line a reader holds in memory; longer lines become invalid records.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// A place in an input: a byte offset and the number of the line starting there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Bytes before this place (after decompression).
+    pub offset: u64,
+    /// 1-based number of the line that starts here.
+    pub line: u64,
+}
+
+impl Position {
+    /// The start of an input.
+    pub const START: Position = Position { offset: 0, line: 1 };
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::START
+    }
+}
+
+/// The part of an input a reader covers: it starts at `start` (the caller has positioned the
+/// input there) and returns only records whose first byte lies before `end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// Where the input handed to the reader begins.
+    pub start: Position,
+    /// Records starting at or after this offset are not returned. `None`: read to the end.
+    pub end: Option<u64>,
+}
+
+impl Span {
+    /// Whether a record starting at `offset` lies outside the span.
+    fn ends_before(&self, offset: u64) -> bool {
+        self.end.is_some_and(|end| offset >= end)
+    }
+}
+
+/// One puzzle as read, before any parsing of its cells.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Record {
+    /// 1-based line where the record starts.
+    pub line: u64,
+    /// Byte offset where the record starts.
+    pub offset: u64,
+    /// The puzzle's cell text as found (not yet checked).
+    pub puzzle: Vec<u8>,
+    /// The proposed solution's text, when the reader was asked for one and found it.
+    pub solution: Option<Vec<u8>>,
+    /// Values of the kept columns (CSV), in the order asked for.
+    pub kept: Vec<Vec<u8>>,
+    /// Why the record could not be read at all; such a record is invalid whatever its text.
+    pub defect: Option<Defect>,
+}
+
+/// A record the reader could not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Defect {
+    /// A line longer than [`MAX_LINE`].
+    #[error("line longer than {limit} bytes")]
+    LineTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A CSV record (quoted newlines included) longer than [`MAX_LINE`].
+    #[error("record longer than {limit} bytes")]
+    RecordTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A CSV record with too few fields for a column that is needed.
+    #[error("no {column} field (the record has {fields} fields)")]
+    MissingField {
+        /// The header name of the missing column.
+        column: String,
+        /// How many fields the record has.
+        fields: usize,
+    },
+}
+
+/// A file-level problem that stops a reader before its first record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    /// The header row is longer than [`MAX_LINE`].
+    #[error("the CSV header row is longer than {limit} bytes")]
+    HeaderTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A column that is needed is not in the header.
+    #[error("no {role} column (looked for {wanted}; the header has {header})")]
+    NoColumn {
+        /// What the column is for: `puzzle`, `solution` or `kept`.
+        role: &'static str,
+        /// The names looked for, comma-separated.
+        wanted: String,
+        /// The header's names, escaped, comma-separated.
+        header: String,
+    },
+    /// The grid format has no field for a solution.
+    #[error("the grid format holds no solutions: verify reads line or CSV input")]
+    NoSolutionField,
+    /// Columns to keep were asked for, but the format has no columns.
+    #[error("--keep-columns needs CSV input, but this input is read as {format}")]
+    NoColumns {
+        /// The format the input is read as.
+        format: InputFormat,
+    },
+}
+
+/// Which columns to read from a CSV, as the user chose them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Columns {
+    /// The puzzle column's name; `None`: the first known name found.
+    pub puzzle: Option<String>,
+    /// The solution column's name (verify); `None`: the first known name found.
+    pub solution: Option<String>,
+    /// Columns passed through to the output, in this order.
+    pub keep: Vec<String>,
+}
+
+/// What a reader is asked to read.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReadOptions {
+    /// Whether each record needs a proposed solution (verify).
+    pub want_solution: bool,
+    /// Column choices for CSV.
+    pub columns: Columns,
+    /// The part of the input to read.
+    pub span: Span,
+}
+
+/// An input format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InputFormat {
+    /// One puzzle per line, optionally followed by other fields.
+    Line,
+    /// A CSV file with a header row.
+    Csv,
+    /// Nine rows of nine cells per puzzle (or 81 numbers), puzzles separated by blank lines.
+    Grid,
+}
+
+impl InputFormat {
+    /// Every input format.
+    pub const ALL: &'static [InputFormat] =
+        &[InputFormat::Line, InputFormat::Csv, InputFormat::Grid];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Line => "line",
+            InputFormat::Csv => "csv",
+            InputFormat::Grid => "grid",
+        }
+    }
+}
+
+impl fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that is not known.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format '{0}'")]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for InputFormat {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InputFormat::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
+/// Reads records one at a time.
+pub trait RecordReader: Send {
+    /// The next record, or `None` at the end of the input (or of the span).
+    fn next_record(&mut self) -> std::io::Result<Option<Record>>;
+
+    /// Where the next unread line starts.
+    fn position(&self) -> Position;
+}
+
+/// A reader of `format` over `input`, or the reason the input cannot be read as that format.
+pub fn reader<'a, R: BufRead + Send + 'a>(
+    format: InputFormat,
+    input: R,
+    options: &ReadOptions,
+) -> Result<Box<dyn RecordReader + 'a>, ReaderError> {
+    if !options.columns.keep.is_empty() && format != InputFormat::Csv {
+        return Err(HeaderError::NoColumns { format }.into());
+    }
+    Ok(match format {
+        InputFormat::Line => Box::new(line::LineReader::new(input, options)),
+        InputFormat::Csv => Box::new(csv::CsvReader::new(input, options)?),
+        InputFormat::Grid => {
+            if options.want_solution {
+                return Err(HeaderError::NoSolutionField.into());
+            }
+            Box::new(grid::GridReader::new(input, options))
+        }
+    })
+}
+
+/// Why a reader could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReaderError {
+    /// Reading the header failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The input does not fit the format.
+    #[error(transparent)]
+    Header(#[from] HeaderError),
+}
+
+/// Guesses the format of an input from its name and its first bytes.
+///
+/// A name ending in `.csv` (or `.csv.gz`) is CSV. Otherwise the first line that is neither blank
+/// nor a `#` comment decides: 81 cells at its start make it `line`; a comma makes it `csv`;
+/// a row of a grid (up to nine cells between spaces and `|` `-` `+` separators) or 81 separated
+/// cells make it `grid`; anything else is read as `line`, so that each bad line is reported.
+pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
+    if let Some(name) = name.and_then(|p| p.file_name()) {
+        let name = name.to_string_lossy().to_ascii_lowercase();
+        let name = name.strip_suffix(".gz").unwrap_or(&name);
+        if name.ends_with(".csv") {
+            return InputFormat::Csv;
+        }
+    }
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let Some(first) = head
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii())
+        .find(|l| !l.is_empty() && l[0] != b'#')
+    else {
+        return InputFormat::Line;
+    };
+    let token = line::puzzle_token(first);
+    if token.len() == crate::grid::CELLS && token.iter().all(|&b| is_cell(b)) {
+        return InputFormat::Line;
+    }
+    if first.contains(&b',') {
+        return InputFormat::Csv;
+    }
+    let mut cells = 0;
+    for &b in first {
+        if is_cell(b) {
+            cells += 1;
+        } else if !grid::is_separator(b) {
+            return InputFormat::Line;
+        }
+    }
+    // A grid row, a separator line, or all 81 cells as separated numbers.
+    if cells <= 9 || cells == crate::grid::CELLS {
+        InputFormat::Grid
+    } else {
+        InputFormat::Line
+    }
+}
+
+/// Whether a byte writes a cell: a digit or a blank marker.
+fn is_cell(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'.' | b'_' | b'*')
+}
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutputFormat {
+    /// Comma-separated values with a header row.
+    #[default]
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl OutputFormat {
+    /// Every output format.
+    pub const ALL: &'static [OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Csv => "csv",
+            OutputFormat::Jsonl => "jsonl",
+        }
+    }
+}
+
+impl fmt::Display for OutputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for OutputFormat {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OutputFormat::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
+/// One value of an output row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell<'a> {
+    /// Text made by the tool.
+    Text(&'a str),
+    /// Text made by the tool that needs no quoting or escaping in any format (ASCII letters,
+    /// digits, `.`, `_`): grids and status names, written without being scanned.
+    Plain(&'a [u8]),
+    /// Bytes taken from the input (a kept column): written as they are in CSV, as lossy UTF-8
+    /// in JSON.
+    Bytes(&'a [u8]),
+    /// A count.
+    Int(u64),
+    /// No value: an empty field in CSV, `null` in JSON.
+    Null,
+}
+
+/// Writes rows of one format with fixed columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowWriter {
+    format: OutputFormat,
+    columns: Vec<String>,
+}
+
+impl RowWriter {
+    /// A writer of rows with these column names.
+    pub fn new(format: OutputFormat, columns: Vec<String>) -> Self {
+        RowWriter { format, columns }
+    }
+
+    /// The column names.
+    pub fn columns(&self) -> &[String] {
+        &self.columns
+    }
+
+    /// Appends what comes before the first row (the CSV header row; nothing for JSON lines).
+    pub fn header(&self, out: &mut Vec<u8>) {
+        match self.format {
+            OutputFormat::Csv => {
+                csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), out);
+            }
+            OutputFormat::Jsonl => {}
+        }
+    }
+
+    /// Appends one row; `cells` gives one value per column, in order.
+    pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Vec<u8>) {
+        match self.format {
+            OutputFormat::Csv => csv::write_row(cells, out),
+            OutputFormat::Jsonl => jsonl::write_row(&self.columns, cells, out),
+        }
+    }
+}
+
+/// Quotes a name or value taken from the input for a message: printable ASCII as it is,
+/// everything else escaped, so that control bytes never reach a terminal.
+pub fn escape(bytes: &[u8]) -> String {
+    bytes.escape_ascii().to_string()
+}
+
+/// Escapes the control characters of a text made by the tool (a message, a file name) so that
+/// none reaches a terminal raw; everything else is left as it is.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn detects_by_name_then_content() {
+        let line = format!("# comment\n\n{PUZZLE} extra\n");
+        assert_eq!(detect(None, line.as_bytes()), InputFormat::Line);
+        assert_eq!(
+            detect(Some(Path::new("x.CSV.gz")), line.as_bytes()),
+            InputFormat::Csv
+        );
+        assert_eq!(detect(None, b"quizzes,solutions\n"), InputFormat::Csv);
+        assert_eq!(
+            detect(None, b"\xEF\xBB\xBFid,puzzle,solution\r\n"),
+            InputFormat::Csv
+        );
+        assert_eq!(detect(None, b"53..7....\n6..195...\n"), InputFormat::Grid);
+        assert_eq!(detect(None, b"5 3 . | . 7 . | . . .\n"), InputFormat::Grid);
+        assert_eq!(detect(None, b"------+------+------\n"), InputFormat::Grid);
+        assert_eq!(detect(None, b"5 3 0 0 7 0 0 0 0\n"), InputFormat::Grid);
+        let numbers = format!("{}\n", ["0"; 81].join(" "));
+        assert_eq!(detect(None, numbers.as_bytes()), InputFormat::Grid);
+        assert_eq!(detect(None, &PUZZLE.as_bytes()[1..]), InputFormat::Line);
+        assert_eq!(detect(None, b"hello\n"), InputFormat::Line);
+        assert_eq!(detect(None, b""), InputFormat::Line);
+    }
+
+    #[test]
+    fn keep_columns_need_csv() {
+        let options = ReadOptions {
+            columns: Columns {
+                keep: vec!["id".into()],
+                ..Columns::default()
+            },
+            ..ReadOptions::default()
+        };
+        let err = reader(InputFormat::Line, &b""[..], &options).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "--keep-columns needs CSV input, but this input is read as line"
+        );
+    }
+
+    #[test]
+    fn escape_shows_control_bytes() {
+        assert_eq!(escape(b"a\x1b[31m\xff"), "a\\x1b[31m\\xff");
+        assert_eq!(
+            escape_controls("r\u{e9}sum\u{e9}\t'\\'"),
+            "r\u{e9}sum\u{e9}\\t'\\'"
+        );
+    }
+}

@@ -1,0 +1,219 @@
+//! The verify job: is the proposed solution of each record right (and, with `--unique`, the only
+//! one)?
+
+use crate::error::SolverBug;
+use crate::format::{Cell, Record};
+use crate::grid::Grid;
+use crate::layout::Layout;
+use crate::solver::{self, Algorithm, SolveOptions, Status};
+
+use super::{RowStatus, VerifyOptions};
+
+/// The columns of a verify row (after `file`, before the kept columns).
+pub(crate) const COLUMNS: &[&str] = &["line", "status", "error"];
+
+/// The result for one record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct VerifyRow {
+    pub status: RowStatus,
+    /// Why the record is not `ok`.
+    pub error: Option<String>,
+}
+
+impl VerifyRow {
+    fn new(status: RowStatus, error: impl ToString) -> Self {
+        VerifyRow {
+            status,
+            error: Some(error.to_string()),
+        }
+    }
+
+    /// The row's cells in [`COLUMNS`] order.
+    pub fn cells(&self, line: u64) -> [Cell<'_>; 3] {
+        [
+            Cell::Int(line),
+            Cell::Plain(self.status.name().as_bytes()),
+            self.error.as_deref().map_or(Cell::Null, Cell::Text),
+        ]
+    }
+}
+
+/// Checks one record.
+///
+/// `invalid` when the puzzle or the solution cannot be read or the givens conflict; `wrong` when
+/// the verifier rejects the solution, or with `unique` when the puzzle has another solution too.
+/// A uniqueness search that contradicts the verifier is a solver bug, returned as an error.
+pub(crate) fn handle(
+    record: &Record,
+    options: &VerifyOptions,
+    layout: &Layout,
+) -> Result<VerifyRow, SolverBug> {
+    use RowStatus::{GaveUp, Invalid, Wrong};
+    if let Some(defect) = &record.defect {
+        return Ok(VerifyRow::new(Invalid, defect));
+    }
+    let puzzle = match Grid::parse(&record.puzzle) {
+        Ok(puzzle) => puzzle,
+        Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("puzzle: {e}"))),
+    };
+    let Some(text) = &record.solution else {
+        return Ok(VerifyRow::new(
+            Invalid,
+            "no solution (no 81-digit field after the puzzle)",
+        ));
+    };
+    let solution = match Grid::parse(text) {
+        Ok(solution) => solution,
+        Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("solution: {e}"))),
+    };
+    if let Err(conflict) = layout.check_givens(&puzzle) {
+        return Ok(VerifyRow::new(Invalid, format_args!("puzzle: {conflict}")));
+    }
+    if let Err(problem) = crate::verify::verify(&puzzle, &solution, layout) {
+        return Ok(VerifyRow::new(Wrong, problem));
+    }
+    if options.unique {
+        let search = SolveOptions {
+            algorithm: Algorithm::default(),
+            max_solutions: 2,
+            max_recursions: options.max_recursions,
+            seed: 0,
+        };
+        let bug = |detail: String| SolverBug {
+            puzzle: puzzle.to_line(),
+            detail,
+        };
+        let outcome = solver::solve(&puzzle, layout, &search)
+            .map_err(|c| bug(format!("givens conflict missed by the check: {c}")))?;
+        super::solve::check(&puzzle, &outcome, layout)?;
+        match outcome.status {
+            Status::Multiple => return Ok(VerifyRow::new(Wrong, "not the unique solution")),
+            Status::Solved if outcome.solution != Some(solution) => {
+                return Err(bug(format!(
+                    "found the single solution {} but {solution} is valid too",
+                    outcome.solution.map_or(String::new(), |g| g.to_line())
+                )));
+            }
+            Status::Solved => {}
+            Status::GaveUp => {
+                return Ok(VerifyRow::new(
+                    GaveUp,
+                    format_args!(
+                        "uniqueness not decided within {} recursions",
+                        options.max_recursions
+                    ),
+                ));
+            }
+            Status::Unsolvable | Status::Stuck => {
+                return Err(bug(format!(
+                    "status {} though {solution} is a valid solution",
+                    outcome.status
+                )));
+            }
+        }
+    }
+    Ok(VerifyRow {
+        status: RowStatus::Ok,
+        error: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn check(puzzle: &str, solution: Option<&str>, unique: bool) -> VerifyRow {
+        let record = Record {
+            line: 1,
+            puzzle: puzzle.as_bytes().to_vec(),
+            solution: solution.map(|s| s.as_bytes().to_vec()),
+            ..Record::default()
+        };
+        let options = VerifyOptions {
+            unique,
+            max_recursions: 1_000_000,
+        };
+        handle(&record, &options, &Layout::standard()).unwrap()
+    }
+
+    fn says(row: VerifyRow) -> (RowStatus, String) {
+        (row.status, row.error.unwrap_or_default())
+    }
+
+    #[test]
+    fn a_right_solution_is_ok_with_and_without_unique() {
+        assert_eq!(
+            says(check(PUZZLE, Some(SOLUTION), false)),
+            (RowStatus::Ok, String::new())
+        );
+        assert_eq!(
+            says(check(PUZZLE, Some(SOLUTION), true)),
+            (RowStatus::Ok, String::new())
+        );
+    }
+
+    #[test]
+    fn a_corrupted_solution_is_wrong() {
+        let mut bad = SOLUTION.to_string();
+        bad.replace_range(18..19, "7"); // r3c1 (not a given): row 3 now has two 7s
+        assert_eq!(
+            says(check(PUZZLE, Some(&bad), false)),
+            (RowStatus::Wrong, "row 3 has two 7s".into())
+        );
+        let mut changed = SOLUTION.to_string();
+        changed.replace_range(0..1, "1");
+        assert_eq!(
+            says(check(PUZZLE, Some(&changed), false)),
+            (RowStatus::Wrong, "changes the given at r1c1".into())
+        );
+    }
+
+    #[test]
+    fn unique_rejects_a_valid_solution_of_an_ambiguous_puzzle() {
+        // The empty puzzle has many solutions, this one among them.
+        let empty = ".".repeat(81);
+        assert_eq!(check(&empty, Some(SOLUTION), false).status, RowStatus::Ok);
+        assert_eq!(
+            says(check(&empty, Some(SOLUTION), true)),
+            (RowStatus::Wrong, "not the unique solution".into())
+        );
+    }
+
+    #[test]
+    fn unreadable_parts_are_invalid() {
+        assert_eq!(
+            says(check(&PUZZLE[1..], Some(SOLUTION), false)),
+            (
+                RowStatus::Invalid,
+                "puzzle: expected 81 cells, found 80".into()
+            )
+        );
+        assert_eq!(
+            says(check(PUZZLE, None, false)),
+            (
+                RowStatus::Invalid,
+                "no solution (no 81-digit field after the puzzle)".into()
+            )
+        );
+        assert_eq!(
+            says(check(PUZZLE, Some(""), false)),
+            (
+                RowStatus::Invalid,
+                "solution: expected 81 cells, found 0".into()
+            )
+        );
+        let clash = format!("55{}", &PUZZLE[2..]);
+        assert_eq!(
+            says(check(&clash, Some(SOLUTION), false)),
+            (
+                RowStatus::Invalid,
+                "puzzle: digit 5 twice in row 1: r1c1 and r1c2".into()
+            )
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! Running a command: the output, the pipeline with its progress bar and messages, the summary
+//! on stderr, and the exit code.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::config::{BulkRun, Config};
+use crate::error::RunError;
+use crate::exit::Exit;
+use crate::format::escape_controls;
+use crate::input::Source;
+use crate::output::{Output, OutputError};
+use crate::pipeline::{self, Events, Job, RowStatus, Summary};
+use crate::progress::Progress;
+
+/// How many problem records are printed to stderr.
+const SHOWN: u64 = 10;
+
+/// Why a command failed (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The run failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The output could not be opened or completed.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+/// Runs a command; `interrupt` is set by Ctrl-C.
+pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    match config {
+        Config::Bulk(run) => bulk(&run, interrupt),
+    }
+}
+
+/// Prints one message line on stderr, prefixed with the program name, control characters
+/// escaped; a closed stderr is ignored.
+pub fn say(message: &str) {
+    let message = escape_controls(message);
+    let _ = writeln!(io::stderr().lock(), "sudoku-bulk: {message}");
+}
+
+/// `solve` or `verify`.
+fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    let started = Instant::now();
+    // Every input must open before any work starts.
+    for input in &run.inputs {
+        if let Source::File(path) = &input.source {
+            File::open(path).map_err(|source| RunError::Open {
+                name: input.name.clone(),
+                source,
+            })?;
+        }
+    }
+    let mut output = Output::open(&run.output)?;
+    let total_bytes = run.inputs.iter().map(|i| i.size()).sum::<Option<u64>>();
+    let mut reporter = Reporter {
+        progress: Progress::new(total_bytes, !run.quiet),
+        quiet: run.quiet,
+        flagged: 0,
+    };
+    let name = output.name().to_string();
+    let result = pipeline::run(
+        &run.inputs,
+        &run.pipeline,
+        output.writer(),
+        &name,
+        &mut reporter,
+        interrupt,
+    );
+    reporter.progress.finish();
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
+        Err(e) => return Err(e.into()),
+    };
+    if summary.interrupted {
+        let records = summary.tally.records();
+        if output.replaces_file() {
+            say(&format!(
+                "interrupted after {records} records; {name} was not written"
+            ));
+        } else {
+            // Rows already handed to a stream stay there; flush the rest of them.
+            let _ = output.finish();
+            say(&format!("interrupted after {records} records"));
+        }
+        return Ok(Exit::Interrupted);
+    }
+    match output.finish() {
+        Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
+        other => other?,
+    }
+    if !run.quiet {
+        print_summary(&run.pipeline.job, &summary, reporter.flagged, started);
+    }
+    let tally = &summary.tally;
+    let failures = match run.pipeline.job {
+        Job::Verify(_) => tally.records() - tally.get(RowStatus::Ok),
+        Job::Solve(_) if run.strict => tally.records() - tally.get(RowStatus::Solved),
+        Job::Solve(_) => 0,
+    };
+    Ok(if failures > 0 {
+        Exit::Failures
+    } else {
+        Exit::Success
+    })
+}
+
+/// Shows progress and the first problem records.
+struct Reporter {
+    progress: Progress,
+    quiet: bool,
+    flagged: u64,
+}
+
+impl Events for Reporter {
+    fn progress(&mut self, records: u64, input_bytes: u64) {
+        self.progress.update(records, input_bytes);
+    }
+
+    fn flagged(&mut self, file: &str, line: u64, _status: RowStatus, reason: &str) {
+        self.flagged += 1;
+        if !self.quiet && self.flagged <= SHOWN {
+            let file = escape_controls(file);
+            let reason = escape_controls(reason);
+            self.progress.suspend(|| {
+                let _ = writeln!(io::stderr().lock(), "{file}:{line}: {reason}");
+            });
+        }
+    }
+}
+
+/// The summary line: records, elapsed time, rate, and the count of every status of the job.
+fn print_summary(job: &Job, summary: &Summary, flagged: u64, started: Instant) {
+    let tally = &summary.tally;
+    let (always, when_seen): (&[RowStatus], &[RowStatus]) = match job {
+        Job::Solve(_) => (
+            &[
+                RowStatus::Solved,
+                RowStatus::Multiple,
+                RowStatus::Unsolvable,
+                RowStatus::Invalid,
+                RowStatus::GaveUp,
+            ],
+            &[RowStatus::Stuck],
+        ),
+        Job::Verify(_) => (
+            &[RowStatus::Ok, RowStatus::Wrong, RowStatus::Invalid],
+            &[RowStatus::GaveUp],
+        ),
+    };
+    let counts: Vec<String> = always
+        .iter()
+        .chain(when_seen.iter().filter(|s| tally.get(**s) > 0))
+        .map(|s| format!("{} {}", tally.get(*s), s.name()))
+        .collect();
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = if seconds > 0.0 {
+        tally.records() as f64 / seconds
+    } else {
+        0.0
+    };
+    say(&format!(
+        "{} records in {seconds:.2} s ({rate:.0} puzzles/s): {}",
+        tally.records(),
+        counts.join(", ")
+    ));
+    if flagged > SHOWN {
+        say(&format!(
+            "{} more records with problems are not shown above (see the output's error column)",
+            flagged - SHOWN
+        ));
+    }
+}

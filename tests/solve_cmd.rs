@@ -1,0 +1,340 @@
+//! `sudoku-bulk solve`: every input format, the mixed file, several inputs, output formats.
+
+use crate::workdir::{Workdir, assert_solves, csv_header, csv_rows, puzzles};
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// No givens conflict, but r1c9 can hold nothing: 1-8 are in row 1 and 9 is in box 3.
+const UNSOLVABLE: &str =
+    "12345678.........9...............................................................";
+
+const SOLVE_COLUMNS: &[&str] = &[
+    "line",
+    "puzzle",
+    "solution",
+    "status",
+    "solutions",
+    "recursions",
+    "max_depth",
+    "guesses",
+    "backtracks",
+    "naked_singles",
+    "hidden_singles",
+    "givens",
+    "error",
+];
+
+fn dots(n: usize) -> String {
+    ".".repeat(n)
+}
+
+/// (line, status, error) of every row.
+fn outline(csv: &str) -> Vec<(String, String, String)> {
+    csv_rows(csv)
+        .into_iter()
+        .map(|r| (r["line"].clone(), r["status"].clone(), r["error"].clone()))
+        .collect()
+}
+
+fn row(line: u64, status: &str, error: &str) -> (String, String, String) {
+    (line.to_string(), status.to_string(), error.to_string())
+}
+
+#[test]
+fn mixed_file_gives_the_exact_status_and_line_of_every_record() {
+    let dir = Workdir::new();
+    let multi = &puzzles("puzzles7_serg_benchmark.txt.gz", 1)[0];
+    let mut bad_char = PUZZLE.to_string();
+    bad_char.replace_range(36..37, "x");
+    let mut control = PUZZLE.to_string();
+    control.replace_range(2..3, "\u{1}");
+    let duplicate = format!("55{}", &PUZZLE[2..]);
+    let text = [
+        "\u{feff}# every kind of record\n".to_string(), // 1: BOM and comment
+        format!("{PUZZLE}\r\n"),                        // 2: CRLF, solved
+        "\n".to_string(),                               // 3: blank
+        format!("{}\n", &PUZZLE[..80]),                 // 4: 80 cells
+        format!("{bad_char}\n"),                        // 5: a letter
+        format!("{duplicate}\n"),                       // 6: two 5s in row 1
+        format!("{UNSOLVABLE}\n"),                      // 7
+        format!("{}\n", dots(81)),                      // 8: empty grid
+        "   # indented comment\n".to_string(),          // 9
+        format!("{multi} trailing,fields\r\n"),         // 10: several solutions
+        format!("{control}\n"),                         // 11: a control byte
+        PUZZLE.to_string(),                             // 12: no final newline
+    ]
+    .concat();
+    dir.write("mixed.txt", text);
+    let run = dir.run(&["solve", "mixed.txt"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(csv_header(&run.stdout), SOLVE_COLUMNS);
+    assert_eq!(
+        outline(&run.stdout),
+        vec![
+            row(2, "solved", ""),
+            row(4, "invalid", "expected 81 cells, found 80"),
+            row(5, "invalid", "invalid character 'x' at row 5, column 1"),
+            row(6, "invalid", "digit 5 twice in row 1: r1c1 and r1c2"),
+            row(7, "unsolvable", ""),
+            row(8, "multiple", ""),
+            row(10, "multiple", ""),
+            row(
+                11,
+                "invalid",
+                "invalid character '\\u{1}' at row 1, column 3"
+            ),
+            row(12, "solved", ""),
+        ]
+    );
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows[0]["solution"], SOLUTION);
+    assert_eq!(rows[0]["solutions"], "1");
+    assert_eq!(rows[0]["givens"], "30");
+    // Unreadable: no puzzle, no counts. Conflicting givens: the puzzle, still no counts.
+    assert_eq!(rows[1]["puzzle"], "");
+    assert_eq!(rows[1]["recursions"], "");
+    assert_eq!(rows[3]["puzzle"], duplicate);
+    assert_eq!(rows[3]["givens"], "");
+    assert_eq!(rows[4]["solution"], "");
+    assert_eq!(rows[4]["solutions"], "0");
+    assert_eq!(rows[5]["solutions"], "2");
+    assert_solves(&rows[5]["puzzle"], &rows[5]["solution"]);
+    assert_solves(multi, &rows[6]["solution"]);
+    // The first bad records on stderr, control bytes escaped, then the summary.
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines[0], "mixed.txt:4: expected 81 cells, found 80");
+    assert_eq!(
+        lines[3],
+        "mixed.txt:11: invalid character '\\u{1}' at row 1, column 3"
+    );
+    assert!(!run.stderr.contains('\u{1}'));
+    assert!(
+        lines[4].starts_with("sudoku-bulk: 9 records in "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        lines[4].ends_with("2 solved, 2 multiple, 1 unsolvable, 4 invalid, 0 gave_up"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn line_format_normalises_blanks_and_ignores_trailing_fields() {
+    let dir = Workdir::new();
+    let zeros = PUZZLE.replace('.', "0");
+    dir.write(
+        "p.txt",
+        format!("{zeros}:1:{SOLUTION}\n{}\n", PUZZLE.replace('.', "_")),
+    );
+    let run = dir.run(&["solve", "-q", "p.txt"]);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!(r["puzzle"], PUZZLE);
+        assert_eq!(r["solution"], SOLUTION);
+        assert_eq!(r["status"], "solved");
+    }
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn kaggle_csv_files_read_as_they_are() {
+    let dir = Workdir::new();
+    let multi = &puzzles("puzzles7_serg_benchmark.txt.gz", 1)[0];
+    // The 1M file's header, with a BOM and CRLF.
+    dir.write(
+        "kaggle1m.csv",
+        format!(
+            "\u{feff}quizzes,solutions\r\n{}, {SOLUTION}\r\n{multi},\r\n",
+            PUZZLE.replace('.', "0")
+        ),
+    );
+    let run = dir.run(&["solve", "kaggle1m.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        outline(&run.stdout),
+        vec![row(2, "solved", ""), row(3, "multiple", "")]
+    );
+
+    // The 3M file's header; quoted fields, a blank line, kept columns in the asked order.
+    dir.write(
+        "kaggle3m.csv",
+        format!(
+            "id,puzzle,solution,clues,difficulty\n\"1\",\"{PUZZLE}\",{SOLUTION},30,\"2,5\"\n\n2,{},,0,0.0\n3,{}\n",
+            dots(81),
+            PUZZLE
+        ),
+    );
+    let run = dir.run(&["solve", "kaggle3m.csv", "--keep-columns", "difficulty,id"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let header = csv_header(&run.stdout);
+    assert_eq!(header[header.len() - 2..], ["difficulty", "id"]);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(
+        outline(&run.stdout),
+        vec![
+            row(2, "solved", ""),
+            row(4, "multiple", ""),
+            row(
+                5,
+                "invalid",
+                "no difficulty field (the record has 2 fields)"
+            ),
+        ]
+    );
+    assert_eq!(
+        (rows[0]["difficulty"].as_str(), rows[0]["id"].as_str()),
+        ("2,5", "1")
+    );
+    assert_eq!(
+        (rows[1]["difficulty"].as_str(), rows[1]["id"].as_str()),
+        ("0.0", "2")
+    );
+}
+
+#[test]
+fn csv_column_chosen_by_name_and_missing_column_is_an_error() {
+    let dir = Workdir::new();
+    dir.write("q.csv", format!("Grid,Other\n{PUZZLE},x\n"));
+    let run = dir.run(&["solve", "q.csv"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "sudoku-bulk: error: q.csv: no puzzle column (looked for puzzle, quizzes, quiz, \
+         question, sudoku; the header has Grid, Other)\n"
+    );
+    let run = dir.run(&["solve", "q.csv", "--puzzle-column", "grid"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(outline(&run.stdout), vec![row(2, "solved", "")]);
+}
+
+#[test]
+fn grid_format_reads_drawings_and_number_lists() {
+    let dir = Workdir::new();
+    let mut drawing = String::from("# a boxed grid\n");
+    for r in 0..9 {
+        if r == 3 || r == 6 {
+            drawing.push_str("------+-------+------\n");
+        }
+        let cells: Vec<String> = PUZZLE[r * 9..r * 9 + 9].chars().map(String::from).collect();
+        drawing.push_str(&format!(
+            "{} | {} | {}\n",
+            cells[..3].join(" "),
+            cells[3..6].join(" "),
+            cells[6..].join(" ")
+        ));
+    }
+    let numbers: Vec<String> = PUZZLE.replace('.', "0").chars().map(String::from).collect();
+    let scanner: String = numbers.chunks(9).map(|r| r.join(" ") + "\n").collect();
+    let short: String = (0..8)
+        .map(|r| format!("{}\n", &PUZZLE[r * 9..r * 9 + 9]))
+        .collect();
+    dir.write(
+        "grids.txt",
+        format!("{drawing}\n{scanner}\n{short}\n{scanner}"),
+    );
+    let run = dir.run(&["solve", "grids.txt"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        outline(&run.stdout),
+        vec![
+            row(2, "solved", ""),
+            row(14, "solved", ""),
+            row(24, "invalid", "expected 81 cells, found 72"),
+            row(33, "solved", ""),
+        ]
+    );
+    // The same text forced as lines: each line is a record of its own.
+    let run = dir.run(&["solve", "-q", "--input-format", "line", "grids.txt"]);
+    assert!(
+        csv_rows(&run.stdout)
+            .iter()
+            .all(|r| r["status"] == "invalid")
+    );
+}
+
+#[test]
+fn jsonl_output_has_typed_values_in_column_order() {
+    let dir = Workdir::new();
+    dir.write("p.txt", format!("{PUZZLE}\n{}\n", &PUZZLE[..10]));
+    let run = dir.run(&["solve", "p.txt", "--output-format", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert!(run.stdout.starts_with("{\"line\":1,\"puzzle\":"));
+    assert_eq!(rows[0]["status"], "solved");
+    assert_eq!(rows[0]["solution"], SOLUTION);
+    assert_eq!(rows[0]["givens"], 30);
+    assert!(rows[0]["error"].is_null());
+    assert_eq!(rows[1]["status"], "invalid");
+    assert!(rows[1]["puzzle"].is_null());
+    assert!(rows[1]["recursions"].is_null());
+    assert_eq!(rows[1]["error"], "expected 81 cells, found 10");
+}
+
+#[test]
+fn several_inputs_are_one_stream_with_a_file_column() {
+    let dir = Workdir::new();
+    dir.write("a.txt", format!("{PUZZLE}\n\n{PUZZLE}\n"));
+    dir.write("b.csv", format!("puzzle\n{UNSOLVABLE}\n"));
+    let run = dir.run(&["solve", "a.txt", "b.csv", "a.txt"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(csv_header(&run.stdout)[..2], ["file", "line"]);
+    let got: Vec<(String, String, String)> = csv_rows(&run.stdout)
+        .into_iter()
+        .map(|r| (r["file"].clone(), r["line"].clone(), r["status"].clone()))
+        .collect();
+    let want: Vec<(String, String, String)> = [
+        ("a.txt", "1", "solved"),
+        ("a.txt", "3", "solved"),
+        ("b.csv", "2", "unsolvable"),
+        ("a.txt", "1", "solved"),
+        ("a.txt", "3", "solved"),
+    ]
+    .iter()
+    .map(|(f, l, s)| (f.to_string(), l.to_string(), s.to_string()))
+    .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn max_solutions_and_max_recursions_shape_the_statuses() {
+    let dir = Workdir::new();
+    let hard = &puzzles("puzzles6_forum_hardest_1106.txt.gz", 1)[0];
+    dir.write("p.txt", format!("{}\n{hard}\n", dots(81)));
+    let run = dir.run(&["solve", "-q", "p.txt", "--max-solutions", "1"]);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows[0]["status"], "solved");
+    assert_eq!(rows[0]["solutions"], "1");
+    let run = dir.run(&["solve", "p.txt", "--max-recursions", "2"]);
+    assert_eq!(run.code, Some(0));
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows[1]["status"], "gave_up");
+    assert_eq!(rows[1]["recursions"], "2");
+    assert_eq!(rows[0]["status"], "gave_up");
+    assert!(run.stderr.contains("2 gave_up"), "{}", run.stderr);
+}
+
+#[test]
+fn a_very_long_line_is_invalid_and_the_next_line_is_read() {
+    let dir = Workdir::new();
+    let long = "1".repeat(300_000);
+    dir.write("long.txt", format!("{long}\n{PUZZLE}\n"));
+    let run = dir.run(&["solve", "long.txt"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        outline(&run.stdout),
+        vec![
+            row(1, "invalid", "line longer than 65536 bytes"),
+            row(2, "solved", "")
+        ]
+    );
+}

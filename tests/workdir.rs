@@ -1,0 +1,139 @@
+//! A directory per test, with helpers to write inputs, run the binary and read its results.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_sudoku-bulk");
+
+/// A temporary directory that is removed when the test ends.
+pub struct Workdir {
+    dir: tempfile::TempDir,
+}
+
+/// What a finished run left behind.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Workdir {
+    pub fn new() -> Workdir {
+        Workdir {
+            dir: tempfile::tempdir().expect("a temporary directory"),
+        }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// Writes each part as its own gzip member, one after the other.
+    pub fn write_gz(&self, name: &str, members: &[&[u8]]) -> PathBuf {
+        let bytes: Vec<u8> = members.iter().flat_map(|m| gzip(m)).collect();
+        self.write(name, bytes)
+    }
+
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path(name)).unwrap()
+    }
+
+    /// Names of the files in the directory, sorted.
+    pub fn entries(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The binary, run in this directory.
+    pub fn command(&self, args: &[&str]) -> assert_cmd::Command {
+        let mut cmd = assert_cmd::Command::new(BIN);
+        cmd.current_dir(self.dir.path()).args(args);
+        cmd
+    }
+
+    /// Runs the binary with `stdin` and collects what it printed.
+    pub fn run_with_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+        let output = self.command(args).write_stdin(stdin).output().unwrap();
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Runs the binary with nothing on stdin.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with_stdin(args, Vec::new())
+    }
+}
+
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// The first `n` puzzles of a shipped data file (comments and blank lines left out).
+pub fn puzzles(file: &str, n: usize) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(file);
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(n)
+        .map(str::to_string)
+        .collect()
+}
+
+/// A CSV text as one map per row, keyed by the header.
+pub fn csv_rows(text: &str) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| {
+            header
+                .iter()
+                .cloned()
+                .zip(r.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// The header row of a CSV text.
+pub fn csv_header(text: &str) -> Vec<String> {
+    text.lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(String::from)
+        .collect()
+}
+
+/// Checks that `solution` solves `puzzle`, with the library's independent verifier.
+pub fn assert_solves(puzzle: &str, solution: &str) {
+    use sudoku_bulk::{Grid, Layout};
+    let p: Grid = puzzle.parse().unwrap();
+    let s: Grid = solution.parse().unwrap();
+    sudoku_bulk::verify::verify(&p, &s, &Layout::standard())
+        .unwrap_or_else(|e| panic!("{solution} does not solve {puzzle}: {e}"));
+}
