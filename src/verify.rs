@@ -55,37 +55,26 @@ pub fn verify(puzzle: &Grid, solution: &Grid, layout: &Layout) -> Result<(), Pro
     {
         return Err(Problem::ChangesGiven { cell });
     }
-    // Units as lists of cells, built here from first principles.
-    let mut units: Vec<(String, Vec<usize>)> = Vec::with_capacity(27);
-    for r in 0..9 {
-        units.push((
-            format!("row {}", r + 1),
-            (0..9).map(|c| r * 9 + c).collect(),
-        ));
-    }
-    for c in 0..9 {
-        units.push((
-            format!("column {}", c + 1),
-            (0..9).map(|r| r * 9 + c).collect(),
-        ));
-    }
-    let mut regions: Vec<Vec<usize>> = vec![Vec::new(); 9];
+    // Digit counts per unit: units 0..9 are the rows, 9..18 the columns, 18..27 the regions,
+    // each counted here from first principles.
+    let mut count = [[0u8; 10]; 27];
     for i in 0..CELLS {
-        regions[layout.region_of(i)].push(i);
+        let d = solution.get(i) as usize;
+        count[i / 9][d] += 1;
+        count[9 + i % 9][d] += 1;
+        count[18 + layout.region_of(i)][d] += 1;
     }
-    for (r, cells) in regions.into_iter().enumerate() {
-        units.push((layout.region_name(r).to_string(), cells));
-    }
-    for (name, cells) in units {
-        let mut count = [0usize; 10];
-        for &i in &cells {
-            count[solution.get(i) as usize] += 1;
-        }
-        if let Some(digit) = (1..=9).find(|&d| count[d] > 1) {
+    for (unit, digits) in count.iter().enumerate() {
+        if let Some(digit) = (1..=9).find(|&d| digits[d] > 1) {
+            let name = match unit {
+                0..9 => format!("row {}", unit + 1),
+                9..18 => format!("column {}", unit - 8),
+                _ => layout.region_name(unit - 18).to_string(),
+            };
             return Err(Problem::Repeated {
                 unit: name,
                 digit: digit as u8,
-                count: count[digit],
+                count: usize::from(digits[digit]),
             });
         }
     }
