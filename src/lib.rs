@@ -16,6 +16,7 @@
 //! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
 //! - [`output`]: standard output, or a file replaced only when the run completes;
 //! - [`progress`]: the progress bar;
+//! - [`status`]: the status of a result row, shared by the pipeline and the statistics;
 //! - [`stats`]: dataset summaries that merge, and their reader from result files;
 //! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts;
 //! - [`config`], [`run`], [`exit`], [`error`]: validated settings of a command (the binary's
@@ -39,6 +40,7 @@ pub mod report;
 pub mod run;
 pub mod solver;
 pub mod stats;
+pub mod status;
 pub mod verify;
 
 pub use grid::Grid;

@@ -35,87 +35,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::AddAssign;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::solver::{Outcome, SearchStats, Status};
-
-/// The status of one result row: how the search ended, or `invalid` when the record could not
-/// be searched (unreadable puzzle, conflicting givens).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RowStatus {
-    /// Exactly one solution (or the first one, with a solution limit of 1).
-    Solved,
-    /// At least two solutions.
-    Multiple,
-    /// No solution.
-    Unsolvable,
-    /// The record was not a searchable puzzle.
-    Invalid,
-    /// The recursion budget ran out.
-    GaveUp,
-    /// Propagation alone stopped with blank cells left.
-    Stuck,
-}
-
-impl RowStatus {
-    /// Every status, in the order reports list them.
-    pub const ALL: [RowStatus; 6] = [
-        RowStatus::Solved,
-        RowStatus::Multiple,
-        RowStatus::Unsolvable,
-        RowStatus::Invalid,
-        RowStatus::GaveUp,
-        RowStatus::Stuck,
-    ];
-
-    /// The name used in result files and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            RowStatus::Solved => "solved",
-            RowStatus::Multiple => "multiple",
-            RowStatus::Unsolvable => "unsolvable",
-            RowStatus::Invalid => "invalid",
-            RowStatus::GaveUp => "gave_up",
-            RowStatus::Stuck => "stuck",
-        }
-    }
-}
-
-impl From<Status> for RowStatus {
-    fn from(status: Status) -> Self {
-        match status {
-            Status::Solved => RowStatus::Solved,
-            Status::Multiple => RowStatus::Multiple,
-            Status::Unsolvable => RowStatus::Unsolvable,
-            Status::GaveUp => RowStatus::GaveUp,
-            Status::Stuck => RowStatus::Stuck,
-        }
-    }
-}
-
-impl fmt::Display for RowStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A status name that is not one of [`RowStatus::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown status '{0}' (expected solved, multiple, unsolvable, invalid, gave_up or stuck)")]
-pub struct UnknownStatus(pub String);
-
-impl FromStr for RowStatus {
-    type Err = UnknownStatus;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RowStatus::ALL
-            .into_iter()
-            .find(|status| status.name() == s)
-            .ok_or_else(|| UnknownStatus(s.to_string()))
-    }
-}
+use crate::solver::{Outcome, SearchStats};
+pub use crate::status::{RowStatus, UnknownStatus};
 
 /// One result row as a summary sees it: built by the pipeline for each record, or by the
 /// [reader](read) from a line of a results file.
@@ -524,6 +448,8 @@ impl StatusCounts {
             RowStatus::Invalid => self.invalid,
             RowStatus::GaveUp => self.gave_up,
             RowStatus::Stuck => self.stuck,
+            // A summary counts the rows of `solve`; the reader refuses other statuses.
+            RowStatus::Ok | RowStatus::Wrong => 0,
         }
     }
 
@@ -535,18 +461,21 @@ impl StatusCounts {
             RowStatus::Invalid => &mut self.invalid,
             RowStatus::GaveUp => &mut self.gave_up,
             RowStatus::Stuck => &mut self.stuck,
+            RowStatus::Ok | RowStatus::Wrong => {
+                unreachable!("a summary counts the rows of solve; the reader refuses {status}")
+            }
         }
     }
 
     /// Records of every status together.
     pub fn total(&self) -> u64 {
-        RowStatus::ALL.iter().map(|&s| self.get(s)).sum()
+        RowStatus::SOLVE.iter().map(|&s| self.get(s)).sum()
     }
 }
 
 impl AddAssign<&StatusCounts> for StatusCounts {
     fn add_assign(&mut self, other: &StatusCounts) {
-        for status in RowStatus::ALL {
+        for status in RowStatus::SOLVE {
             *self.slot(status) += other.get(status);
         }
     }

@@ -1,75 +1,8 @@
-//! Row statuses and their counts, a value that merges across batches.
+//! Row counts by status, a value that merges across batches.
 
 use std::ops::AddAssign;
 
-/// The status of one output row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RowStatus {
-    /// solve: exactly one solution (or the first, with `--max-solutions 1`).
-    Solved,
-    /// solve: at least two solutions.
-    Multiple,
-    /// solve: no solution, though the givens do not conflict.
-    Unsolvable,
-    /// solve: the record could not be read, or its givens conflict; verify: the puzzle or the
-    /// solution could not be read, or the puzzle's givens conflict.
-    Invalid,
-    /// The recursion budget ran out first (solve; verify `--unique`).
-    GaveUp,
-    /// solve with the `logic` algorithm: propagation stopped with blank cells left.
-    Stuck,
-    /// verify: the solution is right.
-    Ok,
-    /// verify: the solution is wrong (or, with `--unique`, not the unique one).
-    Wrong,
-}
-
-impl RowStatus {
-    /// Every status, in the order summaries list them.
-    pub const ALL: [RowStatus; 8] = [
-        RowStatus::Solved,
-        RowStatus::Multiple,
-        RowStatus::Unsolvable,
-        RowStatus::Invalid,
-        RowStatus::GaveUp,
-        RowStatus::Stuck,
-        RowStatus::Ok,
-        RowStatus::Wrong,
-    ];
-
-    /// The name written in the `status` column.
-    pub fn name(self) -> &'static str {
-        match self {
-            RowStatus::Solved => "solved",
-            RowStatus::Multiple => "multiple",
-            RowStatus::Unsolvable => "unsolvable",
-            RowStatus::Invalid => "invalid",
-            RowStatus::GaveUp => "gave_up",
-            RowStatus::Stuck => "stuck",
-            RowStatus::Ok => "ok",
-            RowStatus::Wrong => "wrong",
-        }
-    }
-}
-
-impl std::fmt::Display for RowStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl From<crate::solver::Status> for RowStatus {
-    fn from(status: crate::solver::Status) -> Self {
-        use crate::solver::Status;
-        match status {
-            Status::Solved => RowStatus::Solved,
-            Status::Multiple => RowStatus::Multiple,
-            Status::Unsolvable => RowStatus::Unsolvable,
-            Status::GaveUp => RowStatus::GaveUp,
-            Status::Stuck => RowStatus::Stuck,
-        }
-    }
-}
+pub use crate::status::RowStatus;
 
 /// Rows counted by status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -122,6 +122,9 @@ fn status_colour(status: RowStatus) -> RGBColor {
         RowStatus::Invalid => RGBColor(0xc6, 0x28, 0x28),
         RowStatus::GaveUp => RGBColor(0x6a, 0x1b, 0x9a),
         RowStatus::Stuck => RGBColor(0x75, 0x75, 0x75),
+        // Summaries hold solve rows only; verify's statuses get neutral colours.
+        RowStatus::Ok => RGBColor(0x2e, 0x7d, 0x32),
+        RowStatus::Wrong => RGBColor(0xc6, 0x28, 0x28),
     }
 }
 
@@ -180,7 +183,7 @@ fn key_figures(page: &mut String, summary: &Summary) {
 
 fn status_table(page: &mut String, summary: &Summary) {
     page.push_str("<table>\n<tr><th>status</th><th>count</th><th>share</th></tr>\n");
-    for status in RowStatus::ALL {
+    for status in RowStatus::SOLVE {
         let count = summary.status().get(status);
         let _ = writeln!(
             page,
@@ -429,7 +432,7 @@ fn small(size: u32) -> TextStyle<'static> {
 /// Bars of the status counts, one per status, as a share of the records.
 fn status_chart(summary: &Summary) -> Result<String, ChartError> {
     let caption = "Records per status";
-    let statuses = RowStatus::ALL;
+    let statuses = RowStatus::SOLVE;
     let n = statuses.len();
     // The first status on top: category i is drawn at n - 1 - i.
     let labels: Vec<String> = statuses
@@ -540,15 +543,15 @@ fn histogram_chart(
 
 /// The parts of a group's status bar: solved split by whether it guessed, then the other
 /// statuses.
-const STATUS_PARTS: usize = RowStatus::ALL.len() + 1;
+const STATUS_PARTS: usize = RowStatus::SOLVE.len() + 1;
 
 fn status_part(part: usize) -> (&'static str, RGBColor) {
     match part {
         0 => ("solved, no guess", NO_GUESS),
         1 => ("solved with guessing", status_colour(RowStatus::Solved)),
         k => (
-            RowStatus::ALL[k - 1].name(),
-            status_colour(RowStatus::ALL[k - 1]),
+            RowStatus::SOLVE[k - 1].name(),
+            status_colour(RowStatus::SOLVE[k - 1]),
         ),
     }
 }
@@ -557,7 +560,7 @@ fn status_part_count(group: &Summary, part: usize) -> u64 {
     match part {
         0 => group.solved_without_guess(),
         1 => group.status().solved - group.solved_without_guess(),
-        k => group.status().get(RowStatus::ALL[k - 1]),
+        k => group.status().get(RowStatus::SOLVE[k - 1]),
     }
 }
 

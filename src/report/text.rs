@@ -52,7 +52,7 @@ fn whole(out: &mut String, summary: &Summary) {
     let _ = writeln!(out, "records: {}\n", summary.records());
 
     let mut status = Table::new(&["status", "count", "share"]);
-    for s in RowStatus::ALL {
+    for s in RowStatus::SOLVE {
         let count = summary.status().get(s);
         status.row(vec![
             s.name().to_string(),

@@ -95,6 +95,9 @@ pub enum RowProblem {
     /// The status is not a known name.
     #[error(transparent)]
     Status(#[from] UnknownStatus),
+    /// The status is one of `verify`'s, not of `solve`'s.
+    #[error("status '{0}' comes from verify; stats reads the output of solve")]
+    NotSolve(RowStatus),
     /// A counter is neither empty nor a non-negative integer.
     #[error("{column}: {found} is not a count")]
     NotACount {
@@ -383,6 +386,9 @@ fn build_row<'g>(
     group: Option<&'g str>,
 ) -> Result<Row<'g>, RowProblem> {
     let status: RowStatus = String::from_utf8_lossy(status.trim_ascii()).parse()?;
+    if !RowStatus::SOLVE.contains(&status) {
+        return Err(RowProblem::NotSolve(status));
+    }
     let mut values = [None; 7];
     for (i, value) in values.iter_mut().enumerate() {
         *value = count(i)?;
