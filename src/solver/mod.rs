@@ -35,6 +35,7 @@ use crate::layout::{Conflict, Layout, UnitName};
 mod classic;
 mod fast;
 mod general;
+mod jigsaw;
 mod logic;
 pub(crate) mod rng;
 
@@ -465,7 +466,7 @@ fn run<'a, O: Observer>(
         algorithm => {
             layout.check_givens(grid)?;
             match algorithm {
-                Algorithm::Fast => general::search(grid, layout, &mut search),
+                Algorithm::Fast => jigsaw::search(grid, layout, &mut search),
                 Algorithm::Naive => classic::naive(grid, layout, &mut search),
                 Algorithm::Candidates => classic::candidates(grid, layout, None, &mut search),
                 Algorithm::Random => {
