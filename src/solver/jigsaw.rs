@@ -106,6 +106,12 @@ fn is_single(cells: Cells) -> bool {
     cells & (cells - 1) == 0
 }
 
+/// All cells when `condition` holds, else none.
+#[inline(always)]
+fn all_if(condition: bool) -> Cells {
+    Cells::from(condition).wrapping_neg()
+}
+
 /// The index of the first cell of a non-empty set.
 #[inline(always)]
 fn first(cells: Cells) -> usize {
@@ -124,6 +130,10 @@ struct Regions {
     units_of: [u32; CELLS],
     /// The region of each cell.
     of_cell: [u8; CELLS],
+    /// The units that cross a unit at cell `i`, for locked candidates: `crossing[0][i]`
+    /// for a row or column (the region of `i`, twice), `crossing[1][i]` for a region (the
+    /// row and the column of `i`).
+    crossing: [[[Cells; 2]; CELLS]; 2],
     /// How each region is named in traces.
     names: [UnitName; 9],
 }
@@ -142,6 +152,10 @@ impl Regions {
             units_of: std::array::from_fn(|i| {
                 (1 << (i / 9)) | (1 << (9 + i % 9)) | (1 << (18 + of_cell[i]))
             }),
+            crossing: [
+                std::array::from_fn(|i| [units[18 + of_cell[i] as usize]; 2]),
+                std::array::from_fn(|i| [ROW[i / 9], COLUMN[i % 9]]),
+            ],
             of_cell,
             names: std::array::from_fn(|r| layout.region_name(r)),
         }
@@ -229,9 +243,8 @@ impl Board {
             }
             units
         };
-        // Cells alone in their row, column or region; cells that locked candidates clear.
-        let (mut in_row, mut in_column, mut in_region) = (0, 0, 0);
-        let mut cleared: Cells = 0;
+        // Cells alone in a unit; cells that locked candidates clear.
+        let (mut alone, mut cleared): (Cells, Cells) = (0, 0);
         while touched != 0 {
             let u = touched.trailing_zeros() as usize;
             touched &= touched - 1;
@@ -240,31 +253,15 @@ impl Board {
             if here == 0 {
                 return Err(Contradiction);
             }
-            let i = first(here);
-            if is_single(here) {
-                match u {
-                    0..9 => in_row |= here,
-                    9..18 => in_column |= here,
-                    _ => in_region |= here,
-                }
-            } else if u < 18 {
-                // A row or column: locked in one region?
-                let region = regions.of(i);
-                if here & !region == 0 {
-                    cleared |= region & !unit;
-                }
-            } else {
-                // A region: locked in one row? in one column?
-                let (row, column) = (ROW[i / 9], COLUMN[i % 9]);
-                if here & !row == 0 {
-                    cleared |= row & !unit;
-                }
-                if here & !column == 0 {
-                    cleared |= column & !unit;
-                }
+            alone |= here & all_if(is_single(here));
+            // The units that cross this one at its first cell: if every cell of the digit
+            // here lies in one of them, the digit leaves the rest of it. (When the digit has
+            // one cell here, that is what placing it will do anyway.)
+            for other in regions.crossing[usize::from(u >= 18)][first(here)] {
+                cleared |= other & !unit & all_if(here & !other == 0);
             }
         }
-        let mut singles = (in_row | in_column | in_region) & self.unsolved;
+        let mut singles = alone & self.unsolved;
         while singles != 0 {
             let i = first(singles);
             let bit: Cells = 1 << i;
@@ -274,9 +271,10 @@ impl Board {
             }
             search.stats.hidden_singles += 1;
             if O::ACTIVE {
-                let unit = if in_row & bit != 0 {
+                // The first unit (row, column, region) where the cell was alone.
+                let unit = if is_single(x & ROW[i / 9]) {
                     UnitName::Row((i / 9) as u8 + 1)
-                } else if in_column & bit != 0 {
+                } else if is_single(x & COLUMN[i % 9]) {
                     UnitName::Column((i % 9) as u8 + 1)
                 } else {
                     regions.names[regions.of_cell[i] as usize]
