@@ -182,8 +182,10 @@ struct Contradiction;
 struct Board {
     /// Per digit (0-based), the cells where it may go; a solved cell only in its own digit.
     cand: [Cells; 9],
-    /// Per digit, `cand` as it was when the digit was last scanned.
+    /// Per digit, `cand` as it was when the digit was last scanned for hidden singles.
     scanned: [Cells; 9],
+    /// Per digit, `cand` as it was when locked candidates were last looked for.
+    locked: [Cells; 9],
     /// The cells not yet solved.
     unsolved: Cells,
 }
@@ -196,6 +198,7 @@ impl Board {
             cand: [ALL_CELLS; 9],
             // As if last scanned with no cell: every cell has changed.
             scanned: [0; 9],
+            locked: [0; 9],
             unsolved: ALL_CELLS,
         };
         for (i, &v) in grid.cells().iter().enumerate() {
@@ -219,10 +222,24 @@ impl Board {
         self.unsolved &= !bit;
     }
 
-    /// Step 1 of the module page, once: scans digit `d` and applies what it found.
+    /// The units holding a cell of `changed`, as bits of [`Regions::units_of`].
+    #[inline(always)]
+    fn units_of(mut changed: Cells, regions: &Regions) -> u32 {
+        if changed.count_ones() > 12 {
+            return ALL_UNITS;
+        }
+        let mut units = 0;
+        while changed != 0 {
+            units |= regions.units_of[first(changed)];
+            changed &= changed - 1;
+        }
+        units
+    }
+
+    /// Step 1 of the module page, once: scans digit `d` for hidden singles and places them.
     ///
     /// Only the units holding a cell that changed since the last scan are looked at: in the
-    /// others the last scan found what there is to find, and it has been applied.
+    /// others the last scan found what there is to find, and it has been placed.
     #[inline(always)]
     fn scan<O: Observer>(
         &mut self,
@@ -231,35 +248,18 @@ impl Board {
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
         let x = self.cand[d];
-        let mut changed = x ^ self.scanned[d];
+        let mut touched = Self::units_of(x ^ self.scanned[d], regions);
         self.scanned[d] = x;
-        let mut touched = if changed.count_ones() > 12 {
-            ALL_UNITS
-        } else {
-            let mut units = 0;
-            while changed != 0 {
-                units |= regions.units_of[first(changed)];
-                changed &= changed - 1;
-            }
-            units
-        };
-        // Cells alone in a unit; cells that locked candidates clear.
-        let (mut alone, mut cleared): (Cells, Cells) = (0, 0);
+        // Cells alone in a unit.
+        let mut alone: Cells = 0;
         while touched != 0 {
             let u = touched.trailing_zeros() as usize;
             touched &= touched - 1;
-            let unit = regions.units[u];
-            let here = x & unit;
+            let here = x & regions.units[u];
             if here == 0 {
                 return Err(Contradiction);
             }
             alone |= here & all_if(is_single(here));
-            // The units that cross this one at its first cell: if every cell of the digit
-            // here lies in one of them, the digit leaves the rest of it. (When the digit has
-            // one cell here, that is what placing it will do anyway.)
-            for other in regions.crossing[usize::from(u >= 18)][first(here)] {
-                cleared |= other & !unit & all_if(here & !other == 0);
-            }
         }
         let mut singles = alone & self.unsolved;
         while singles != 0 {
@@ -287,18 +287,17 @@ impl Board {
             }
             self.place(d, i, regions);
         }
-        self.cand[d] &= !(cleared & self.unsolved);
         Ok(())
     }
 
-    /// The stale digits: bit `d` set when `cand[d]` changed since its last scan.
+    /// The digits whose cells differ from `seen`: bit `d` set when `cand[d] != seen[d]`.
     #[inline(always)]
-    fn stale(&self) -> u32 {
-        let mut stale = 0;
+    fn changed_since(&self, seen: &[Cells; 9]) -> u32 {
+        let mut changed = 0;
         for d in 0..9 {
-            stale |= u32::from(self.cand[d] != self.scanned[d]) << d;
+            changed |= u32::from(self.cand[d] != seen[d]) << d;
         }
-        stale
+        changed
     }
 
     /// Step 1 to its end: scans stale digits until none is stale.
@@ -309,7 +308,7 @@ impl Board {
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
         loop {
-            let mut stale = self.stale();
+            let mut stale = self.changed_since(&self.scanned);
             if stale == 0 {
                 return Ok(());
             }
@@ -319,6 +318,33 @@ impl Board {
                 self.scan(d, regions, search)?;
             }
         }
+    }
+
+    /// Step 3, for digit `d`: locked candidates in the units holding a cell that changed since
+    /// the digit's last step 3. Returns whether it cleared anything.
+    #[inline(always)]
+    fn lock(&mut self, d: usize, regions: &Regions) -> bool {
+        let x = self.cand[d];
+        let mut touched = Self::units_of(x ^ self.locked[d], regions);
+        self.locked[d] = x;
+        let mut cleared: Cells = 0;
+        while touched != 0 {
+            let u = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let unit = regions.units[u];
+            let here = x & unit;
+            // Step 1 found no unit empty.
+            debug_assert!(here != 0);
+            // The units that cross this one at its first cell: if every cell of the digit
+            // here lies in one of them, the digit leaves the rest of it. (When the digit has
+            // one cell here, placing it did that already.)
+            for other in regions.crossing[usize::from(u >= 18)][first(here)] {
+                cleared |= other & !unit & all_if(here & !other == 0);
+            }
+        }
+        let cleared = cleared & x & self.unsolved;
+        self.cand[d] = x & !cleared;
+        cleared != 0
     }
 
     /// Step 2: places every unsolved cell with one candidate left. Returns how many were
@@ -379,7 +405,17 @@ impl Board {
                 return Ok(None);
             }
             let (placed, pairs) = self.naked_singles(regions, search)?;
-            if placed == 0 {
+            if placed != 0 {
+                continue;
+            }
+            let mut unlocked = self.changed_since(&self.locked);
+            let mut cleared = false;
+            while unlocked != 0 {
+                let d = unlocked.trailing_zeros() as usize;
+                unlocked &= unlocked - 1;
+                cleared |= self.lock(d, regions);
+            }
+            if !cleared {
                 return Ok(Some(pairs));
             }
         }
