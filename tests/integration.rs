@@ -3,4 +3,5 @@
 mod algorithms;
 mod corpus;
 mod jigsaw;
+mod jigsaw_fast;
 mod stats;

@@ -13,11 +13,14 @@
 //! ```
 //!
 //! The board is, for every digit `d`, the cells where `d` may still go (`cand[d]`; a cell that
-//! holds `d` keeps its bit there and only there), and the cells still unsolved: ten `u128`, plus
-//! for each digit its cells as last scanned (`scanned[d]`, see below), about 300 bytes copied
-//! on each guess but the last (copying is cheaper than undoing). Rows and columns are constant
-//! masks; the layout gives the nine region masks and the region of each cell, built for each
-//! puzzle (a few hundred nanoseconds). A cell's peers are its row, column and region but itself.
+//! holds `d` keeps its bit there and only there), and the cells still unsolved; plus, for each
+//! digit, its cells as they were when it was last scanned for hidden singles (`scanned[d]`)
+//! and last looked at for locked candidates (`locked[d]`), so that each step looks only at the
+//! units where something changed. That is 28 `u128`, 448 bytes, copied on each guess but the
+//! last (copying is cheaper than undoing). Rows and columns are constant masks; the nine
+//! region masks, the units of each cell and the units crossing each unit at each cell are
+//! built from the layout for each puzzle (about a microsecond, nothing to cache). A cell's
+//! peers are the other cells of its row, column and region.
 //!
 //! # Rules
 //! - **naked single**: an unsolved cell where one digit is left takes it;
@@ -25,34 +28,36 @@
 //! - **locked candidates**: when a digit's cells in a region all lie in one row (or column),
 //!   the digit leaves the rest of that row (column); when its cells in a row (or column) all
 //!   lie in one region, the digit leaves the rest of that region. Both directions matter on a
-//!   jigsaw layout, where a region meets up to nine rows. These only eliminate; they place
-//!   nothing and are not counted.
+//!   jigsaw layout, where a region meets several rows and columns and a row several regions.
+//!   These only eliminate candidates: they place nothing and are not counted.
 //!
 //! Placing digit `d` in cell `i` removes `d` from the peers of `i` and every other digit from
-//! `i`.
+//! `i`. A contradiction is a row, column or region where a digit has no cell left, or an
+//! unsolved cell with no digit left.
 //!
 //! # Propagation order, and how placements are counted
-//! At each call of the search procedure, until nothing changes:
-//! 1. **digit scans**: a digit is *stale* when its cells changed since it was last scanned
-//!    (every digit is stale at the start). While some digit is stale, every stale digit, in
-//!    increasing order, is scanned once: in every row, then every column, then every region
-//!    (the layout's order), a unit where the digit has no cell is a contradiction; a unit
-//!    where it has one unsolved cell gives a **hidden single**, named after the first of
-//!    those units (row, column, region) where the cell is alone; a unit where it has two or
-//!    more cells may give locked candidates. Then the hidden singles of the scan are placed,
-//!    in reading order, and the locked-candidate eliminations applied (to unsolved cells).
-//!    A hidden single whose cell an earlier single of the same scan took away is a
-//!    contradiction (its unit is left without the digit).
-//! 2. when no digit is stale: every unsolved cell with one candidate, in reading order, is
-//!    placed as a **naked single** (a cell that an earlier single of the same pass left with
-//!    no candidate is a contradiction), and propagation returns to step 1. A cell with no
-//!    candidate at all is a contradiction.
+//! At each call of the search procedure:
+//! 1. **hidden singles**: a digit is *stale* when its cells changed since it was last scanned
+//!    (every digit is, at the start). While some digit is stale, every stale digit, in
+//!    increasing order, is scanned once: each row, column and region holding a cell that
+//!    changed is checked; where the digit has no cell it is a contradiction, where it has one
+//!    unsolved cell, that cell is a **hidden single**. The scan's hidden singles are then
+//!    placed in reading order; one whose cell an earlier one took away is a contradiction.
+//!    The trace names the first unit, in the order row, column, region, where the cell was
+//!    the digit's only one.
+//! 2. when no digit is stale: every unsolved cell with one candidate left, in reading order,
+//!    is placed, a **naked single**, and propagation returns to step 1 if any was. A cell with
+//!    no candidate, found in this pass, is a contradiction.
+//! 3. when that is quiet too: **locked candidates**, for every digit whose cells changed since
+//!    it was last looked at here, in increasing order, in the units holding a changed cell.
+//!    If anything was eliminated, propagation returns to step 1; else it is quiet.
 //!
-//! A cell that both rules could place is counted under the rule that placed it first in this
-//! order; so on this engine most singles that are both hidden and naked count as hidden.
-//! Whatever the order, the rules reach the same fixpoint (or a contradiction), so the search
-//! tree and `recursions`, `max_depth`, `guesses` and `backtracks` do not depend on it; only
-//! how placements split between `naked_singles` and `hidden_singles` does.
+//! A cell that both single rules could place is counted under the rule that placed it first in
+//! this order, so on this engine most such cells count as hidden singles. The order does not
+//! change where propagation ends: every rule only removes candidates and still applies when
+//! there are fewer, so all orders reach the same fixpoint (or a contradiction). The search
+//! tree, and with it `recursions`, `max_depth`, `guesses` and `backtracks`, does not depend on
+//! the order; only how placements split between `naked_singles` and `hidden_singles` does.
 //!
 //! # Branching
 //! When propagation is quiet and cells are unsolved, the search branches on the unsolved cell
@@ -118,18 +123,18 @@ fn first(cells: Cells) -> usize {
     cells.trailing_zeros() as usize
 }
 
-/// Every unit, as bits of [`Regions::units_of`].
+/// Every unit, as bits of [`Units::of_cell`].
 const ALL_UNITS: u32 = (1 << 27) - 1;
 
-/// The regions of one layout as cell sets, and all 27 units.
-struct Regions {
+/// The 27 units of one layout as cell sets, and what the engine looks up about them.
+struct Units {
     /// The cells of each unit: rows `0..9`, columns `9..18`, regions `18..27` (the layout's
     /// order).
-    units: [Cells; 27],
+    cells: [Cells; 27],
     /// The units of each cell, bit `u` for unit `u`.
-    units_of: [u32; CELLS],
+    of_cell: [u32; CELLS],
     /// The region of each cell.
-    of_cell: [u8; CELLS],
+    region_of: [u8; CELLS],
     /// The units that cross a unit at cell `i`, for locked candidates: `crossing[0][i]`
     /// for a row or column (the region of `i`, twice), `crossing[1][i]` for a region (the
     /// row and the column of `i`).
@@ -138,39 +143,40 @@ struct Regions {
     names: [UnitName; 9],
 }
 
-impl Regions {
-    fn new(layout: &Layout) -> Regions {
-        let mut units = [0; 27];
-        units[..9].copy_from_slice(&ROW);
-        units[9..18].copy_from_slice(&COLUMN);
-        let of_cell: [u8; CELLS] = std::array::from_fn(|i| layout.region_of(i) as u8);
-        for (i, &r) in of_cell.iter().enumerate() {
-            units[18 + r as usize] |= 1 << i;
+impl Units {
+    /// The units of `layout`.
+    fn new(layout: &Layout) -> Units {
+        let mut cells = [0; 27];
+        cells[..9].copy_from_slice(&ROW);
+        cells[9..18].copy_from_slice(&COLUMN);
+        let region_of: [u8; CELLS] = std::array::from_fn(|i| layout.region_of(i) as u8);
+        for (i, &r) in region_of.iter().enumerate() {
+            cells[18 + r as usize] |= 1 << i;
         }
-        Regions {
-            units,
-            units_of: std::array::from_fn(|i| {
-                (1 << (i / 9)) | (1 << (9 + i % 9)) | (1 << (18 + of_cell[i]))
+        Units {
+            cells,
+            of_cell: std::array::from_fn(|i| {
+                (1 << (i / 9)) | (1 << (9 + i % 9)) | (1 << (18 + region_of[i]))
             }),
             crossing: [
-                std::array::from_fn(|i| [units[18 + of_cell[i] as usize]; 2]),
+                std::array::from_fn(|i| [cells[18 + region_of[i] as usize]; 2]),
                 std::array::from_fn(|i| [ROW[i / 9], COLUMN[i % 9]]),
             ],
-            of_cell,
+            region_of,
             names: std::array::from_fn(|r| layout.region_name(r)),
         }
     }
 
     /// The region holding cell `i`.
     #[inline(always)]
-    fn of(&self, i: usize) -> Cells {
-        self.units[18 + self.of_cell[i] as usize]
+    fn region(&self, i: usize) -> Cells {
+        self.cells[18 + self.region_of[i] as usize]
     }
 
     /// The cells sharing a row, column or region with cell `i`, `i` excluded.
     #[inline(always)]
     fn peers(&self, i: usize) -> Cells {
-        (ROW[i / 9] | COLUMN[i % 9] | self.of(i)) & !(1 << i)
+        (ROW[i / 9] | COLUMN[i % 9] | self.region(i)) & !(1 << i)
     }
 }
 
@@ -193,7 +199,7 @@ struct Board {
 impl Board {
     /// The board with the givens of `grid` placed and nothing propagated (givens are known not
     /// to conflict). Every digit is stale.
-    fn new(grid: &Grid, regions: &Regions) -> Board {
+    fn new(grid: &Grid, units: &Units) -> Board {
         let mut board = Board {
             cand: [ALL_CELLS; 9],
             // As if last scanned with no cell: every cell has changed.
@@ -203,7 +209,7 @@ impl Board {
         };
         for (i, &v) in grid.cells().iter().enumerate() {
             if v != 0 {
-                board.place(v as usize - 1, i, regions);
+                board.place(v as usize - 1, i, units);
             }
         }
         board
@@ -211,10 +217,10 @@ impl Board {
 
     /// Places digit `d` (0-based) in unsolved cell `i`.
     #[inline(always)]
-    fn place(&mut self, d: usize, i: usize, regions: &Regions) {
+    fn place(&mut self, d: usize, i: usize, units: &Units) {
         let bit: Cells = 1 << i;
         debug_assert!(self.unsolved & bit != 0 && self.cand[d] & bit != 0);
-        let own = self.cand[d] & !regions.peers(i);
+        let own = self.cand[d] & !units.peers(i);
         for x in &mut self.cand {
             *x &= !bit;
         }
@@ -222,18 +228,18 @@ impl Board {
         self.unsolved &= !bit;
     }
 
-    /// The units holding a cell of `changed`, as bits of [`Regions::units_of`].
+    /// The units holding a cell of `changed`, as bits of [`Units::of_cell`].
     #[inline(always)]
-    fn units_of(mut changed: Cells, regions: &Regions) -> u32 {
+    fn touched(mut changed: Cells, units: &Units) -> u32 {
         if changed.count_ones() > 12 {
             return ALL_UNITS;
         }
-        let mut units = 0;
+        let mut found = 0;
         while changed != 0 {
-            units |= regions.units_of[first(changed)];
+            found |= units.of_cell[first(changed)];
             changed &= changed - 1;
         }
-        units
+        found
     }
 
     /// Step 1 of the module page, once: scans digit `d` for hidden singles and places them.
@@ -244,18 +250,18 @@ impl Board {
     fn scan<O: Observer>(
         &mut self,
         d: usize,
-        regions: &Regions,
+        units: &Units,
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
         let x = self.cand[d];
-        let mut touched = Self::units_of(x ^ self.scanned[d], regions);
+        let mut touched = Self::touched(x ^ self.scanned[d], units);
         self.scanned[d] = x;
         // Cells alone in a unit.
         let mut alone: Cells = 0;
         while touched != 0 {
             let u = touched.trailing_zeros() as usize;
             touched &= touched - 1;
-            let here = x & regions.units[u];
+            let here = x & units.cells[u];
             if here == 0 {
                 return Err(Contradiction);
             }
@@ -277,7 +283,7 @@ impl Board {
                 } else if is_single(x & COLUMN[i % 9]) {
                     UnitName::Column((i % 9) as u8 + 1)
                 } else {
-                    regions.names[regions.of_cell[i] as usize]
+                    units.names[units.region_of[i] as usize]
                 };
                 search.observer.event(&Event::Placed {
                     cell: i,
@@ -285,7 +291,7 @@ impl Board {
                     rule: Rule::HiddenSingle(unit),
                 });
             }
-            self.place(d, i, regions);
+            self.place(d, i, units);
         }
         Ok(())
     }
@@ -294,8 +300,8 @@ impl Board {
     #[inline(always)]
     fn changed_since(&self, seen: &[Cells; 9]) -> u32 {
         let mut changed = 0;
-        for d in 0..9 {
-            changed |= u32::from(self.cand[d] != seen[d]) << d;
+        for (d, (now, then)) in self.cand.iter().zip(seen).enumerate() {
+            changed |= u32::from(now != then) << d;
         }
         changed
     }
@@ -304,7 +310,7 @@ impl Board {
     #[inline(always)]
     fn settle<O: Observer>(
         &mut self,
-        regions: &Regions,
+        units: &Units,
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
         loop {
@@ -315,7 +321,7 @@ impl Board {
             while stale != 0 {
                 let d = stale.trailing_zeros() as usize;
                 stale &= stale - 1;
-                self.scan(d, regions, search)?;
+                self.scan(d, units, search)?;
             }
         }
     }
@@ -323,22 +329,22 @@ impl Board {
     /// Step 3, for digit `d`: locked candidates in the units holding a cell that changed since
     /// the digit's last step 3. Returns whether it cleared anything.
     #[inline(always)]
-    fn lock(&mut self, d: usize, regions: &Regions) -> bool {
+    fn lock(&mut self, d: usize, units: &Units) -> bool {
         let x = self.cand[d];
-        let mut touched = Self::units_of(x ^ self.locked[d], regions);
+        let mut touched = Self::touched(x ^ self.locked[d], units);
         self.locked[d] = x;
         let mut cleared: Cells = 0;
         while touched != 0 {
             let u = touched.trailing_zeros() as usize;
             touched &= touched - 1;
-            let unit = regions.units[u];
+            let unit = units.cells[u];
             let here = x & unit;
             // Step 1 found no unit empty.
             debug_assert!(here != 0);
             // The units that cross this one at its first cell: if every cell of the digit
             // here lies in one of them, the digit leaves the rest of it. (When the digit has
             // one cell here, placing it did that already.)
-            for other in regions.crossing[usize::from(u >= 18)][first(here)] {
+            for other in units.crossing[usize::from(u >= 18)][first(here)] {
                 cleared |= other & !unit & all_if(here & !other == 0);
             }
         }
@@ -352,7 +358,7 @@ impl Board {
     #[inline(always)]
     fn naked_singles<O: Observer>(
         &mut self,
-        regions: &Regions,
+        units: &Units,
         search: &mut Search<'_, O>,
     ) -> Result<(u32, Cells), Contradiction> {
         // Cells with at least one, two, three candidates.
@@ -363,9 +369,6 @@ impl Board {
             one |= x;
         }
         let unsolved = self.unsolved;
-        if unsolved & !one != 0 {
-            return Err(Contradiction);
-        }
         let pairs = unsolved & two & !three;
         let mut singles = unsolved & !two;
         let mut placed = 0;
@@ -373,7 +376,8 @@ impl Board {
             let i = first(singles);
             let bit: Cells = 1 << i;
             singles &= singles - 1;
-            // An earlier placement of this pass may have taken the last candidate.
+            // A cell with no candidate, from the start or since an earlier placement of this
+            // pass, is a contradiction.
             let d = (0..9)
                 .find(|&d| self.cand[d] & bit != 0)
                 .ok_or(Contradiction)?;
@@ -385,7 +389,7 @@ impl Board {
                     rule: Rule::NakedSingle,
                 });
             }
-            self.place(d, i, regions);
+            self.place(d, i, units);
             placed += 1;
         }
         Ok((placed, pairs))
@@ -396,15 +400,15 @@ impl Board {
     #[inline(always)]
     fn propagate<O: Observer>(
         &mut self,
-        regions: &Regions,
+        units: &Units,
         search: &mut Search<'_, O>,
     ) -> Result<Option<Cells>, Contradiction> {
         loop {
-            self.settle(regions, search)?;
+            self.settle(units, search)?;
             if self.unsolved == 0 {
                 return Ok(None);
             }
-            let (placed, pairs) = self.naked_singles(regions, search)?;
+            let (placed, pairs) = self.naked_singles(units, search)?;
             if placed != 0 {
                 continue;
             }
@@ -413,7 +417,7 @@ impl Board {
             while unlocked != 0 {
                 let d = unlocked.trailing_zeros() as usize;
                 unlocked &= unlocked - 1;
-                cleared |= self.lock(d, regions);
+                cleared |= self.lock(d, units);
             }
             if !cleared {
                 return Ok(Some(pairs));
@@ -423,22 +427,22 @@ impl Board {
 
     /// Unsolved cells among the peers of cell `i`.
     #[inline(always)]
-    fn reach(&self, i: usize, regions: &Regions) -> u32 {
-        (regions.peers(i) & self.unsolved).count_ones()
+    fn reach(&self, i: usize, units: &Units) -> u32 {
+        (units.peers(i) & self.unsolved).count_ones()
     }
 
     /// The cell to branch on (see the module page), given the cells with two candidates.
     #[inline(always)]
-    fn branch_cell(&self, pairs: Cells, regions: &Regions) -> usize {
+    fn branch_cell(&self, pairs: Cells, units: &Units) -> usize {
         if pairs == 0 {
-            return self.fewest_candidates(regions);
+            return self.fewest_candidates(units);
         }
         let (mut best, mut most) = (first(pairs), 0);
         let mut cells = pairs;
         while cells != 0 {
             let i = first(cells);
             cells &= cells - 1;
-            let reach = self.reach(i, regions);
+            let reach = self.reach(i, units);
             if reach > most {
                 (best, most) = (i, reach);
             }
@@ -448,14 +452,14 @@ impl Board {
 
     /// When no cell has two candidates: the cell with the fewest, ties broken by reach.
     #[inline(never)]
-    fn fewest_candidates(&self, regions: &Regions) -> usize {
+    fn fewest_candidates(&self, units: &Units) -> usize {
         let mut best = (0, u32::MAX, 0);
         let mut cells = self.unsolved;
         while cells != 0 {
             let i = first(cells);
             cells &= cells - 1;
             let n = self.candidates(i).count_ones();
-            let reach = self.reach(i, regions);
+            let reach = self.reach(i, units);
             if n < best.1 || (n == best.1 && reach > best.2) {
                 best = (i, n, reach);
             }
@@ -490,21 +494,21 @@ impl Board {
 
 /// Runs the jigsaw engine on `grid`, whose givens are known not to conflict under `layout`.
 pub(crate) fn search<O: Observer>(grid: &Grid, layout: &Layout, search: &mut Search<'_, O>) {
-    let regions = Regions::new(layout);
-    let mut board = Board::new(grid, &regions);
+    let units = Units::new(layout);
+    let mut board = Board::new(grid, &units);
     // A stop is recorded in `search.stop`; nothing else to do with it here.
-    let _ = node(&mut board, &regions, 1, search);
+    let _ = node(&mut board, &units, 1, search);
 }
 
 /// One entry of the search procedure at `depth`: propagate, then report or branch.
 fn node<O: Observer>(
     board: &mut Board,
-    regions: &Regions,
+    units: &Units,
     depth: u64,
     search: &mut Search<'_, O>,
 ) -> Result<(), Stop> {
     search.enter(depth)?;
-    let propagated = board.propagate(regions, search);
+    let propagated = board.propagate(units, search);
     if O::ACTIVE {
         search.observer.event(&Event::Board(&board.grid()));
     }
@@ -518,7 +522,7 @@ fn node<O: Observer>(
         Ok(None) => return search.solution(|| board.grid()),
         Ok(Some(pairs)) => pairs,
     };
-    let cell = board.branch_cell(pairs, regions);
+    let cell = board.branch_cell(pairs, units);
     let mut digits = board.candidates(cell);
     while digits != 0 {
         let d = digits.trailing_zeros() as usize;
@@ -533,12 +537,12 @@ fn node<O: Observer>(
         }
         if digits == 0 {
             // The last candidate: no need to keep the parent board.
-            board.place(d, cell, regions);
-            node(board, regions, depth + 1, search)?;
+            board.place(d, cell, units);
+            node(board, units, depth + 1, search)?;
         } else {
             let mut child = *board;
-            child.place(d, cell, regions);
-            node(&mut child, regions, depth + 1, search)?;
+            child.place(d, cell, units);
+            node(&mut child, units, depth + 1, search)?;
         }
         search.stats.backtracks += 1;
         if O::ACTIVE {
@@ -550,4 +554,257 @@ fn node<O: Observer>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{NoTrace, Sink};
+    use std::io::Read;
+    use std::ops::ControlFlow;
+
+    /// Solutions found by an engine, at most `limit`.
+    fn run_with(limit: usize, engine: impl FnOnce(&mut Search<'_, NoTrace>)) -> Vec<Grid> {
+        let mut found = Vec::new();
+        let mut on_solution = |g: &Grid| {
+            found.push(*g);
+            if found.len() == limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let mut observer = NoTrace;
+        let mut search = Search::new(u64::MAX, &mut observer, Sink::Each(&mut on_solution));
+        engine(&mut search);
+        found
+    }
+
+    /// Every 23rd puzzle of every shipped standard set.
+    fn standard_puzzles() -> Vec<Grid> {
+        let mut puzzles = Vec::new();
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for entry in std::fs::read_dir(data).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.to_string_lossy().ends_with(".txt.gz") {
+                continue;
+            }
+            let mut text = String::new();
+            flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
+                .read_to_string(&mut text)
+                .unwrap();
+            let lines = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+            puzzles.extend(lines.step_by(23).map(|l| l.parse::<Grid>().unwrap()));
+        }
+        puzzles
+    }
+
+    /// On the standard layout this engine and the band engine must find the same solutions:
+    /// the band engine is an independent implementation of the same rules (its search tree
+    /// differs a little: it does not look for a column locked in a box).
+    #[test]
+    fn on_the_standard_layout_it_finds_what_the_band_engine_finds() {
+        const LIMIT: usize = 3;
+        let layout = Layout::standard();
+        let puzzles = standard_puzzles();
+        assert!(puzzles.len() > 500);
+        let mut unique = 0;
+        for grid in &puzzles {
+            let mut ours = run_with(LIMIT, |s| super::search(grid, &layout, s));
+            let mut band = run_with(LIMIT, |s| {
+                crate::solver::fast::search(grid, s).expect("no conflicting givens")
+            });
+            assert_eq!(ours.len(), band.len(), "{grid}");
+            if ours.len() < LIMIT {
+                // Below the limit both found every solution; in any order.
+                ours.sort_by_key(Grid::to_line);
+                band.sort_by_key(Grid::to_line);
+                assert_eq!(ours, band, "{grid}");
+            }
+            unique += usize::from(ours.len() == 1);
+        }
+        // The sample is not all multi-solution puzzles.
+        assert!(unique > puzzles.len() / 2, "{unique} of {}", puzzles.len());
+    }
+
+    /// The rules of the module page written the slow, obvious way, on one candidate mask per
+    /// cell: a cell with one candidate is solved. Returns `false` on a contradiction.
+    fn reference_propagate(cand: &mut [u16; CELLS], layout: &Layout) -> bool {
+        let units: Vec<Vec<usize>> = (0..9)
+            .map(|r| (0..9).map(|c| r * 9 + c).collect())
+            .chain((0..9).map(|c| (0..9).map(|r| r * 9 + c).collect()))
+            .chain((0..9).map(|g| layout.cells_of(g).to_vec()))
+            .collect();
+        let region = |i: usize| 18 + layout.region_of(i);
+        let peers = |i: usize, j: usize| {
+            i != j && (i / 9 == j / 9 || i % 9 == j % 9 || region(i) == region(j))
+        };
+        loop {
+            let before = *cand;
+            for i in 0..CELLS {
+                if cand[i].count_ones() == 1 {
+                    for j in (0..CELLS).filter(|&j| peers(i, j)) {
+                        cand[j] &= !cand[i];
+                    }
+                }
+            }
+            for (u, cells) in units.iter().enumerate() {
+                for bit in (0..9).map(|d| 1u16 << d) {
+                    let with: Vec<usize> = cells
+                        .iter()
+                        .copied()
+                        .filter(|&i| cand[i] & bit != 0)
+                        .collect();
+                    match with[..] {
+                        [] => return false,
+                        [i] => cand[i] = bit,
+                        _ => {}
+                    }
+                    // Locked candidates: the units crossing this one that hold every cell.
+                    let crossing: Vec<usize> = if u < 18 {
+                        vec![region(with[0])]
+                    } else {
+                        vec![with[0] / 9, 9 + with[0] % 9]
+                    };
+                    for other in crossing {
+                        if with.iter().all(|i| units[other].contains(i)) {
+                            for &j in units[other].iter().filter(|j| !cells.contains(j)) {
+                                cand[j] &= !bit;
+                            }
+                        }
+                    }
+                }
+            }
+            if cand.contains(&0) {
+                return false;
+            }
+            if *cand == before {
+                return true;
+            }
+        }
+    }
+
+    /// Counters of the reference search: recursions, max_depth, guesses, backtracks.
+    #[derive(Debug, Default, PartialEq)]
+    struct Tree {
+        recursions: u64,
+        max_depth: u64,
+        guesses: u64,
+        backtracks: u64,
+    }
+
+    /// The search of the module page over [`reference_propagate`]; `Err` when `found` is full.
+    fn reference_node(
+        mut cand: [u16; CELLS],
+        layout: &Layout,
+        depth: u64,
+        tree: &mut Tree,
+        found: &mut Vec<Grid>,
+        limit: usize,
+    ) -> Result<(), ()> {
+        tree.recursions += 1;
+        tree.max_depth = tree.max_depth.max(depth);
+        if !reference_propagate(&mut cand, layout) {
+            return Ok(());
+        }
+        let unsolved: Vec<usize> = (0..CELLS).filter(|&i| cand[i].count_ones() > 1).collect();
+        if unsolved.is_empty() {
+            found.push(Grid::from_cells(cand.map(|c| c.trailing_zeros() as u8 + 1)));
+            return if found.len() == limit {
+                Err(())
+            } else {
+                Ok(())
+            };
+        }
+        let reach = |i: usize| {
+            let peer = |j: usize| {
+                i != j
+                    && (i / 9 == j / 9
+                        || i % 9 == j % 9
+                        || layout.region_of(i) == layout.region_of(j))
+            };
+            unsolved.iter().filter(|&&j| peer(j)).count()
+        };
+        // Fewest candidates, then most unsolved peers, then reading order.
+        let cell = *unsolved
+            .iter()
+            .min_by_key(|&&i| (cand[i].count_ones(), std::cmp::Reverse(reach(i)), i))
+            .unwrap();
+        for d in (0..9).filter(|d| cand[cell] & (1 << d) != 0) {
+            tree.guesses += 1;
+            let mut child = cand;
+            child[cell] = 1 << d;
+            reference_node(child, layout, depth + 1, tree, found, limit)?;
+            tree.backtracks += 1;
+        }
+        Ok(())
+    }
+
+    /// The engine against [`reference_node`]: as propagation reaches the same fixpoint in any
+    /// order, the search trees must be the same: same solutions in the same order, same
+    /// recursions, depth, guesses and backtracks. This pins down that every rule of the module
+    /// page is applied to its end (a rule skipped somewhere still finds the right solutions,
+    /// only later), and the branching rule.
+    #[test]
+    fn the_search_tree_is_the_one_the_rules_define() {
+        const LIMIT: usize = 3;
+        let mut cases: Vec<(Grid, Layout)> = Vec::new();
+        let sample =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv");
+        let text = std::fs::read_to_string(sample).unwrap();
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split(',').collect();
+            cases.push((
+                fields[0].parse().unwrap(),
+                Layout::parse(fields[1].as_bytes()).unwrap(),
+            ));
+        }
+        // Random layouts and clues, from many solutions to none.
+        for seed in 0..20 {
+            let (layout, solution) = crate::generate::random_jigsaw(seed, 60);
+            let mut puzzle = Grid::EMPTY;
+            for i in (0..CELLS).filter(|i| (i * 7 + seed as usize * 13) % 10 < 3) {
+                puzzle.set(i, solution.get(i));
+            }
+            cases.push((puzzle, layout.clone()));
+            let blank = (0..CELLS).find(|&i| puzzle.get(i) == 0).unwrap();
+            puzzle.set(blank, solution.get(blank) % 9 + 1);
+            if layout.check_givens(&puzzle).is_ok() {
+                cases.push((puzzle, layout));
+            }
+        }
+        // And standard puzzles on the standard layout.
+        for grid in standard_puzzles().into_iter().step_by(10) {
+            cases.push((grid, Layout::standard()));
+        }
+        for (grid, layout) in &cases {
+            let mut observer = NoTrace;
+            let mut ours = Vec::new();
+            let mut on_solution = |g: &Grid| {
+                ours.push(*g);
+                if ours.len() == LIMIT {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            };
+            let mut search = Search::new(u64::MAX, &mut observer, Sink::Each(&mut on_solution));
+            super::search(grid, layout, &mut search);
+            let s = search.stats;
+            let engine = Tree {
+                recursions: s.recursions,
+                max_depth: s.max_depth,
+                guesses: s.guesses,
+                backtracks: s.backtracks,
+            };
+            let initial = grid
+                .cells()
+                .map(|v| if v == 0 { 0x1FF } else { 1 << (v - 1) });
+            let (mut tree, mut theirs) = (Tree::default(), Vec::new());
+            let _ = reference_node(initial, layout, 1, &mut tree, &mut theirs, LIMIT);
+            assert_eq!((&ours, &engine), (&theirs, &tree), "{grid} {layout:?}");
+        }
+    }
 }
