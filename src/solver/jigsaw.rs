@@ -18,8 +18,8 @@
 //! and last looked at for locked candidates (`locked[d]`), so that each step looks only at the
 //! units where something changed. That is 28 `u128`, 448 bytes, copied on each guess but the
 //! last (copying is cheaper than undoing). Rows and columns are constant masks; the nine
-//! region masks, the units of each cell and the units crossing each unit at each cell are
-//! built from the layout for each puzzle (about a microsecond, nothing to cache). A cell's
+//! region masks and the region and units of each cell are built from the layout for each
+//! puzzle (a few thousand instructions, under a microsecond: not worth caching). A cell's
 //! peers are the other cells of its row, column and region.
 //!
 //! # Rules
@@ -126,6 +126,9 @@ fn first(cells: Cells) -> usize {
 /// Every unit, as bits of [`Units::of_cell`].
 const ALL_UNITS: u32 = (1 << 27) - 1;
 
+/// The rows and columns, as bits of [`Units::of_cell`].
+const LINES: u32 = (1 << 18) - 1;
+
 /// The 27 units of one layout as cell sets, and what the engine looks up about them.
 struct Units {
     /// The cells of each unit: rows `0..9`, columns `9..18`, regions `18..27` (the layout's
@@ -135,10 +138,6 @@ struct Units {
     of_cell: [u32; CELLS],
     /// The region of each cell.
     region_of: [u8; CELLS],
-    /// The units that cross a unit at cell `i`, for locked candidates: `crossing[0][i]`
-    /// for a row or column (the region of `i`, twice), `crossing[1][i]` for a region (the
-    /// row and the column of `i`).
-    crossing: [[[Cells; 2]; CELLS]; 2],
     /// How each region is named in traces.
     names: [UnitName; 9],
 }
@@ -158,10 +157,6 @@ impl Units {
             of_cell: std::array::from_fn(|i| {
                 (1 << (i / 9)) | (1 << (9 + i % 9)) | (1 << (18 + region_of[i]))
             }),
-            crossing: [
-                std::array::from_fn(|i| [cells[18 + region_of[i] as usize]; 2]),
-                std::array::from_fn(|i| [ROW[i / 9], COLUMN[i % 9]]),
-            ],
             region_of,
             names: std::array::from_fn(|r| layout.region_name(r)),
         }
@@ -331,21 +326,31 @@ impl Board {
     #[inline(always)]
     fn lock(&mut self, d: usize, units: &Units) -> bool {
         let x = self.cand[d];
-        let mut touched = Self::touched(x ^ self.locked[d], units);
+        let touched = Self::touched(x ^ self.locked[d], units);
         self.locked[d] = x;
+        // If every cell of the digit in a unit lies in one unit crossing it, the digit leaves
+        // the rest of that one. (When the digit has one cell there, placing it did that
+        // already.) Step 1 found no unit empty, so each unit has a first cell, and the
+        // crossing units that could hold them all are those of that cell.
         let mut cleared: Cells = 0;
-        while touched != 0 {
-            let u = touched.trailing_zeros() as usize;
-            touched &= touched - 1;
-            let unit = units.cells[u];
+        let mut lines = touched & LINES;
+        while lines != 0 {
+            let unit = units.cells[lines.trailing_zeros() as usize];
+            lines &= lines - 1;
             let here = x & unit;
-            // Step 1 found no unit empty.
             debug_assert!(here != 0);
-            // The units that cross this one at its first cell: if every cell of the digit
-            // here lies in one of them, the digit leaves the rest of it. (When the digit has
-            // one cell here, placing it did that already.)
-            for other in units.crossing[usize::from(u >= 18)][first(here)] {
-                cleared |= other & !unit & all_if(here & !other == 0);
+            let region = units.region(first(here));
+            cleared |= region & !unit & all_if(here & !region == 0);
+        }
+        let mut regions = touched >> 18;
+        while regions != 0 {
+            let unit = units.cells[18 + regions.trailing_zeros() as usize];
+            regions &= regions - 1;
+            let here = x & unit;
+            debug_assert!(here != 0);
+            let i = first(here);
+            for line in [ROW[i / 9], COLUMN[i % 9]] {
+                cleared |= line & !unit & all_if(here & !line == 0);
             }
         }
         let cleared = cleared & x & self.unsolved;
