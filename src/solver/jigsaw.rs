@@ -253,14 +253,16 @@ impl Board {
         self.scanned[d] = x;
         // Cells alone in a unit.
         let mut alone: Cells = 0;
+        let mut empty = false;
         while touched != 0 {
             let u = touched.trailing_zeros() as usize;
             touched &= touched - 1;
             let here = x & units.cells[u];
-            if here == 0 {
-                return Err(Contradiction);
-            }
-            alone |= here & all_if(is_single(here));
+            empty |= here == 0;
+            alone |= here & all_if(here & here.wrapping_sub(1) == 0);
+        }
+        if empty {
+            return Err(Contradiction);
         }
         let mut singles = alone & self.unsolved;
         while singles != 0 {
