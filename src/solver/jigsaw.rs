@@ -57,7 +57,9 @@
 //! change where propagation ends: every rule only removes candidates and still applies when
 //! there are fewer, so all orders reach the same fixpoint (or a contradiction). The search
 //! tree, and with it `recursions`, `max_depth`, `guesses` and `backtracks`, does not depend on
-//! the order; only how placements split between `naked_singles` and `hidden_singles` does.
+//! the order (a test holds the engine to a slow, obvious implementation of these rules); only
+//! the singles counters do: how placements split between `naked_singles` and
+//! `hidden_singles`, and how many are made before a contradiction shows.
 //!
 //! # Branching
 //! When propagation is quiet and cells are unsolved, the search branches on the unsolved cell
@@ -105,10 +107,10 @@ const COLUMN: [Cells; 9] = {
     t
 };
 
-/// Whether `cells` holds exactly one cell, given that it holds at least one.
+/// Whether `cells` holds at most one cell.
 #[inline(always)]
-fn is_single(cells: Cells) -> bool {
-    cells & (cells - 1) == 0
+fn at_most_one(cells: Cells) -> bool {
+    cells & cells.wrapping_sub(1) == 0
 }
 
 /// All cells when `condition` holds, else none.
@@ -259,7 +261,7 @@ impl Board {
             touched &= touched - 1;
             let here = x & units.cells[u];
             empty |= here == 0;
-            alone |= here & all_if(here & here.wrapping_sub(1) == 0);
+            alone |= here & all_if(at_most_one(here));
         }
         if empty {
             return Err(Contradiction);
@@ -269,15 +271,17 @@ impl Board {
             let i = first(singles);
             let bit: Cells = 1 << i;
             singles &= singles - 1;
+            // An earlier single of this scan, a peer, took the cell: its unit has no place
+            // left for the digit.
             if self.cand[d] & bit == 0 {
                 return Err(Contradiction);
             }
             search.stats.hidden_singles += 1;
             if O::ACTIVE {
                 // The first unit (row, column, region) where the cell was alone.
-                let unit = if is_single(x & ROW[i / 9]) {
+                let unit = if at_most_one(x & ROW[i / 9]) {
                     UnitName::Row((i / 9) as u8 + 1)
-                } else if is_single(x & COLUMN[i % 9]) {
+                } else if at_most_one(x & COLUMN[i % 9]) {
                     UnitName::Column((i % 9) as u8 + 1)
                 } else {
                     units.names[units.region_of[i] as usize]
