@@ -3,6 +3,7 @@
 mod algorithms;
 mod corpus;
 mod jigsaw;
+mod jigsaw_fast;
 mod solve_cmd;
 mod stats;
 mod streams;

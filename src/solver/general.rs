@@ -1,6 +1,7 @@
-//! The layout-generic propagating engine: what `fast` runs on jigsaw layouts, and the
-//! propagation `logic` uses. It knows units only as lists of cells taken from the [`Layout`],
-//! so free-form regions cost nothing special.
+//! The layout-generic singles propagation that `logic` runs: naked and hidden singles to their
+//! fixpoint, no guess. It knows units only as lists of cells taken from the [`Layout`], so
+//! free-form regions cost nothing special. (`fast` on a jigsaw layout uses its own engine,
+//! `jigsaw.rs`, which adds locked candidates and branching.)
 //!
 //! # State
 //! One 9-bit candidate mask per cell (bit `d - 1` for digit `d`), the placed value of each cell
@@ -14,11 +15,10 @@
 //!
 //! and every cell knows its three units and its peers (the other cells of those units, at most
 //! 8 + 8 + 8 of them when a region shares nothing else with the cell's row and column).
-//! Placing a digit removes it from the candidates of every blank peer. The whole board is
-//! about 300 bytes and is copied for each guess but the last (copying beats undoing).
+//! Placing a digit removes it from the candidates of every blank peer.
 //!
 //! # Propagation order, and how placements are counted
-//! At each call of the search procedure, until nothing changes:
+//! Until nothing changes:
 //! 1. every blank cell, in reading order, with one candidate left is placed: a **naked
 //!    single**; the pass repeats while it places anything;
 //! 2. then every unit in the order above, and in each every digit in increasing order that is
@@ -28,18 +28,11 @@
 //! A cell that both rules could place is counted under the rule that placed it first in this
 //! order. A contradiction is a blank cell with no candidate, or a unit where a digit that is
 //! not placed has no cell left.
-//!
-//! # Branching
-//! When propagation is quiet and blanks remain, the search branches on the first blank cell
-//! (reading order) with the fewest candidates. Each candidate, in increasing order, is a
-//! **guess** that enters the search procedure once more (`recursions`, depth + 1); returning
-//! from it without having stopped is a **backtrack**. The root call is depth 1, so a puzzle
-//! that propagation alone finishes has `recursions = 1`, `max_depth = 1`, no guesses.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::{Event, Observer, Rule, Search, Stop};
+use super::{Event, Observer, Rule, Search};
 use crate::grid::{CELLS, Grid};
 use crate::layout::{Layout, UnitName};
 
@@ -301,84 +294,4 @@ impl Board {
             }
         }
     }
-
-    /// The first blank cell (reading order) with the fewest candidates.
-    fn branch_cell(&self) -> usize {
-        let mut best = (usize::MAX, u32::MAX);
-        for i in 0..CELLS {
-            if self.value[i] == 0 {
-                let n = self.cand[i].count_ones();
-                if n < best.1 {
-                    best = (i, n);
-                    if n == 2 {
-                        break;
-                    }
-                }
-            }
-        }
-        best.0
-    }
-}
-
-/// Runs the layout-generic engine on `grid`, whose givens are known not to conflict.
-pub(crate) fn search<O: Observer>(grid: &Grid, layout: &Layout, search: &mut Search<'_, O>) {
-    let units = Units::of(layout);
-    let mut board = Board::new(grid, &units);
-    // A stop is recorded in `search.stop`; nothing else to do with it here.
-    let _ = node(&mut board, &units, 1, search);
-}
-
-/// One entry of the search procedure at `depth`: propagate, then report or branch.
-fn node<O: Observer>(
-    board: &mut Board,
-    units: &Units,
-    depth: u64,
-    search: &mut Search<'_, O>,
-) -> Result<(), Stop> {
-    search.enter(depth)?;
-    let propagated = board.propagate(units, search);
-    if O::ACTIVE {
-        search.observer.event(&Event::Board(&board.grid()));
-    }
-    if propagated.is_err() {
-        if O::ACTIVE {
-            search.observer.event(&Event::Contradiction);
-        }
-        return Ok(());
-    }
-    if board.is_solved() {
-        return search.solution(|| board.grid());
-    }
-    let cell = board.branch_cell();
-    let mut digits = board.cand[cell];
-    while digits != 0 {
-        let d = digits.trailing_zeros() as u8 + 1;
-        digits &= digits - 1;
-        search.stats.guesses += 1;
-        if O::ACTIVE {
-            search.observer.event(&Event::Guess {
-                cell,
-                digit: d,
-                depth: depth + 1,
-            });
-        }
-        if digits == 0 {
-            // The last candidate: no need to keep the parent board.
-            board.place(cell, d, units);
-            node(board, units, depth + 1, search)?;
-        } else {
-            let mut child = *board;
-            child.place(cell, d, units);
-            node(&mut child, units, depth + 1, search)?;
-        }
-        search.stats.backtracks += 1;
-        if O::ACTIVE {
-            search.observer.event(&Event::Backtrack {
-                cell,
-                digit: d,
-                depth: depth + 1,
-            });
-        }
-    }
-    Ok(())
 }

@@ -1,11 +1,11 @@
 //! `logic`: constraint propagation alone, never a guess. It answers "how far do naked and
-//! hidden singles get?" and reuses the layout-generic engine's propagation, so both count a
-//! placement the same way.
+//! hidden singles get?" with the layout-generic singles propagation of `general.rs`, on every
+//! layout.
 //!
 //! # The procedure, and how it maps onto the counters
 //! One call of the search procedure (`recursions = 1`, `max_depth = 1`) places the givens and
 //! propagates naked singles and hidden singles in every row, column and region to their
-//! fixpoint, in the order and with the counting of the `general` engine's module page
+//! fixpoint, in the order and with the counting of the `general` module page
 //! (`naked_singles`, `hidden_singles`; `guesses = backtracks = 0` always). Then:
 //!
 //! - every cell filled: the grid is reported as a solution ([`super::Status::Solved`]; singles

@@ -35,6 +35,7 @@ use crate::layout::{Conflict, Layout, UnitName};
 mod classic;
 mod fast;
 mod general;
+mod jigsaw;
 mod logic;
 pub(crate) mod rng;
 
@@ -45,16 +46,16 @@ pub(crate) mod rng;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Algorithm {
     /// The default engine: bitboards per digit and band, singles and locked candidates
-    /// propagated to a fixpoint, branching on a cell with fewest candidates. On a jigsaw layout
-    /// it hands over to the layout-generic propagating engine (per-cell candidate masks, naked
-    /// and hidden singles in all 27 units, branching on a cell with fewest candidates).
+    /// propagated to a fixpoint, branching on a two-candidate cell with the most unsolved peers.
+    /// On a jigsaw layout it hands over to a layout-generic bitboard engine: naked and hidden
+    /// singles and locked candidates (region and line) to a fixpoint, branching the same way.
     #[default]
     Fast,
-    /// Plain backtracking: blank cells in reading order; in each, try 1 to 9, checking the
-    /// row, column and box by scanning them; recurse to the next blank; undo on failure.
+    /// Plain backtracking: cells in reading order; in each blank cell, try 1 to 9, checking the
+    /// row, column and box by scanning them; recurse to the next cell; undo on failure.
     Naive,
-    /// Backtracking over candidate lists: blank cells in reading order; for each, first list
-    /// the digits its row, column and box leave possible, and try only those.
+    /// Backtracking over candidate lists: cells in reading order; for each blank cell, first
+    /// list the digits its row, column and box leave possible, and try only those.
     Candidates,
     /// Like [`Algorithm::Candidates`], with each candidate list tried in an order shuffled by a
     /// generator seeded from [`SolveOptions::seed`]: reproducible, and on the empty grid a
@@ -465,7 +466,7 @@ fn run<'a, O: Observer>(
         algorithm => {
             layout.check_givens(grid)?;
             match algorithm {
-                Algorithm::Fast => general::search(grid, layout, &mut search),
+                Algorithm::Fast => jigsaw::search(grid, layout, &mut search),
                 Algorithm::Naive => classic::naive(grid, layout, &mut search),
                 Algorithm::Candidates => classic::candidates(grid, layout, None, &mut search),
                 Algorithm::Random => {
