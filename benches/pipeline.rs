@@ -116,6 +116,7 @@ fn settings(threads: usize) -> Settings {
         output_format: OutputFormat::Csv,
         threads,
         skip_records: 0,
+        summarise: false,
         chunk: ChunkSize::default(),
     }
 }

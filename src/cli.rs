@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use sudoku_bulk::Layout;
-use sudoku_bulk::config::{self, BulkRun, Config, ConfigError};
+use sudoku_bulk::config::{self, BulkRun, Config, ConfigError, StatsRun};
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::input::Input;
 use sudoku_bulk::output::Target;
@@ -27,6 +27,9 @@ enum Command {
     Solve(SolveArgs),
     /// Check the proposed solution of every record: one row per record, ok, wrong or invalid.
     Verify(VerifyArgs),
+    /// Summarise the results of `solve` (CSV or JSON lines, or saved summaries): statuses and
+    /// the exact distribution of every counter.
+    Stats(StatsArgs),
 }
 
 /// Options shared by the commands that read records.
@@ -99,6 +102,31 @@ struct SolveArgs {
     /// Exit with 1 when a record is not `solved`.
     #[arg(long)]
     strict: bool,
+
+    /// Also write the dataset summary of the run, as `stats --json` would print it, to FILE.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct StatsArgs {
+    /// Result files of `solve` (CSV or JSON lines, plain or gzip) or summaries saved with
+    /// `--json` or `solve --summary`; `-` for standard input.
+    #[arg(value_name = "RESULTS", required = true)]
+    inputs: Vec<PathBuf>,
+
+    /// Also summarise per distinct value of this column (for example `givens`, `status`,
+    /// `file`, or a kept column such as `difficulty`).
+    #[arg(long, value_name = "COLUMN")]
+    by: Option<String>,
+
+    /// Print the summary as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+
+    /// Also write a self-contained HTML page with charts to FILE.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -137,13 +165,18 @@ impl Cli {
                     max_recursions: config::positive("--max-recursions", args.max_recursions)?,
                     seed: args.seed,
                 };
-                bulk(
+                let mut config = bulk(
                     args.input,
                     args.output,
                     None,
                     args.strict,
                     Job::Solve(solve),
-                )
+                )?;
+                if let Config::Bulk(run) = &mut config {
+                    run.pipeline.summarise = args.summary.is_some();
+                    run.summary = args.summary;
+                }
+                Ok(config)
             }
             Command::Verify(args) => {
                 let verify = VerifyOptions {
@@ -158,6 +191,12 @@ impl Cli {
                     Job::Verify(verify),
                 )
             }
+            Command::Stats(args) => Ok(Config::Stats(StatsRun {
+                inputs: args.inputs,
+                by: args.by,
+                json: args.json,
+                html: args.html,
+            })),
         }
     }
 }
@@ -182,11 +221,12 @@ fn bulk(
         Some(path) if path.as_os_str() != "-" => Target::Path(path),
         _ => Target::Stdout,
     };
-    Ok(Config::Bulk(BulkRun {
+    Ok(Config::Bulk(Box::new(BulkRun {
         inputs,
         output: target,
         quiet: output.quiet,
         strict,
+        summary: None,
         pipeline: Settings {
             job,
             layout: Layout::standard(),
@@ -199,9 +239,10 @@ fn bulk(
             output_format: parse_known(&output.output_format),
             threads: config::threads(output.threads)?,
             skip_records: 0,
+            summarise: false,
             chunk: ChunkSize::default(),
         },
-    }))
+    })))
 }
 
 #[cfg(test)]
@@ -215,8 +256,10 @@ mod tests {
     }
 
     fn bulk_of(args: &[&str]) -> BulkRun {
-        let Config::Bulk(run) = config(args).unwrap();
-        run
+        let Config::Bulk(run) = config(args).unwrap() else {
+            panic!("not a bulk command")
+        };
+        *run
     }
 
     #[test]

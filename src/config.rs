@@ -1,5 +1,7 @@
 //! Validated settings of a command: what the command line is turned into, free of clap types.
 
+use std::path::PathBuf;
+
 use crate::input::{Input, Source};
 use crate::output::Target;
 use crate::pipeline::Settings;
@@ -16,7 +18,22 @@ pub const DEFAULT_MAX_SOLUTIONS: u64 = 2;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Config {
     /// `solve` or `verify`: handle every record of the inputs.
-    Bulk(BulkRun),
+    Bulk(Box<BulkRun>),
+    /// `stats`: summarise result files.
+    Stats(StatsRun),
+}
+
+/// The settings of a `stats` run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatsRun {
+    /// Result files or saved summaries (`-`: standard input).
+    pub inputs: Vec<PathBuf>,
+    /// The column to group by.
+    pub by: Option<String>,
+    /// Print JSON instead of a table.
+    pub json: bool,
+    /// Where to write the HTML report.
+    pub html: Option<PathBuf>,
 }
 
 /// The settings of a `solve` or `verify` run.
@@ -30,6 +47,8 @@ pub struct BulkRun {
     pub quiet: bool,
     /// Exit with 1 when a record is not `solved` (solve).
     pub strict: bool,
+    /// Where to write the dataset summary of the run (solve), as JSON.
+    pub summary: Option<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,
 }

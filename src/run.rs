@@ -6,14 +6,17 @@ use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::config::{BulkRun, Config};
+use crate::config::{BulkRun, Config, StatsRun};
 use crate::error::RunError;
 use crate::exit::Exit;
 use crate::format::escape_controls;
 use crate::input::Source;
+use crate::output::Target;
 use crate::output::{Output, OutputError};
 use crate::pipeline::{self, Events, Job, RowStatus, Summary};
 use crate::progress::Progress;
+use crate::report;
+use crate::stats;
 
 /// How many problem records are printed to stderr.
 const SHOWN: u64 = 10;
@@ -27,12 +30,19 @@ pub enum CommandError {
     /// The output could not be opened or completed.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// A results file could not be summarised.
+    #[error(transparent)]
+    Stats(#[from] stats::read::ReadError),
+    /// The charts of the HTML report could not be drawn.
+    #[error(transparent)]
+    Chart(#[from] report::html::ChartError),
 }
 
 /// Runs a command; `interrupt` is set by Ctrl-C.
 pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     match config {
         Config::Bulk(run) => bulk(&run, interrupt),
+        Config::Stats(run) => summarise(&run),
     }
 }
 
@@ -54,6 +64,10 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
                 source,
             })?;
         }
+    }
+    // The summary's directory must exist before any work starts.
+    if let Some(path) = &run.summary {
+        drop(Output::open(&Target::Path(path.clone()))?);
     }
     let mut output = Output::open(&run.output)?;
     let total_bytes = run.inputs.iter().map(|i| i.size()).sum::<Option<u64>>();
@@ -94,6 +108,9 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
         Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
         other => other?,
     }
+    if let (Some(path), Some(dataset)) = (&run.summary, &summary.dataset) {
+        write_file(path, report::json::to_string(dataset).as_bytes())?;
+    }
     if !run.quiet {
         print_summary(&run.pipeline.job, &summary, reporter.flagged, started);
     }
@@ -108,6 +125,46 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     } else {
         Exit::Success
     })
+}
+
+/// `stats`: summarise result files; a table (or JSON) on stdout, an HTML page on request.
+fn summarise(run: &StatsRun) -> Result<Exit, CommandError> {
+    let summary = stats::read::read_paths(&run.inputs, run.by.as_deref())?;
+    if let Some(path) = &run.html {
+        let names: Vec<String> = run.inputs.iter().map(|p| p.display().to_string()).collect();
+        let page = report::html::render(&summary, &names.join(", "))?;
+        write_file(path, page.as_bytes())?;
+    }
+    let text = if run.json {
+        report::json::to_string(&summary)
+    } else {
+        report::text::render(&summary)
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(OutputError {
+            action: "write",
+            name: "standard output".to_string(),
+            source: e,
+        }
+        .into()),
+        _ => Ok(Exit::Success),
+    }
+}
+
+/// Writes a whole file the way `-o` writes rows: replaced only once complete.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let mut output = Output::open(&Target::Path(path.to_path_buf()))?;
+    let name = output.name().to_string();
+    output
+        .writer()
+        .write_all(bytes)
+        .map_err(|source| OutputError {
+            action: "write",
+            name,
+            source,
+        })?;
+    output.finish()
 }
 
 /// Shows progress and the first problem records.

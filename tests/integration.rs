@@ -6,6 +6,7 @@ mod jigsaw;
 mod jigsaw_fast;
 mod solve_cmd;
 mod stats;
+mod stats_cmd;
 mod streams;
 mod verify_cmd;
 mod workdir;

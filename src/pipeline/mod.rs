@@ -28,6 +28,7 @@ use crate::format::{
 use crate::input::Input;
 use crate::layout::Layout;
 use crate::solver::SolveOptions;
+use crate::stats;
 
 mod solve;
 mod tally;
@@ -91,6 +92,8 @@ pub struct Settings {
     pub threads: usize,
     /// Records to skip (read but not processed or written) at the start of the first input.
     pub skip_records: u64,
+    /// Whether to build a dataset summary ([`crate::stats::Summary`]) of the rows (solve).
+    pub summarise: bool,
     /// The chunk size.
     pub chunk: ChunkSize,
 }
@@ -113,6 +116,8 @@ pub struct Summary {
     pub tally: Tally,
     /// Whether the run stopped early because the interrupt flag was set.
     pub interrupted: bool,
+    /// The dataset summary of the rows written, when [`Settings::summarise`] asked for one.
+    pub dataset: Option<stats::Summary>,
 }
 
 /// The output columns of a run.
@@ -352,6 +357,8 @@ struct Batch {
     flagged: Vec<(usize, u64, RowStatus, String)>,
     /// Why the batch stopped before its end.
     stop: Option<RunError>,
+    /// The dataset summary of the batch's rows, when asked for.
+    dataset: Option<stats::Summary>,
 }
 
 impl Work<'_> {
@@ -365,6 +372,7 @@ impl Work<'_> {
     fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
             bytes: Vec::with_capacity(items.len() * 256),
+            dataset: self.settings.summarise.then(stats::Summary::new),
             ..Batch::default()
         };
         for item in items {
@@ -380,6 +388,9 @@ impl Work<'_> {
                         .map(|row| {
                             let mut text = [[0; crate::grid::CELLS]; 2];
                             self.write_row(item, row.cells(record.line, &mut text), out);
+                            if let Some(dataset) = &mut batch.dataset {
+                                dataset.add(&row.summary_row());
+                            }
                             (row.status, row.error)
                         }),
                     Job::Verify(options) => verify::handle(record, options, &self.settings.layout)
@@ -460,6 +471,13 @@ impl Sink<'_> {
         for batch in done.batches {
             self.write(&batch.bytes)?;
             self.summary.tally += batch.tally;
+            if let Some(part) = &batch.dataset {
+                self.summary
+                    .dataset
+                    .get_or_insert_with(stats::Summary::new)
+                    .merge(part)
+                    .expect("batch summaries are all ungrouped");
+            }
             for (source, line, status, reason) in &batch.flagged {
                 self.events
                     .flagged(&self.inputs[*source].name, *line, *status, reason);
@@ -499,6 +517,7 @@ mod tests {
             output_format: OutputFormat::Csv,
             threads,
             skip_records: 0,
+            summarise: false,
             chunk,
         }
     }

@@ -6,6 +6,7 @@ use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::solver::{self, Outcome, SolveOptions, Status};
+use crate::stats;
 use crate::verify::verify;
 
 use super::RowStatus;
@@ -46,6 +47,14 @@ impl SolveRow {
             puzzle,
             outcome: None,
             error: Some(error),
+        }
+    }
+
+    /// The row as a dataset summary counts it.
+    pub fn summary_row(&self) -> stats::Row<'static> {
+        match &self.outcome {
+            Some(outcome) => stats::Row::from_outcome(outcome),
+            None => stats::Row::invalid(),
         }
     }
 
