@@ -5,8 +5,7 @@ use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
-use sudoku_bulk::Layout;
-use sudoku_bulk::config::{self, BulkRun, Config, ConfigError, StatsRun};
+use sudoku_bulk::config::{self, BulkRun, Config, ConfigError, ShowRun, StatsRun};
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::input::Input;
 use sudoku_bulk::output::Target;
@@ -30,6 +29,8 @@ enum Command {
     /// Summarise the results of `solve` (CSV or JSON lines, or saved summaries): statuses and
     /// the exact distribution of every counter.
     Stats(StatsArgs),
+    /// Solve one puzzle and show it, its solution and every statistic as grids and text.
+    Show(ShowArgs),
 }
 
 /// Options shared by the commands that read records.
@@ -51,6 +52,16 @@ struct InputArgs {
     /// CSV: input columns passed through to the output, comma-separated.
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     keep_columns: Vec<String>,
+
+    /// Jigsaw: the region layout of every puzzle, as 81 labels (`1`-`9`, `a`-`i` or `A`-`I`)
+    /// or the path of a file holding them [default: the 3x3 boxes].
+    #[arg(long, value_name = "LAYOUT")]
+    regions: Option<OsString>,
+
+    /// CSV: the column holding each record's region layout [default: a column named
+    /// `regions`, if there is one].
+    #[arg(long, value_name = "NAME")]
+    regions_column: Option<String>,
 }
 
 /// Options shared by the commands that write rows.
@@ -106,6 +117,43 @@ struct SolveArgs {
     /// Also write the dataset summary of the run, as `stats --json` would print it, to FILE.
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct ShowArgs {
+    /// The puzzle as 81 cells (`1`-`9` givens; `.`, `0`, `_` or `*` blanks), or `-` to read one
+    /// puzzle from standard input in any input format (the first record).
+    #[arg(value_name = "PUZZLE", allow_hyphen_values = true)]
+    puzzle: OsString,
+
+    /// Jigsaw: the region layout, as 81 labels or the path of a file holding them.
+    #[arg(long, value_name = "LAYOUT")]
+    regions: Option<OsString>,
+
+    /// Search algorithm.
+    #[arg(long, value_name = "NAME", default_value = "fast", ignore_case = true,
+          value_parser = format_names(Algorithm::ALL.iter().map(|a| a.name())))]
+    algorithm: String,
+
+    /// Stop after N solutions.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
+    max_solutions: u64,
+
+    /// Recursion budget; a search that needs more gives `gave_up`.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    max_recursions: u64,
+
+    /// Seed of the algorithms that make random choices.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+
+    /// Print every propagation step, guess and backtrack, with the board after each round.
+    #[arg(long)]
+    trace: bool,
+
+    /// With --trace: the most trace lines to print.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES)]
+    max_trace_lines: usize,
 }
 
 #[derive(Debug, Args)]
@@ -191,6 +239,18 @@ impl Cli {
                     Job::Verify(verify),
                 )
             }
+            Command::Show(args) => Ok(Config::Show(ShowRun {
+                puzzle: config::puzzle_source(&args.puzzle),
+                layout: config::regions(args.regions.as_deref())?,
+                options: SolveOptions {
+                    algorithm: parse_known(&args.algorithm),
+                    max_solutions: config::positive("--max-solutions", args.max_solutions)?,
+                    max_recursions: config::positive("--max-recursions", args.max_recursions)?,
+                    seed: args.seed,
+                },
+                trace: args.trace,
+                max_trace_lines: args.max_trace_lines,
+            })),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
                 by: args.by,
@@ -229,12 +289,13 @@ fn bulk(
         summary: None,
         pipeline: Settings {
             job,
-            layout: Layout::standard(),
+            layout: config::regions(input.regions.as_deref())?,
             input_format: input.input_format.as_deref().map(parse_known),
             columns: Columns {
                 puzzle: input.puzzle_column,
                 solution: solution_column,
                 keep: input.keep_columns,
+                regions: input.regions_column,
             },
             output_format: parse_known(&output.output_format),
             threads: config::threads(output.threads)?,

@@ -1,10 +1,12 @@
 //! Validated settings of a command: what the command line is turned into, free of clap types.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::input::{Input, Source};
+use crate::layout::Layout;
 use crate::output::Target;
 use crate::pipeline::Settings;
+use crate::solver::SolveOptions;
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
 /// 9x9 puzzle (a few thousand at most), low enough that a slow algorithm gives `gave_up` in
@@ -21,6 +23,62 @@ pub enum Config {
     Bulk(Box<BulkRun>),
     /// `stats`: summarise result files.
     Stats(StatsRun),
+    /// `show`: one puzzle in detail.
+    Show(ShowRun),
+}
+
+/// Where `show` reads its puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PuzzleSource {
+    /// The 81 cells given on the command line.
+    Text(Vec<u8>),
+    /// The first record of standard input, in any input format.
+    Stdin,
+}
+
+/// The settings of a `show` run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShowRun {
+    /// The puzzle.
+    pub puzzle: PuzzleSource,
+    /// Its regions (a record read from stdin may bring its own).
+    pub layout: Layout,
+    /// How to solve it.
+    pub options: SolveOptions,
+    /// Whether to print the trace.
+    pub trace: bool,
+    /// The most trace lines to print.
+    pub max_trace_lines: usize,
+}
+
+/// The default number of trace lines `show --trace` prints.
+pub const DEFAULT_TRACE_LINES: usize = 10_000;
+
+/// Where `show` reads its puzzle: `-` is standard input.
+pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
+    if arg == "-" {
+        PuzzleSource::Stdin
+    } else {
+        PuzzleSource::Text(arg.as_encoded_bytes().to_vec())
+    }
+}
+
+/// The region layout of `--regions`: 81 labels, or the path of a file holding them; the
+/// standard boxes without the option.
+pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
+    let Some(arg) = arg else {
+        return Ok(Layout::standard());
+    };
+    let bytes = arg.as_encoded_bytes();
+    let text = if bytes.trim_ascii().len() == crate::grid::CELLS || !Path::new(arg).exists() {
+        bytes.to_vec()
+    } else {
+        std::fs::read(arg).map_err(|source| ConfigError::RegionsFile {
+            path: PathBuf::from(arg),
+            error: source.to_string(),
+        })?
+    };
+    Layout::parse(&text).map_err(ConfigError::Regions)
 }
 
 /// The settings of a `stats` run.
@@ -65,6 +123,17 @@ pub enum ConfigError {
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
     StdinTwice,
+    /// `--regions` is not a layout.
+    #[error("--regions: {0}")]
+    Regions(crate::layout::LayoutError),
+    /// The file named by `--regions` cannot be read.
+    #[error("--regions: cannot read {}: {error}", path.display())]
+    RegionsFile {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        error: String,
+    },
 }
 
 /// The inputs named on the command line: none means standard input.

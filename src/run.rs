@@ -6,17 +6,18 @@ use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::config::{BulkRun, Config, StatsRun};
+use crate::config::{BulkRun, Config, PuzzleSource, ShowRun, StatsRun};
 use crate::error::RunError;
 use crate::exit::Exit;
-use crate::format::escape_controls;
-use crate::input::Source;
+use crate::format::{self, escape_controls};
+use crate::input::{Input, Source};
 use crate::output::Target;
 use crate::output::{Output, OutputError};
 use crate::pipeline::{self, Events, Job, RowStatus, Summary};
 use crate::progress::Progress;
 use crate::report;
 use crate::stats;
+use crate::{Grid, Layout, render};
 
 /// How many problem records are printed to stderr.
 const SHOWN: u64 = 10;
@@ -36,6 +37,9 @@ pub enum CommandError {
     /// The charts of the HTML report could not be drawn.
     #[error(transparent)]
     Chart(#[from] report::html::ChartError),
+    /// The puzzle of `show` could not be read.
+    #[error("{0}")]
+    Puzzle(String),
 }
 
 /// Runs a command; `interrupt` is set by Ctrl-C.
@@ -43,6 +47,7 @@ pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError>
     match config {
         Config::Bulk(run) => bulk(&run, interrupt),
         Config::Stats(run) => summarise(&run),
+        Config::Show(run) => show(&run),
     }
 }
 
@@ -150,6 +155,76 @@ fn summarise(run: &StatsRun) -> Result<Exit, CommandError> {
         .into()),
         _ => Ok(Exit::Success),
     }
+}
+
+/// `show`: one puzzle, solved and explained on stdout. Exit 1 when its givens conflict.
+fn show(run: &ShowRun) -> Result<Exit, CommandError> {
+    let (text, own_regions) = match &run.puzzle {
+        PuzzleSource::Text(text) => (text.clone(), None),
+        PuzzleSource::Stdin => first_record_of_stdin()?,
+    };
+    let puzzle = Grid::parse(&text).map_err(|e| CommandError::Puzzle(format!("puzzle: {e}")))?;
+    let layout = match own_regions {
+        Some(regions) => {
+            Layout::parse(&regions).map_err(|e| CommandError::Puzzle(e.to_string()))?
+        }
+        None => run.layout.clone(),
+    };
+    let shown = render::show(
+        &puzzle,
+        &layout,
+        &run.options,
+        &render::ShowOptions {
+            trace: run.trace,
+            max_trace_lines: run.max_trace_lines,
+        },
+    );
+    let mut out = io::stdout().lock();
+    match out
+        .write_all(shown.text.as_bytes())
+        .and_then(|()| out.flush())
+    {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            return Err(OutputError {
+                action: "write",
+                name: "standard output".to_string(),
+                source: e,
+            }
+            .into());
+        }
+        _ => {}
+    }
+    Ok(if shown.outcome.is_err() {
+        Exit::Failures
+    } else {
+        Exit::Success
+    })
+}
+
+/// The first record of standard input, in whatever input format it is: its puzzle text and
+/// its own region layout, if it has one.
+fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
+    let input = Input::stdin();
+    let read_error = |e: io::Error| RunError::Read {
+        name: input.name.clone(),
+        line: 0,
+        source: e,
+    };
+    let opened = input.open(Default::default()).map_err(read_error)?;
+    let format = format::detect(None, &opened.head);
+    let mut reader = format::reader(format, opened.reader, &format::ReadOptions::default())
+        .map_err(|e| CommandError::Puzzle(format!("{}: {e}", input.name)))?;
+    let record = reader
+        .next_record()
+        .map_err(read_error)?
+        .ok_or_else(|| CommandError::Puzzle("no puzzle on standard input".to_string()))?;
+    if let Some(defect) = record.defect {
+        return Err(CommandError::Puzzle(format!(
+            "{}:{}: {defect}",
+            input.name, record.line
+        )));
+    }
+    Ok((record.puzzle, record.regions))
 }
 
 /// Writes a whole file the way `-o` writes rows: replaced only once complete.

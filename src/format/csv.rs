@@ -23,6 +23,9 @@ pub const PUZZLE_NAMES: &[&str] = &["puzzle", "quizzes", "quiz", "question", "su
 /// Header names taken as the solution column, in order of preference.
 pub const SOLUTION_NAMES: &[&str] = &["solution", "solutions", "answer"];
 
+/// The header name taken as the column of per-record region layouts.
+pub const REGIONS_NAME: &str = "regions";
+
 /// Reads CSV records.
 pub struct CsvReader<R> {
     lines: Lines<R>,
@@ -32,6 +35,8 @@ pub struct CsvReader<R> {
     puzzle: usize,
     solution: Option<usize>,
     kept: Vec<usize>,
+    /// The column of per-record region layouts, if any.
+    regions: Option<usize>,
     /// The current record's text (lines joined by `\n`).
     text: Vec<u8>,
     fields: Fields,
@@ -54,6 +59,7 @@ impl<R: BufRead> CsvReader<R> {
             puzzle: 0,
             solution: None,
             kept: Vec::new(),
+            regions: None,
             text: Vec::new(),
             fields: Fields::default(),
         };
@@ -81,6 +87,10 @@ impl<R: BufRead> CsvReader<R> {
             .iter()
             .map(|name| reader.find("kept", Some(name), &[]))
             .collect::<Result<_, _>>()?;
+        reader.regions = match columns.regions.as_deref() {
+            Some(name) => Some(reader.find("regions", Some(name), &[])?),
+            None => reader.find("regions", None, &[REGIONS_NAME]).ok(),
+        };
         Ok(reader)
     }
 
@@ -176,6 +186,7 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
         self.fields.split(&self.text);
         let needed = std::iter::once(self.puzzle)
             .chain(self.solution)
+            .chain(self.regions)
             .chain(self.kept.iter().copied());
         for column in needed {
             if column >= self.fields.len() {
@@ -193,11 +204,16 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             .iter()
             .map(|&i| self.fields.get(i).to_vec())
             .collect();
+        record.regions = self.regions.map(|i| self.fields.get(i).to_vec());
         Ok(Some(record))
     }
 
     fn position(&self) -> Position {
         self.lines.position()
+    }
+
+    fn has_regions(&self) -> bool {
+        self.regions.is_some()
     }
 }
 

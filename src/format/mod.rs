@@ -70,6 +70,8 @@ pub struct Record {
     pub solution: Option<Vec<u8>>,
     /// Values of the kept columns (CSV), in the order asked for.
     pub kept: Vec<Vec<u8>>,
+    /// The record's own region layout (CSV `regions` column), as found (not yet checked).
+    pub regions: Option<Vec<u8>>,
     /// Why the record could not be read at all; such a record is invalid whatever its text.
     pub defect: Option<Defect>,
 }
@@ -111,7 +113,7 @@ pub enum HeaderError {
     /// A column that is needed is not in the header.
     #[error("no {role} column (looked for {wanted}; the header has {header})")]
     NoColumn {
-        /// What the column is for: `puzzle`, `solution` or `kept`.
+        /// What the column is for: `puzzle`, `solution`, `regions` or `kept`.
         role: &'static str,
         /// The names looked for, comma-separated.
         wanted: String,
@@ -121,6 +123,12 @@ pub enum HeaderError {
     /// The grid format has no field for a solution.
     #[error("the grid format holds no solutions: verify reads line or CSV input")]
     NoSolutionField,
+    /// A column of region layouts was asked for, but the format has no columns.
+    #[error("--regions-column needs CSV input, but this input is read as {format}")]
+    NoRegionsColumn {
+        /// The format the input is read as.
+        format: InputFormat,
+    },
     /// Columns to keep were asked for, but the format has no columns.
     #[error("--keep-columns needs CSV input, but this input is read as {format}")]
     NoColumns {
@@ -138,6 +146,8 @@ pub struct Columns {
     pub solution: Option<String>,
     /// Columns passed through to the output, in this order.
     pub keep: Vec<String>,
+    /// The column of per-record region layouts; `None`: a column named `regions`, if any.
+    pub regions: Option<String>,
 }
 
 /// What a reader is asked to read.
@@ -207,6 +217,11 @@ pub trait RecordReader: Send {
 
     /// Where the next unread line starts.
     fn position(&self) -> Position;
+
+    /// Whether records carry their own region layouts (a CSV `regions` column).
+    fn has_regions(&self) -> bool {
+        false
+    }
 }
 
 /// A reader of `format` over `input`, or the reason the input cannot be read as that format.
@@ -215,8 +230,13 @@ pub fn reader<'a, R: BufRead + Send + 'a>(
     input: R,
     options: &ReadOptions,
 ) -> Result<Box<dyn RecordReader + 'a>, ReaderError> {
-    if !options.columns.keep.is_empty() && format != InputFormat::Csv {
-        return Err(HeaderError::NoColumns { format }.into());
+    if format != InputFormat::Csv {
+        if !options.columns.keep.is_empty() {
+            return Err(HeaderError::NoColumns { format }.into());
+        }
+        if options.columns.regions.is_some() {
+            return Err(HeaderError::NoRegionsColumn { format }.into());
+        }
     }
     Ok(match format {
         InputFormat::Line => Box::new(line::LineReader::new(input, options)),

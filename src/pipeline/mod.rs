@@ -120,8 +120,9 @@ pub struct Summary {
     pub dataset: Option<stats::Summary>,
 }
 
-/// The output columns of a run.
-pub fn columns(settings: &Settings, several_inputs: bool) -> Vec<String> {
+/// The output columns of a run: `file` with several inputs, the job's columns, the kept
+/// columns, and `regions` when records carry their own region layouts.
+pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<String> {
     let fixed = match settings.job {
         Job::Solve(_) => solve::COLUMNS,
         Job::Verify(_) => verify::COLUMNS,
@@ -132,6 +133,7 @@ pub fn columns(settings: &Settings, several_inputs: bool) -> Vec<String> {
         .chain(fixed.iter().copied())
         .map(str::to_string)
         .chain(settings.columns.keep.iter().cloned())
+        .chain(regions.then(|| format::csv::REGIONS_NAME.to_string()))
         .collect()
 }
 
@@ -150,7 +152,15 @@ pub fn run(
         .thread_name(|i| format!("sudoku-bulk-{i}"))
         .build()
         .map_err(|e| RunError::Threads(e.to_string()))?;
-    let writer = RowWriter::new(settings.output_format, columns(settings, inputs.len() > 1));
+    // The first chunk is read before the header is written: whether the records carry their
+    // own region layouts (a `regions` column in the first CSV input) decides the columns.
+    let mut feed = Feed::new(inputs, settings);
+    let mut chunk = feed.next_chunk(interrupt)?;
+    let regions = feed.regions || settings.columns.regions.is_some();
+    let writer = RowWriter::new(
+        settings.output_format,
+        columns(settings, inputs.len() > 1, regions),
+    );
     let mut sink = Sink {
         out,
         name: out_name,
@@ -162,14 +172,13 @@ pub fn run(
     writer.header(&mut header);
     sink.write(&header)?;
 
-    let mut feed = Feed::new(inputs, settings);
     let work = Work {
         settings,
         writer: &writer,
         inputs,
         interrupt,
+        regions,
     };
-    let mut chunk = feed.next_chunk(interrupt)?;
     let mut finished: Option<Done> = None;
     while !chunk.items.is_empty() {
         let mut batches = Vec::new();
@@ -198,6 +207,17 @@ pub fn run(
     }
     sink.summary.interrupted |= feed.interrupted;
     Ok(sink.summary)
+}
+
+/// The layout of a record: its own (`regions` column) or the run's.
+fn record_layout<'a>(
+    record: &Record,
+    run_layout: &'a Layout,
+) -> Result<std::borrow::Cow<'a, Layout>, crate::layout::LayoutError> {
+    match &record.regions {
+        Some(text) => Layout::parse(text).map(std::borrow::Cow::Owned),
+        None => Ok(std::borrow::Cow::Borrowed(run_layout)),
+    }
 }
 
 /// A record and the index of its input.
@@ -233,6 +253,8 @@ struct Feed<'a> {
     to_skip: u64,
     /// Whether reading stopped because the interrupt flag was set.
     interrupted: bool,
+    /// Whether a reader opened so far gives records their own region layouts.
+    regions: bool,
 }
 
 impl<'a> Feed<'a> {
@@ -251,6 +273,7 @@ impl<'a> Feed<'a> {
             next_input: 0,
             to_skip: settings.skip_records,
             interrupted: false,
+            regions: false,
         }
     }
 
@@ -292,6 +315,7 @@ impl<'a> Feed<'a> {
                         return Ok(None);
                     };
                     let reader = self.open(input)?;
+                    self.regions |= reader.has_regions();
                     self.current.insert((self.next_input, reader))
                 }
             };
@@ -344,6 +368,8 @@ struct Work<'a> {
     writer: &'a RowWriter,
     inputs: &'a [Input],
     interrupt: &'a AtomicBool,
+    /// Whether rows end with the record's `regions` column.
+    regions: bool,
 }
 
 /// The result of one batch of records: their rows, formatted, and what to report.
@@ -438,8 +464,16 @@ impl Work<'_> {
             .map(|k| Cell::Bytes(k))
             .chain(std::iter::repeat(Cell::Null))
             .take(self.settings.columns.keep.len());
-        self.writer
-            .row(file.into_iter().chain(cells).chain(kept), out);
+        let regions = self.regions.then(|| {
+            item.record
+                .regions
+                .as_deref()
+                .map_or(Cell::Null, Cell::Bytes)
+        });
+        self.writer.row(
+            file.into_iter().chain(cells).chain(kept).chain(regions),
+            out,
+        );
     }
 }
 
@@ -639,12 +673,19 @@ mod tests {
     #[test]
     fn columns_follow_the_job_the_inputs_and_the_kept_names() {
         let mut s = settings(1, ChunkSize::default());
-        assert_eq!(columns(&s, false)[..2], ["line", "puzzle"]);
+        assert_eq!(columns(&s, false, false)[..2], ["line", "puzzle"]);
         s.job = Job::Verify(VerifyOptions {
             unique: false,
             max_recursions: 1,
         });
         s.columns.keep = vec!["id".into()];
-        assert_eq!(columns(&s, true), ["file", "line", "status", "error", "id"]);
+        assert_eq!(
+            columns(&s, true, false),
+            ["file", "line", "status", "error", "id"]
+        );
+        assert_eq!(
+            columns(&s, false, true).last().map(String::as_str),
+            Some("regions")
+        );
     }
 }

@@ -116,6 +116,11 @@ pub(crate) fn handle(
         Ok(puzzle) => puzzle,
         Err(e) => return Ok(SolveRow::invalid(None, e.to_string())),
     };
+    let layout = match super::record_layout(record, layout) {
+        Ok(layout) => layout,
+        Err(e) => return Ok(SolveRow::invalid(Some(puzzle), e.to_string())),
+    };
+    let layout = layout.as_ref();
     let outcome = match solver::solve(&puzzle, layout, options) {
         Ok(outcome) => outcome,
         Err(conflict) => return Ok(SolveRow::invalid(Some(puzzle), conflict.to_string())),

@@ -66,6 +66,11 @@ pub(crate) fn handle(
         Ok(solution) => solution,
         Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("solution: {e}"))),
     };
+    let layout = match super::record_layout(record, layout) {
+        Ok(layout) => layout,
+        Err(e) => return Ok(VerifyRow::new(Invalid, e)),
+    };
+    let layout = layout.as_ref();
     if let Err(conflict) = layout.check_givens(&puzzle) {
         return Ok(VerifyRow::new(Invalid, format_args!("puzzle: {conflict}")));
     }
