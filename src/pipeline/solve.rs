@@ -126,11 +126,19 @@ pub(crate) fn handle(
         Err(conflict) => return Ok(SolveRow::invalid(Some(puzzle), conflict.to_string())),
     };
     check(&puzzle, &outcome, layout)?;
+    // A stuck search (logic) says in the error column how far propagation got.
+    let error = match (outcome.status, &outcome.solution) {
+        (Status::Stuck, Some(partial)) => Some(format!(
+            "stuck with {} of 81 cells filled",
+            partial.filled()
+        )),
+        _ => None,
+    };
     Ok(SolveRow {
         status: outcome.status.into(),
         puzzle: Some(puzzle),
         outcome: Some(outcome),
-        error: None,
+        error,
     })
 }
 
