@@ -43,5 +43,8 @@ pub mod stats;
 pub mod status;
 pub mod verify;
 
+#[cfg(test)]
+pub(crate) mod test_data;
+
 pub use grid::Grid;
 pub use layout::Layout;

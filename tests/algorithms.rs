@@ -1,7 +1,6 @@
 //! The classic algorithms (`naive`, `candidates`, `random`, `logic`) against `fast` and against
 //! counts worked out by hand, and the `show` view built on them.
 
-use std::io::Read;
 use std::ops::ControlFlow;
 
 use proptest::prelude::*;
@@ -27,18 +26,7 @@ const COMPLETE: [Algorithm; 4] = [
 ];
 
 pub fn load(name: &str, count: usize) -> Vec<Grid> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name);
-    let mut text = String::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(count)
-        .map(|l| l.parse().unwrap())
-        .collect()
+    crate::workdir::grids(name, count)
 }
 
 fn grid(s: &str) -> Grid {

@@ -6,7 +6,7 @@
 //! `data/` solved with the library; a few rows are made invalid, unsolvable or out of budget.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use proptest::prelude::*;
@@ -46,18 +46,7 @@ impl ResultRow {
 }
 
 fn puzzles(name: &str, count: usize) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name);
-    let mut text = String::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(count)
-        .map(|l| l.trim().to_string())
-        .collect()
+    crate::workdir::puzzles(name, count)
 }
 
 /// Solves `text` as `solve` would, with a recursion budget.

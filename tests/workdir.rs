@@ -103,6 +103,14 @@ pub fn puzzles(file: &str, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// The first `n` puzzles of a shipped data file, parsed.
+pub fn grids(file: &str, n: usize) -> Vec<sudoku_bulk::Grid> {
+    puzzles(file, n)
+        .iter()
+        .map(|p| p.parse().unwrap())
+        .collect()
+}
+
 /// A CSV text as one map per row, keyed by the header.
 pub fn csv_rows(text: &str) -> Vec<BTreeMap<String, String>> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());

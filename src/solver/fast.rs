@@ -1188,7 +1188,6 @@ mod tests {
 
     /// Puzzles for the instance comparison: a few by hand, and a sample of every shipped set.
     fn sample_puzzles() -> Vec<Grid> {
-        use std::io::Read;
         let mut puzzles: Vec<Grid> = [
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
             ".................................................................................",
@@ -1197,21 +1196,7 @@ mod tests {
         .iter()
         .map(|p| p.parse().unwrap())
         .collect();
-        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-        for entry in std::fs::read_dir(data).unwrap() {
-            let path = entry.unwrap().path();
-            if !path.to_string_lossy().ends_with(".txt.gz") {
-                continue;
-            }
-            let mut text = String::new();
-            flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
-                .read_to_string(&mut text)
-                .unwrap();
-            let lines = text
-                .lines()
-                .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-            puzzles.extend(lines.step_by(97).map(|l| l.parse::<Grid>().unwrap()));
-        }
+        puzzles.extend(crate::test_data::shipped_puzzles(97));
         puzzles
     }
 

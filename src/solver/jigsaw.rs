@@ -571,7 +571,6 @@ fn node<O: Observer>(
 mod tests {
     use super::*;
     use crate::solver::{NoTrace, Sink};
-    use std::io::Read;
     use std::ops::ControlFlow;
 
     /// Solutions found by an engine, at most `limit`.
@@ -593,23 +592,7 @@ mod tests {
 
     /// Every 23rd puzzle of every shipped standard set.
     fn standard_puzzles() -> Vec<Grid> {
-        let mut puzzles = Vec::new();
-        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-        for entry in std::fs::read_dir(data).unwrap() {
-            let path = entry.unwrap().path();
-            if !path.to_string_lossy().ends_with(".txt.gz") {
-                continue;
-            }
-            let mut text = String::new();
-            flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
-                .read_to_string(&mut text)
-                .unwrap();
-            let lines = text
-                .lines()
-                .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-            puzzles.extend(lines.step_by(23).map(|l| l.parse::<Grid>().unwrap()));
-        }
-        puzzles
+        crate::test_data::shipped_puzzles(23)
     }
 
     /// On the standard layout this engine and the band engine must find the same solutions:
