@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::input::{Input, Source};
 use crate::output::Target;
 use crate::pipeline::Settings;
+use crate::shard::ShardError;
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
 /// 9x9 puzzle (a few thousand at most), low enough that a slow algorithm gives `gave_up` in
@@ -21,6 +22,21 @@ pub enum Config {
     Bulk(Box<BulkRun>),
     /// `stats`: summarise result files.
     Stats(StatsRun),
+    /// `merge`: join the outputs of the shards of a run.
+    Merge(MergeRun),
+}
+
+/// The settings of a `merge` run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeRun {
+    /// The merged output.
+    pub output: PathBuf,
+    /// The shards' outputs, in any order; each has its summary beside it.
+    pub shards: Vec<PathBuf>,
+    /// Where the merged summary goes.
+    pub summary: PathBuf,
+    /// No message about the merge.
+    pub quiet: bool,
 }
 
 /// The settings of a `stats` run.
@@ -65,6 +81,19 @@ pub enum ConfigError {
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
     StdinTwice,
+    /// The shard cannot be named or found.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// `--shard` with standard input.
+    #[error(
+        "--shard cannot read standard input: every shard must read the inputs from the start, so give files"
+    )]
+    ShardStdin,
+    /// `--shard` without `-o`.
+    #[error(
+        "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"
+    )]
+    ShardStdout,
 }
 
 /// The inputs named on the command line: none means standard input.

@@ -9,8 +9,10 @@ use std::time::Instant;
 use crate::config::{BulkRun, Config, StatsRun};
 use crate::error::RunError;
 use crate::exit::Exit;
+use crate::fingerprint;
 use crate::format::escape_controls;
 use crate::input::Source;
+use crate::merge::{self, MergeError};
 use crate::output::Target;
 use crate::output::{Output, OutputError};
 use crate::pipeline::{self, Events, Job, RowStatus, Summary};
@@ -36,6 +38,9 @@ pub enum CommandError {
     /// The charts of the HTML report could not be drawn.
     #[error(transparent)]
     Chart(#[from] report::html::ChartError),
+    /// Shard outputs could not be merged.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
 }
 
 /// Runs a command; `interrupt` is set by Ctrl-C.
@@ -43,6 +48,13 @@ pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError>
     match config {
         Config::Bulk(run) => bulk(&run, interrupt),
         Config::Stats(run) => summarise(&run),
+        Config::Merge(run) => {
+            let merged = merge::merge(&run)?;
+            if !run.quiet {
+                say(&merged.to_string());
+            }
+            Ok(Exit::Success)
+        }
     }
 }
 
@@ -109,7 +121,9 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
         other => other?,
     }
     if let (Some(path), Some(dataset)) = (&run.summary, &summary.dataset) {
-        write_file(path, report::json::to_string(dataset).as_bytes())?;
+        let made_from = fingerprint::run_info(&run.inputs, &run.pipeline, &run.output)?;
+        let text = report::json::to_string_with_run(dataset, made_from.as_ref());
+        write_file(path, text.as_bytes())?;
     }
     if !run.quiet {
         print_summary(&run.pipeline.job, &summary, reporter.flagged, started);

@@ -12,8 +12,8 @@
 //!
 //! Hooks for resuming and sharding: [`Events::progress`] reports the rows written after every
 //! chunk (a checkpoint can record it), [`Settings::skip_records`] skips that many records of a
-//! restarted run, and every reader takes a [`format::Span`] (start offset and line number, end
-//! offset) so that a shard reads only its byte range.
+//! restarted run, and [`Settings::shard`] reads only one shard's records ([`crate::shard`]:
+//! every reader takes a [`format::Span`] of record offsets).
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -27,6 +27,7 @@ use crate::format::{
 };
 use crate::input::Input;
 use crate::layout::Layout;
+use crate::shard::{Plan, Shard};
 use crate::solver::SolveOptions;
 use crate::stats;
 
@@ -96,6 +97,8 @@ pub struct Settings {
     pub summarise: bool,
     /// The chunk size.
     pub chunk: ChunkSize,
+    /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.
+    pub shard: Option<Shard>,
 }
 
 /// What a run reports as it goes; called on the thread that called [`run`].
@@ -162,7 +165,11 @@ pub fn run(
     writer.header(&mut header);
     sink.write(&header)?;
 
-    let mut feed = Feed::new(inputs, settings);
+    let plan = settings
+        .shard
+        .map(|shard| Plan::measure(inputs, shard))
+        .transpose()?;
+    let mut feed = Feed::new(inputs, settings, plan);
     let work = Work {
         settings,
         writer: &writer,
@@ -233,10 +240,12 @@ struct Feed<'a> {
     to_skip: u64,
     /// Whether reading stopped because the interrupt flag was set.
     interrupted: bool,
+    /// The part of each input to read, when sharded.
+    plan: Option<Plan>,
 }
 
 impl<'a> Feed<'a> {
-    fn new(inputs: &'a [Input], settings: &'a Settings) -> Self {
+    fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
         let options = ReadOptions {
             want_solution: matches!(settings.job, Job::Verify(_)),
             columns: settings.columns.clone(),
@@ -251,6 +260,7 @@ impl<'a> Feed<'a> {
             next_input: 0,
             to_skip: settings.skip_records,
             interrupted: false,
+            plan,
         }
     }
 
@@ -291,7 +301,7 @@ impl<'a> Feed<'a> {
                     let Some(input) = self.inputs.get(self.next_input) else {
                         return Ok(None);
                     };
-                    let reader = self.open(input)?;
+                    let reader = self.open(input, self.next_input)?;
                     self.current.insert((self.next_input, reader))
                 }
             };
@@ -313,7 +323,7 @@ impl<'a> Feed<'a> {
         }
     }
 
-    fn open(&self, input: &Input) -> Result<Box<dyn RecordReader>, RunError> {
+    fn open(&self, input: &Input, index: usize) -> Result<Box<dyn RecordReader>, RunError> {
         let opened = input
             .open(self.raw_bytes.clone())
             .map_err(|source| RunError::Open {
@@ -324,7 +334,18 @@ impl<'a> Feed<'a> {
             .settings
             .input_format
             .unwrap_or_else(|| format::detect(input.path(), &opened.head));
-        format::reader(format, opened.reader, &self.options).map_err(|e| match e {
+        let sharded;
+        let options = match &self.plan {
+            Some(plan) => {
+                sharded = ReadOptions {
+                    span: plan.span(index),
+                    ..self.options.clone()
+                };
+                &sharded
+            }
+            None => &self.options,
+        };
+        format::reader(format, opened.reader, options).map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
                 line: 0,
@@ -519,6 +540,7 @@ mod tests {
             skip_records: 0,
             summarise: false,
             chunk,
+            shard: None,
         }
     }
 
