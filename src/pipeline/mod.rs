@@ -158,7 +158,11 @@ pub fn run(
         out,
         name: out_name,
         inputs,
-        summary: Summary::default(),
+        // An input without records still has a summary, an empty one.
+        summary: Summary {
+            dataset: settings.summarise.then(stats::Summary::new),
+            ..Summary::default()
+        },
         events,
     };
     let mut header = Vec::new();
