@@ -232,12 +232,12 @@ pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
     let mut output = Output::open(&Target::Path(run.output.clone()))?;
     let name = output.name().to_string();
     concatenate(&parts, is_csv, output.writer()).map_err(|e| match e {
-        Copy::Read(path, source) => MergeError::Read { path, source },
-        Copy::Header(other) => MergeError::Header {
+        JoinError::Read(path, source) => MergeError::Read { path, source },
+        JoinError::Header(other) => MergeError::Header {
             first: parts[0].output.clone(),
             other,
         },
-        Copy::Write(source) => MergeError::Output(OutputError {
+        JoinError::Write(source) => MergeError::Output(OutputError {
             action: "write",
             name: name.clone(),
             source,
@@ -371,36 +371,36 @@ fn difference(first: &Part, other: &Part) -> Option<String> {
     None
 }
 
-/// Why copying failed.
-enum Copy {
+/// Why joining the outputs stopped.
+enum JoinError {
+    /// A shard output could not be read.
     Read(PathBuf, io::Error),
+    /// A CSV shard output starts with another header row than the first.
     Header(PathBuf),
+    /// The merged output could not be written.
     Write(io::Error),
 }
 
 /// Writes the outputs of `parts` one after the other; of CSV outputs, the header row of the
 /// first only (every other must start with the same one).
-fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), Copy> {
+fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), JoinError> {
     let mut header: Option<Vec<u8>> = None;
     for part in parts {
-        let read = |e| Copy::Read(part.output.clone(), e);
-        let mut input =
-            BufReader::with_capacity(256 * 1024, File::open(&part.output).map_err(read)?);
+        let path = &part.output;
+        let read = |e| JoinError::Read(path.clone(), e);
+        let mut input = BufReader::with_capacity(256 * 1024, File::open(path).map_err(read)?);
         if csv {
             let own = csv_header(&mut input).map_err(read)?;
             match &header {
                 None => {
-                    out.write_all(&own).map_err(Copy::Write)?;
+                    out.write_all(&own).map_err(JoinError::Write)?;
                     header = Some(own);
                 }
                 Some(first) if *first == own => {}
-                Some(_) => return Err(Copy::Header(part.output.clone())),
+                Some(_) => return Err(JoinError::Header(path.clone())),
             }
         }
-        copy(&mut input, out).map_err(|e| match e {
-            Either::Read(e) => read(e),
-            Either::Write(e) => Copy::Write(e),
-        })?;
+        copy(&mut input, path, out)?;
     }
     Ok(())
 }
@@ -422,23 +422,18 @@ fn csv_header(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
     }
 }
 
-enum Either {
-    Read(io::Error),
-    Write(io::Error),
-}
-
-/// Copies the rest of `input` to `out`, telling read errors from write errors.
-fn copy(input: &mut impl BufRead, out: &mut dyn Write) -> Result<(), Either> {
+/// Copies the rest of `input` (read from `path`) to `out`.
+fn copy(input: &mut impl BufRead, path: &Path, out: &mut dyn Write) -> Result<(), JoinError> {
     loop {
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Either::Read(e)),
+            Err(e) => return Err(JoinError::Read(path.to_path_buf(), e)),
         };
         if buf.is_empty() {
             return Ok(());
         }
-        out.write_all(buf).map_err(Either::Write)?;
+        out.write_all(buf).map_err(JoinError::Write)?;
         let n = buf.len();
         input.consume(n);
     }

@@ -338,18 +338,14 @@ impl<'a> Feed<'a> {
             .settings
             .input_format
             .unwrap_or_else(|| format::detect(input.path(), &opened.head));
-        let sharded;
-        let options = match &self.plan {
-            Some(plan) => {
-                sharded = ReadOptions {
-                    span: plan.span(index),
-                    ..self.options.clone()
-                };
-                &sharded
-            }
-            None => &self.options,
+        let options = ReadOptions {
+            span: self
+                .plan
+                .as_ref()
+                .map_or(self.options.span, |p| p.span(index)),
+            ..self.options.clone()
         };
-        format::reader(format, opened.reader, options).map_err(|e| match e {
+        format::reader(format, opened.reader, &options).map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
                 line: 0,
