@@ -118,6 +118,7 @@ fn settings(threads: usize) -> Settings {
         skip_records: 0,
         summarise: false,
         chunk: ChunkSize::default(),
+        shard: None,
     }
 }
 

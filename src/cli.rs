@@ -5,11 +5,12 @@ use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
-use sudoku_bulk::config::{self, BulkRun, Config, ConfigError, ShowRun, StatsRun};
+use sudoku_bulk::config::{self, BulkRun, Config, ConfigError, MergeRun, ShowRun, StatsRun};
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::input::Input;
 use sudoku_bulk::output::Target;
 use sudoku_bulk::pipeline::{ChunkSize, Job, Settings, VerifyOptions};
+use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
 
 /// Solve, verify and measure Sudoku puzzles in bulk.
@@ -31,6 +32,9 @@ enum Command {
     Stats(StatsArgs),
     /// Solve one puzzle and show it, its solution and every statistic as grids and text.
     Show(ShowArgs),
+    /// Join the outputs of `solve --shard` into the output of a single run, in shard order,
+    /// and merge their summaries; refuses missing shards and shards of another run.
+    Merge(MergeArgs),
 }
 
 /// Options shared by the commands that read records.
@@ -117,6 +121,38 @@ struct SolveArgs {
     /// Also write the dataset summary of the run, as `stats --json` would print it, to FILE.
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
+
+    /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
+    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary goes
+    /// beside it (OUT.summary.json) unless --summary says otherwise.
+    #[arg(long, value_name = "K/N|auto")]
+    shard: Option<ShardChoice>,
+
+    /// The number of shards N, for `--shard auto` in a Kubernetes Indexed Job (its
+    /// completions); under Slurm it must equal SLURM_ARRAY_TASK_COUNT.
+    #[arg(long, value_name = "N", requires = "shard")]
+    shards: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// The merged output (replaced only when complete); its summary goes beside it
+    /// (OUT.summary.json) unless --summary says otherwise.
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+
+    /// The outputs of `solve --shard`, in any order; each one's summary is read from beside it
+    /// (SHARD_OUTPUT.summary.json).
+    #[arg(value_name = "SHARD_OUTPUT", required = true)]
+    shards: Vec<PathBuf>,
+
+    /// Write the merged summary to FILE.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+
+    /// No message about the merge; only errors.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -223,6 +259,9 @@ impl Cli {
                 if let Config::Bulk(run) = &mut config {
                     run.pipeline.summarise = args.summary.is_some();
                     run.summary = args.summary;
+                    if let Some(choice) = args.shard {
+                        sharded(run, choice, args.shards)?;
+                    }
                 }
                 Ok(config)
             }
@@ -251,6 +290,14 @@ impl Cli {
                 trace: args.trace,
                 max_trace_lines: args.max_trace_lines,
             })),
+            Command::Merge(args) => Ok(Config::Merge(MergeRun {
+                summary: args
+                    .summary
+                    .unwrap_or_else(|| shard::summary_path(&args.output)),
+                output: args.output,
+                shards: args.shards,
+                quiet: args.quiet,
+            })),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
                 by: args.by,
@@ -259,6 +306,36 @@ impl Cli {
             })),
         }
     }
+}
+
+/// Makes `run` handle one shard: found from `choice` (and the environment for `auto`), with
+/// files for input and output and a summary.
+fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Result<(), ConfigError> {
+    let shard = match choice {
+        ShardChoice::Fixed(shard) => match shards {
+            Some(given) if given != shard.count => {
+                return Err(ShardError::CountDiffers {
+                    given,
+                    name: "N in --shard K/N",
+                    found: shard.count,
+                }
+                .into());
+            }
+            _ => shard,
+        },
+        ShardChoice::Auto => Shard::from_env(|name| std::env::var(name).ok(), shards)?,
+    };
+    if run.inputs.iter().any(|i| i.path().is_none()) {
+        return Err(ConfigError::ShardStdin);
+    }
+    let Target::Path(output) = &run.output else {
+        return Err(ConfigError::ShardStdout);
+    };
+    run.summary
+        .get_or_insert_with(|| shard::summary_path(output));
+    run.pipeline.summarise = true;
+    run.pipeline.shard = Some(shard);
+    Ok(())
 }
 
 /// Parses a name clap has already checked against the known names.
@@ -302,6 +379,7 @@ fn bulk(
             skip_records: 0,
             summarise: false,
             chunk: ChunkSize::default(),
+            shard: None,
         },
     })))
 }
@@ -376,6 +454,71 @@ mod tests {
             run.pipeline.job,
             Job::Verify(VerifyOptions { unique: true, .. })
         ));
+    }
+
+    #[test]
+    fn a_shard_writes_its_summary_beside_its_output() {
+        let run = bulk_of(&[
+            "solve",
+            "a.txt",
+            "b.txt",
+            "--shard",
+            "2/5",
+            "-o",
+            "out/p2.csv",
+        ]);
+        assert_eq!(run.pipeline.shard, Some(Shard { index: 2, count: 5 }));
+        assert!(run.pipeline.summarise);
+        assert_eq!(run.summary, Some("out/p2.csv.summary.json".into()));
+        let run = bulk_of(&[
+            "solve",
+            "a.txt",
+            "--shard",
+            "0/1",
+            "-o",
+            "x.csv",
+            "--summary",
+            "s.json",
+        ]);
+        assert_eq!(run.summary, Some("s.json".into()));
+    }
+
+    #[test]
+    fn shards_need_files_in_and_out() {
+        assert_eq!(
+            config(&["solve", "--shard", "0/2", "-o", "x.csv"]).unwrap_err(),
+            ConfigError::ShardStdin.to_string()
+        );
+        assert_eq!(
+            config(&["solve", "a.txt", "-", "--shard", "0/2", "-o", "x"]).unwrap_err(),
+            ConfigError::ShardStdin.to_string()
+        );
+        assert_eq!(
+            config(&["solve", "a.txt", "--shard", "0/2"]).unwrap_err(),
+            ConfigError::ShardStdout.to_string()
+        );
+        assert_eq!(
+            config(&[
+                "solve", "a.txt", "--shard", "1/2", "--shards", "3", "-o", "x"
+            ])
+            .unwrap_err(),
+            "--shards 3, but N in --shard K/N is 2"
+        );
+        assert!(config(&["solve", "a.txt", "--shard", "2/2", "-o", "x"]).is_err());
+        assert!(config(&["solve", "a.txt", "--shards", "2", "-o", "x"]).is_err());
+    }
+
+    #[test]
+    fn merge_names_its_summary_after_its_output() {
+        let Config::Merge(run) = config(&["merge", "all.csv", "p1.csv", "p0.csv"]).unwrap() else {
+            panic!("not a merge")
+        };
+        assert_eq!(run.summary, PathBuf::from("all.csv.summary.json"));
+        assert_eq!(
+            run.shards,
+            [PathBuf::from("p1.csv"), PathBuf::from("p0.csv")]
+        );
+        assert!(config(&["merge", "all.csv"]).is_err());
     }
 
     #[test]

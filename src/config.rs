@@ -6,6 +6,7 @@ use crate::input::{Input, Source};
 use crate::layout::Layout;
 use crate::output::Target;
 use crate::pipeline::Settings;
+use crate::shard::ShardError;
 use crate::solver::SolveOptions;
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
@@ -25,6 +26,8 @@ pub enum Config {
     Stats(StatsRun),
     /// `show`: one puzzle in detail.
     Show(ShowRun),
+    /// `merge`: join the outputs of the shards of a run.
+    Merge(MergeRun),
 }
 
 /// Where `show` reads its puzzle.
@@ -81,6 +84,19 @@ pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
     Layout::parse(&text).map_err(ConfigError::Regions)
 }
 
+/// The settings of a `merge` run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeRun {
+    /// The merged output.
+    pub output: PathBuf,
+    /// The shards' outputs, in any order; each has its summary beside it.
+    pub shards: Vec<PathBuf>,
+    /// Where the merged summary goes.
+    pub summary: PathBuf,
+    /// No message about the merge.
+    pub quiet: bool,
+}
+
 /// The settings of a `stats` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsRun {
@@ -134,6 +150,19 @@ pub enum ConfigError {
         /// The OS error.
         error: String,
     },
+    /// The shard cannot be named or found.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// `--shard` with standard input.
+    #[error(
+        "--shard cannot read standard input: every shard must read the inputs from the start, so give files"
+    )]
+    ShardStdin,
+    /// `--shard` without `-o`.
+    #[error(
+        "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"
+    )]
+    ShardStdout,
 }
 
 /// The inputs named on the command line: none means standard input.

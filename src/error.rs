@@ -57,6 +57,9 @@ pub enum RunError {
         /// What went wrong.
         bug: SolverBug,
     },
+    /// The inputs cannot be divided into shards.
+    #[error(transparent)]
+    Shard(#[from] crate::shard::PlanError),
     /// The interrupt flag was set.
     #[error("interrupted")]
     Interrupted,

@@ -75,6 +75,17 @@ impl Input {
         meta.is_file().then_some(meta.len())
     }
 
+    /// The length of the stream [`Input::open`] gives: the size of a plain file, or the
+    /// decompressed size of a gzip file (found by decompressing it whole). Standard input is
+    /// read to its end.
+    pub fn stream_len(&self) -> io::Result<u64> {
+        let opened = self.open(Arc::new(AtomicU64::new(0)))?;
+        if let Some(size) = self.size().filter(|_| !opened.gzip) {
+            return Ok(size);
+        }
+        io::copy(&mut { opened.reader }, &mut io::sink())
+    }
+
     /// Opens the input: a buffered stream of its (decompressed) bytes and the first bytes of
     /// that stream, for guessing the format. `counter` grows by the raw bytes read.
     pub fn open(&self, counter: Arc<AtomicU64>) -> io::Result<Opened> {
@@ -99,6 +110,7 @@ impl Input {
         Ok(Opened {
             reader: Box::new(reader),
             head,
+            gzip,
         })
     }
 }
@@ -110,6 +122,8 @@ pub struct Opened {
     /// A copy of the first bytes of the stream: up to the end of its first line that is not
     /// blank or a comment, or 64 KiB, or all of it.
     pub head: Vec<u8>,
+    /// Whether the input is gzip (and `reader` decompresses it).
+    pub gzip: bool,
 }
 
 /// Reads until `limit` bytes, the end of the input, or `done` says the bytes so far suffice.
@@ -195,6 +209,19 @@ mod tests {
         let (_, all, raw) = open_bytes(&bytes);
         assert_eq!(all, b"first\nsecond\n");
         assert_eq!(raw, bytes.len() as u64);
+    }
+
+    #[test]
+    fn stream_length_is_the_decompressed_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = gzip(b"first\n");
+        bytes.extend(gzip(b"second\n"));
+        let gz = dir.path().join("in.gz");
+        std::fs::write(&gz, &bytes).unwrap();
+        assert_eq!(Input::file(gz).stream_len().unwrap(), 13);
+        let plain = dir.path().join("in.txt");
+        std::fs::write(&plain, b"abc\n\x1f").unwrap();
+        assert_eq!(Input::file(plain).stream_len().unwrap(), 5);
     }
 
     #[test]

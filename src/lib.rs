@@ -14,10 +14,13 @@
 //! - [`format`](mod@format): readers of the line, CSV and grid formats; CSV and JSON-lines writers;
 //! - [`input`]: files or standard input, plain or gzip;
 //! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
+//! - [`shard`]: which records shard `K` of `N` handles, for job arrays; [`merge`]: joining
+//!   the shards' outputs and summaries into those of a single run;
 //! - [`output`]: standard output, or a file replaced only when the run completes;
 //! - [`progress`]: the progress bar;
 //! - [`status`]: the status of a result row, shared by the pipeline and the statistics;
 //! - [`stats`]: dataset summaries that merge, and their reader from result files;
+//! - [`fingerprint`]: what a run's rows depend on (inputs, options, version), for summaries;
 //! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts;
 //! - [`config`], [`run`], [`exit`], [`error`]: validated settings of a command (the binary's
 //!   `cli` module turns the arguments into them), running it, exit codes and errors.
@@ -27,17 +30,20 @@
 pub mod config;
 pub mod error;
 pub mod exit;
+pub mod fingerprint;
 pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod layout;
+pub mod merge;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod report;
 pub mod run;
+pub mod shard;
 pub mod solver;
 pub mod stats;
 pub mod status;

@@ -9,8 +9,10 @@ use std::time::Instant;
 use crate::config::{BulkRun, Config, PuzzleSource, ShowRun, StatsRun};
 use crate::error::RunError;
 use crate::exit::Exit;
+use crate::fingerprint;
 use crate::format::{self, escape_controls};
 use crate::input::{Input, Source};
+use crate::merge::{self, MergeError};
 use crate::output::Target;
 use crate::output::{Output, OutputError};
 use crate::pipeline::{self, Events, Job, RowStatus, Summary};
@@ -40,6 +42,9 @@ pub enum CommandError {
     /// The puzzle of `show` could not be read.
     #[error("{0}")]
     Puzzle(String),
+    /// Shard outputs could not be merged.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
 }
 
 /// Runs a command; `interrupt` is set by Ctrl-C.
@@ -48,6 +53,13 @@ pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError>
         Config::Bulk(run) => bulk(&run, interrupt),
         Config::Stats(run) => summarise(&run),
         Config::Show(run) => show(&run),
+        Config::Merge(run) => {
+            let merged = merge::merge(&run)?;
+            if !run.quiet {
+                say(&merged.to_string());
+            }
+            Ok(Exit::Success)
+        }
     }
 }
 
@@ -114,7 +126,9 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
         other => other?,
     }
     if let (Some(path), Some(dataset)) = (&run.summary, &summary.dataset) {
-        write_file(path, report::json::to_string(dataset).as_bytes())?;
+        let made_from = fingerprint::run_info(&run.inputs, &run.pipeline, &run.output)?;
+        let text = report::json::to_string_with_run(dataset, made_from.as_ref());
+        write_file(path, text.as_bytes())?;
     }
     if !run.quiet {
         print_summary(&run.pipeline.job, &summary, reporter.flagged, started);

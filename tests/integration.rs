@@ -4,6 +4,7 @@ mod algorithms;
 mod corpus;
 mod jigsaw;
 mod jigsaw_fast;
+mod shard_cmd;
 mod show_cmd;
 mod solve_cmd;
 mod stats;

@@ -168,8 +168,15 @@ impl<R: BufRead> CsvReader<R> {
 
 impl<R: BufRead + Send> RecordReader for CsvReader<R> {
     fn next_record(&mut self) -> io::Result<Option<Record>> {
-        let Some(raw) = self.next_raw()? else {
-            return Ok(None);
+        // Only a record's first line starts it, and which lines are first lines depends on the
+        // quotes before them: records before the span are read to find where the next starts.
+        let raw = loop {
+            let Some(raw) = self.next_raw()? else {
+                return Ok(None);
+            };
+            if !self.span.starts_after(raw.offset) {
+                break raw;
+            }
         };
         if self.span.ends_before(raw.offset) {
             return Ok(None);

@@ -33,8 +33,9 @@ pub(crate) fn is_separator(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'|' | b'-' | b'+')
 }
 
-impl<R: BufRead + Send> RecordReader for GridReader<R> {
-    fn next_record(&mut self) -> io::Result<Option<Record>> {
+impl<R: BufRead> GridReader<R> {
+    /// The next record, whatever the span's `from`.
+    fn next_any(&mut self) -> io::Result<Option<Record>> {
         let mut record: Option<Record> = None;
         while let Some(line) = self.lines.next_line()? {
             let text = line.text.trim_ascii();
@@ -78,6 +79,19 @@ impl<R: BufRead + Send> RecordReader for GridReader<R> {
             }
         }
         Ok(record)
+    }
+}
+
+impl<R: BufRead + Send> RecordReader for GridReader<R> {
+    fn next_record(&mut self) -> io::Result<Option<Record>> {
+        // Whether a line starts a puzzle depends on the lines before it (a blank line, or 81
+        // cells completed): records before the span are read to find where the next starts.
+        loop {
+            match self.next_any()? {
+                Some(record) if self.span.starts_after(record.offset) => continue,
+                other => return Ok(other),
+            }
+        }
     }
 
     fn position(&self) -> Position {

@@ -31,6 +31,10 @@ impl<R: BufRead> LineReader<R> {
 
 impl<R: BufRead + Send> RecordReader for LineReader<R> {
     fn next_record(&mut self) -> io::Result<Option<Record>> {
+        // Any line may start a record, so the lines before the span are passed over unread.
+        if self.lines.position().offset < self.span.from {
+            self.lines.skip_to(self.span.from)?;
+        }
         while let Some(line) = self.lines.next_line()? {
             let text = line.text.trim_ascii();
             if text.is_empty() || text[0] == b'#' {
@@ -161,8 +165,8 @@ mod tests {
         let input = format!("{PUZZLE}\n\n{PUZZLE}\n{PUZZLE}\n");
         let options = ReadOptions {
             span: Span {
-                start: Position::START,
                 end: Some(84),
+                ..Span::default()
             },
             ..ReadOptions::default()
         };

@@ -50,6 +50,43 @@ impl<R: BufRead> Lines<R> {
         self.next
     }
 
+    /// Passes over the lines that start before `offset`, counting them but copying nothing:
+    /// afterwards the next line starts at or after `offset`, or the input is at its end.
+    ///
+    /// A line starts at `p` when `p` is 0 or byte `p - 1` is a newline, so the first line start
+    /// at or after `offset` follows the first newline at or after byte `offset - 1`.
+    pub fn skip_to(&mut self, offset: u64) -> io::Result<()> {
+        if self.next.offset >= offset {
+            return Ok(());
+        }
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok(());
+            }
+            // The buffer starts at `at`; the newline looked for is at or after `offset - 1`.
+            let at = self.next.offset;
+            let search = usize::try_from((offset - 1).saturating_sub(at)).unwrap_or(usize::MAX);
+            let end = available
+                .get(search..)
+                .and_then(|rest| memchr::memchr(b'\n', rest))
+                .map(|n| search + n + 1);
+            let take = end.unwrap_or(available.len());
+            let lines = memchr::memchr_iter(b'\n', &available[..take]).count();
+            self.input.consume(take);
+            // Between refills `next` is mid-line; it is a line start again on return.
+            self.next.offset += take as u64;
+            self.next.line += lines as u64;
+            if end.is_some() {
+                return Ok(());
+            }
+        }
+    }
+
     /// The next line, or `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         self.buf.clear();
@@ -187,6 +224,43 @@ mod tests {
                 line: 9
             }
         );
+    }
+
+    #[test]
+    fn skipping_to_any_offset_leaves_the_lines_starting_there_or_later() {
+        let input = b"\xEF\xBB\xBFab\r\n\n# c\r\n\r\nlonger line\nx\n\nlast";
+        let every = all(input, 100);
+        for offset in 0..=input.len() as u64 + 1 {
+            let reader = io::BufReader::with_capacity(3, &input[..]);
+            let mut lines = Lines::new(reader, Position::START, 100);
+            lines.skip_to(offset).unwrap();
+            let mut rest = Vec::new();
+            while let Some(l) = lines.next_line().unwrap() {
+                rest.push((
+                    l.number,
+                    l.offset,
+                    String::from_utf8_lossy(l.text).into_owned(),
+                    l.too_long,
+                ));
+            }
+            let expected: Vec<_> = every.iter().filter(|l| l.1 >= offset).cloned().collect();
+            assert_eq!(rest, expected, "skipping to {offset}");
+        }
+    }
+
+    #[test]
+    fn skipping_passes_over_lines_longer_than_the_cap() {
+        let input = format!("{}\nab\n", "x".repeat(50));
+        let mut lines = Lines::new(input.as_bytes(), Position::START, 8);
+        lines.skip_to(10).unwrap();
+        assert_eq!(
+            lines.position(),
+            Position {
+                offset: 51,
+                line: 2
+            }
+        );
+        assert_eq!(lines.next_line().unwrap().unwrap().text, b"ab");
     }
 
     #[test]

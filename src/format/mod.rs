@@ -40,20 +40,34 @@ impl Default for Position {
     }
 }
 
-/// The part of an input a reader covers: it starts at `start` (the caller has positioned the
-/// input there) and returns only records whose first byte lies before `end`.
+/// The part of an input a reader covers: the input handed to it begins at `start` (the caller
+/// has positioned it there), and it returns only the records whose first byte lies in
+/// `from..end`, each read to its own end even when that lies past `end`.
+///
+/// A record's first byte is the first byte of the line where it starts. Records that start
+/// before `from` are passed over: the line format skips whole lines by counting newlines (any
+/// line may start a record), while CSV and grid read them as records and drop them, since where
+/// their records start depends on what comes before (a quoted line break, a grid's row count).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Span {
     /// Where the input handed to the reader begins.
     pub start: Position,
+    /// Records starting before this offset are not returned (0, or at most `start.offset`:
+    /// none is passed over).
+    pub from: u64,
     /// Records starting at or after this offset are not returned. `None`: read to the end.
     pub end: Option<u64>,
 }
 
 impl Span {
-    /// Whether a record starting at `offset` lies outside the span.
+    /// Whether a record starting at `offset` lies past the end of the span.
     fn ends_before(&self, offset: u64) -> bool {
         self.end.is_some_and(|end| offset >= end)
+    }
+
+    /// Whether a record starting at `offset` lies before the span.
+    fn starts_after(&self, offset: u64) -> bool {
+        offset < self.from
     }
 }
 
@@ -475,6 +489,95 @@ mod tests {
             err.to_string(),
             "--keep-columns needs CSV input, but this input is read as line"
         );
+    }
+
+    /// Every record of `input` read as `format` with `from..end`.
+    fn records_in(
+        format: InputFormat,
+        input: &[u8],
+        keep: &[&str],
+        from: u64,
+        end: Option<u64>,
+    ) -> Vec<Record> {
+        let options = ReadOptions {
+            columns: Columns {
+                keep: keep.iter().map(|k| k.to_string()).collect(),
+                ..Columns::default()
+            },
+            span: Span {
+                start: Position::START,
+                from,
+                end,
+            },
+            ..ReadOptions::default()
+        };
+        // A tiny buffer makes lines straddle refills, in the skip as in the reading.
+        let input = std::io::BufReader::with_capacity(5, input);
+        let mut reader = reader(format, input, &options).unwrap();
+        let mut out = Vec::new();
+        while let Some(record) = reader.next_record().unwrap() {
+            out.push(record);
+        }
+        out
+    }
+
+    /// Inputs with a byte order mark, CRLF and LF, blank and comment lines, no final newline,
+    /// and records spanning lines (CSV quoted line breaks, grids).
+    fn awkward_inputs() -> Vec<(InputFormat, Vec<u8>, &'static [&'static str])> {
+        let rows =
+            |p: &str| -> Vec<String> { (0..9).map(|r| p[r * 9..r * 9 + 9].to_string()).collect() };
+        let numbers: Vec<String> = PUZZLE.replace('.', "0").chars().map(String::from).collect();
+        let line = format!(
+            "\u{feff}# set\r\n{PUZZLE}\r\n\r\n  {PUZZLE} tail\n#{PUZZLE}\n\n\n123\n{PUZZLE}"
+        );
+        let csv = format!(
+            "\u{feff}\"id\",puzzle,note\r\n1,{PUZZLE},plain\r\n\r\n2,{PUZZLE},\"two\r\nlines, \"\"quoted\"\"\"\n\
+             3,{PUZZLE},\"\n\n{PUZZLE}\n\"\n\n4,\"{PUZZLE}\",x\n5,{PUZZLE}"
+        );
+        let grid = format!(
+            "\u{feff}# grids\r\n{}\r\n\r\n------+------\n{}\n{}\n\n\n{}\n# c\n{}",
+            rows(PUZZLE).join("\r\n"),
+            rows(PUZZLE)[..4].join("\n"),
+            rows(PUZZLE)[4..].join("\n"),
+            numbers.join(" "),
+            numbers
+                .chunks(9)
+                .map(|r| r.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        vec![
+            (InputFormat::Line, line.into_bytes(), &[]),
+            (InputFormat::Csv, csv.into_bytes(), &["note"]),
+            (InputFormat::Grid, grid.into_bytes(), &[]),
+        ]
+    }
+
+    #[test]
+    fn spans_split_the_records_at_every_byte_exactly() {
+        for (format, input, keep) in awkward_inputs() {
+            let whole = records_in(format, &input, keep, 0, None);
+            assert!(whole.len() >= 4, "{format}: {whole:?}");
+            for cut in 0..=input.len() as u64 + 1 {
+                let mut parts = records_in(format, &input, keep, 0, Some(cut));
+                parts.extend(records_in(format, &input, keep, cut, None));
+                assert_eq!(parts, whole, "{format} cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_span_returns_the_records_starting_in_it_with_their_lines() {
+        for (format, input, keep) in awkward_inputs() {
+            let whole = records_in(format, &input, keep, 0, None);
+            for w in whole.windows(2) {
+                let got = records_in(format, &input, keep, w[0].offset, Some(w[1].offset));
+                assert_eq!(got, vec![w[0].clone()], "{format}");
+                // One byte later, the span starts inside the first record: it is left out.
+                let got = records_in(format, &input, keep, w[0].offset + 1, Some(w[1].offset + 1));
+                assert_eq!(got, vec![w[1].clone()], "{format}");
+            }
+        }
     }
 
     #[test]

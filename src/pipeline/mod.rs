@@ -12,8 +12,8 @@
 //!
 //! Hooks for resuming and sharding: [`Events::progress`] reports the rows written after every
 //! chunk (a checkpoint can record it), [`Settings::skip_records`] skips that many records of a
-//! restarted run, and every reader takes a [`format::Span`] (start offset and line number, end
-//! offset) so that a shard reads only its byte range.
+//! restarted run, and [`Settings::shard`] reads only one shard's records ([`crate::shard`]:
+//! every reader takes a [`format::Span`] of record offsets).
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -27,6 +27,7 @@ use crate::format::{
 };
 use crate::input::Input;
 use crate::layout::Layout;
+use crate::shard::{Plan, Shard};
 use crate::solver::SolveOptions;
 use crate::stats;
 
@@ -96,6 +97,8 @@ pub struct Settings {
     pub summarise: bool,
     /// The chunk size.
     pub chunk: ChunkSize,
+    /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.
+    pub shard: Option<Shard>,
 }
 
 /// What a run reports as it goes; called on the thread that called [`run`].
@@ -154,7 +157,11 @@ pub fn run(
         .map_err(|e| RunError::Threads(e.to_string()))?;
     // The first chunk is read before the header is written: whether the records carry their
     // own region layouts (a `regions` column in the first CSV input) decides the columns.
-    let mut feed = Feed::new(inputs, settings);
+    let plan = settings
+        .shard
+        .map(|shard| Plan::measure(inputs, shard))
+        .transpose()?;
+    let mut feed = Feed::new(inputs, settings, plan);
     let mut chunk = feed.next_chunk(interrupt)?;
     let regions = feed.regions || settings.columns.regions.is_some();
     let writer = RowWriter::new(
@@ -165,7 +172,11 @@ pub fn run(
         out,
         name: out_name,
         inputs,
-        summary: Summary::default(),
+        // An input without records still has a summary, an empty one.
+        summary: Summary {
+            dataset: settings.summarise.then(stats::Summary::new),
+            ..Summary::default()
+        },
         events,
     };
     let mut header = Vec::new();
@@ -255,10 +266,12 @@ struct Feed<'a> {
     interrupted: bool,
     /// Whether a reader opened so far gives records their own region layouts.
     regions: bool,
+    /// The part of each input to read, when sharded.
+    plan: Option<Plan>,
 }
 
 impl<'a> Feed<'a> {
-    fn new(inputs: &'a [Input], settings: &'a Settings) -> Self {
+    fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
         let options = ReadOptions {
             want_solution: matches!(settings.job, Job::Verify(_)),
             columns: settings.columns.clone(),
@@ -274,6 +287,7 @@ impl<'a> Feed<'a> {
             to_skip: settings.skip_records,
             interrupted: false,
             regions: false,
+            plan,
         }
     }
 
@@ -314,7 +328,7 @@ impl<'a> Feed<'a> {
                     let Some(input) = self.inputs.get(self.next_input) else {
                         return Ok(None);
                     };
-                    let reader = self.open(input)?;
+                    let reader = self.open(input, self.next_input)?;
                     self.regions |= reader.has_regions();
                     self.current.insert((self.next_input, reader))
                 }
@@ -337,7 +351,7 @@ impl<'a> Feed<'a> {
         }
     }
 
-    fn open(&self, input: &Input) -> Result<Box<dyn RecordReader>, RunError> {
+    fn open(&self, input: &Input, index: usize) -> Result<Box<dyn RecordReader>, RunError> {
         let opened = input
             .open(self.raw_bytes.clone())
             .map_err(|source| RunError::Open {
@@ -348,7 +362,14 @@ impl<'a> Feed<'a> {
             .settings
             .input_format
             .unwrap_or_else(|| format::detect(input.path(), &opened.head));
-        format::reader(format, opened.reader, &self.options).map_err(|e| match e {
+        let options = ReadOptions {
+            span: self
+                .plan
+                .as_ref()
+                .map_or(self.options.span, |p| p.span(index)),
+            ..self.options.clone()
+        };
+        format::reader(format, opened.reader, &options).map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
                 line: 0,
@@ -553,6 +574,7 @@ mod tests {
             skip_records: 0,
             summarise: false,
             chunk,
+            shard: None,
         }
     }
 

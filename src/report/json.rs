@@ -28,6 +28,14 @@
 //!   "by": "givens",                      grouping column, or null
 //!   "groups": {                          per value of that column: the fields from
 //!     "17": { "records": ..., "status": ..., ..., "counters": ... }   "records" to "counters"
+//!   },
+//!   "run": {                             only in the summary of a shard (solve --shard):
+//!     "tool_version": "0.1.0",           what the rows were made from and how
+//!     "inputs": [                        the inputs in order (see RunInfo)
+//!       { "name": "data/a.txt.gz", "bytes": 1034, "sample_sha256": "3f1c..." }
+//!     ],
+//!     "options": { "algorithm": "fast", "max_solutions": 2, ... },
+//!     "shard": { "index": 3, "count": 16, "output_bytes": 81234 }
 //!   }
 //! }
 //! ```
@@ -41,11 +49,14 @@
 //! and `groups`; every other field is derived from them and ignored. The numbers read must
 //! agree with each other ([`Summary::check`]), so a truncated or hand-edited file is refused
 //! rather than merged.
+//!
+//! `run` was added within version 1: readers that do not know it ignore it, and `stats` merges
+//! summaries with or without it. [`read_saved`] reads it too, for `merge`.
 
 use std::collections::BTreeMap;
 use std::io;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::stats::{
     Bucket, Counter, Distribution, Inconsistency, RowStatus, StatusCounts, Summary,
@@ -80,12 +91,84 @@ pub enum JsonError {
     Inconsistent(#[from] Inconsistency),
 }
 
+/// What the rows of a shard were made from and how: the `run` field of its summary.
+///
+/// Two shards with equal `RunInfo` (shard index aside) read the same bytes with the same options
+/// and the same version of the tool: they are shards of one run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The version of sudoku-bulk that wrote the rows.
+    pub tool_version: String,
+    /// The inputs, in order.
+    pub inputs: Vec<InputPrint>,
+    /// The options that change the bytes of the output, by name.
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// Which shard the rows are (always present in what this version writes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+}
+
+/// The fingerprint of one input: enough to tell another file (or a changed one) apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputPrint {
+    /// The input's name as given (`<stdin>` for standard input).
+    pub name: String,
+    /// Its size in bytes as stored (compressed, for gzip); `null` for standard input.
+    pub bytes: Option<u64>,
+    /// SHA-256 (lowercase hex) of a sample of the stored bytes: the whole file up to 1 MiB;
+    /// beyond, 16 blocks of 64 KiB starting at `floor(i * (bytes - 65536) / 15)` for `i` in
+    /// `0..16` (the first and the last 64 KiB included), hashed one after the other. `null`
+    /// for standard input.
+    pub sample_sha256: Option<String>,
+}
+
+/// Which shard a summary's rows are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// `K`, from 0.
+    pub index: u64,
+    /// `N`.
+    pub count: u64,
+    /// The size of the shard's output file when the shard finished.
+    pub output_bytes: u64,
+}
+
+/// A summary document as saved, with its `run` field if it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    /// The counts.
+    pub summary: Summary,
+    /// What the rows were made from.
+    pub run: Option<RunInfo>,
+}
+
 /// The summary as a pretty-printed JSON document, ending with a newline.
 pub fn to_string(summary: &Summary) -> String {
-    let mut text =
-        serde_json::to_string_pretty(&Document::new(summary)).expect("a summary always serialises");
+    to_string_with_run(summary, None)
+}
+
+/// The summary as a pretty-printed JSON document with its `run` field, ending with a newline.
+pub fn to_string_with_run(summary: &Summary, run: Option<&RunInfo>) -> String {
+    let document = Document {
+        run,
+        ..Document::new(summary)
+    };
+    let mut text = serde_json::to_string_pretty(&document).expect("a summary always serialises");
     text.push('\n');
     text
+}
+
+/// Reads a summary document with its `run` field.
+pub fn read_saved(bytes: &[u8]) -> Result<Saved, JsonError> {
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).map_err(JsonError::Syntax)?;
+    let run = match value.as_object_mut().and_then(|o| o.remove("run")) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(run) => Some(serde_json::from_value(run).map_err(JsonError::Shape)?),
+    };
+    Ok(Saved {
+        summary: from_value(value)?,
+        run,
+    })
 }
 
 /// Writes [`to_string`] to `out`.
@@ -135,6 +218,8 @@ struct Document<'a> {
     body: Body<'a>,
     by: Option<&'a str>,
     groups: BTreeMap<&'a str, Body<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<&'a RunInfo>,
 }
 
 impl<'a> Document<'a> {
@@ -149,6 +234,7 @@ impl<'a> Document<'a> {
                 .iter()
                 .map(|(key, group)| (key.as_str(), Body::new(group)))
                 .collect(),
+            run: None,
         }
     }
 }
@@ -336,6 +422,53 @@ mod tests {
         );
         v["records"] = "many".into();
         assert!(matches!(from_str(&v.to_string()), Err(JsonError::Shape(_))));
+    }
+
+    fn run_info(shard: Option<ShardInfo>) -> RunInfo {
+        RunInfo {
+            tool_version: "0.1.0".into(),
+            inputs: vec![InputPrint {
+                name: "a.txt".into(),
+                bytes: Some(12),
+                sample_sha256: Some("ab".repeat(32)),
+            }],
+            options: [("seed".to_string(), serde_json::json!(0))].into(),
+            shard,
+        }
+    }
+
+    #[test]
+    fn the_run_field_reads_back_and_other_readers_ignore_it() {
+        let s = sample(None);
+        let shard = ShardInfo {
+            index: 1,
+            count: 4,
+            output_bytes: 99,
+        };
+        for run in [run_info(None), run_info(Some(shard))] {
+            let text = to_string_with_run(&s, Some(&run));
+            assert_eq!(
+                read_saved(text.as_bytes()).unwrap(),
+                Saved {
+                    summary: s.clone(),
+                    run: Some(run.clone())
+                }
+            );
+            assert_eq!(from_str(&text).unwrap(), s);
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["run"]["inputs"][0]["bytes"], 12);
+        }
+        let plain = to_string(&s);
+        assert!(!plain.contains("\"run\""));
+        assert_eq!(read_saved(plain.as_bytes()).unwrap().run, None);
+        let without_shard = to_string_with_run(&s, Some(&run_info(None)));
+        assert!(!without_shard.contains("\"shard\""));
+        let mut v: serde_json::Value = serde_json::from_str(&without_shard).unwrap();
+        v["run"]["inputs"] = 3.into();
+        assert!(matches!(
+            read_saved(v.to_string().as_bytes()),
+            Err(JsonError::Shape(_))
+        ));
     }
 
     #[test]

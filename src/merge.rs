@@ -1,0 +1,468 @@
+//! `merge`: the outputs of the shards of one run ([`crate::shard`]) joined into the output of a
+//! single run, and their summaries merged into its summary.
+//!
+//! Each shard output `P` has its summary beside it, `P.summary.json`
+//! ([`shard::summary_path`]), whose `run` field says which shard `P` is and what it was made
+//! from. Before writing anything, `merge` checks that the shards are of one run, that is that
+//! they agree on the number of shards, the tool version, the inputs' fingerprints and the
+//! options that change output bytes; that each shard is there exactly once; and that each
+//! output still has the size its shard wrote. Then it writes the outputs in the order of `K`
+//! (a CSV header once, JSON lines as they are), through a temporary file renamed over `OUT`,
+//! and the merged summary beside `OUT` (without a `run` field, which only shards have): both
+//! are then byte for byte what a single run over the same inputs writes (`solve -o OUT
+//! --summary OUT.summary.json`).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use crate::config::MergeRun;
+use crate::output::{Output, OutputError, Target};
+use crate::report::json::{self, JsonError, RunInfo, ShardInfo};
+use crate::shard;
+use crate::stats::Summary;
+
+/// Why shard outputs cannot be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A shard output or its summary cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// A shard output has no summary beside it.
+    #[error(
+        "{}: no summary beside this shard output (looked for {}); solve --shard writes it there unless --summary names another file",
+        output.display(), summary.display()
+    )]
+    NoSummary {
+        /// The shard output.
+        output: PathBuf,
+        /// Where its summary was looked for.
+        summary: PathBuf,
+    },
+    /// A summary that cannot be read.
+    #[error("{}: {source}", path.display())]
+    Summary {
+        /// The summary file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: JsonError,
+    },
+    /// A summary that records no shard.
+    #[error(
+        "{} is not the output of solve --shard: its summary records no shard (is it a merged output?)",
+        output.display()
+    )]
+    NotAShard {
+        /// The output.
+        output: PathBuf,
+    },
+    /// Two shards of different runs.
+    #[error("{} and {} are not shards of one run: {difference}", first.display(), other.display())]
+    Foreign {
+        /// The shard the others are compared with.
+        first: PathBuf,
+        /// The shard that differs.
+        other: PathBuf,
+        /// What differs.
+        difference: String,
+    },
+    /// The same shard twice.
+    #[error("{} and {} are both shard {index} of {count}", first.display(), other.display())]
+    Duplicate {
+        /// `K`.
+        index: u64,
+        /// `N`.
+        count: u64,
+        /// One output.
+        first: PathBuf,
+        /// The other.
+        other: PathBuf,
+    },
+    /// Shards not given.
+    #[error("{}", missing_message(.missing, *.count))]
+    Missing {
+        /// The missing `K`s.
+        missing: Vec<u64>,
+        /// `N`.
+        count: u64,
+    },
+    /// A shard output whose size is not the one its shard recorded.
+    #[error(
+        "{} has {found} bytes, but its shard wrote {expected}: it was changed after the shard finished",
+        output.display()
+    )]
+    Changed {
+        /// The output.
+        output: PathBuf,
+        /// Its size now.
+        found: u64,
+        /// The size its summary records.
+        expected: u64,
+    },
+    /// A CSV shard output whose header is not the first shard's.
+    #[error("{} does not start with the header row of {}", other.display(), first.display())]
+    Header {
+        /// The first shard's output.
+        first: PathBuf,
+        /// The output that differs.
+        other: PathBuf,
+    },
+    /// The merged output would replace one of the shards.
+    #[error(
+        "{} is a shard output itself: name the merged file first (merge OUT SHARD_OUTPUT...)",
+        output.display()
+    )]
+    WouldOverwrite {
+        /// The output named.
+        output: PathBuf,
+    },
+    /// The merged output or summary cannot be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+fn missing_message(missing: &[u64], count: u64) -> String {
+    let list: Vec<String> = missing.iter().map(u64::to_string).collect();
+    match missing {
+        [one] => format!("shard {one} of {count} is missing (no output given for it)"),
+        _ => format!(
+            "shards {} of {count} are missing (no output given for them)",
+            list.join(", ")
+        ),
+    }
+}
+
+/// What a merge did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    /// The merged output.
+    pub output: PathBuf,
+    /// Where the merged summary went.
+    pub summary: PathBuf,
+    /// How many shards were joined.
+    pub shards: u64,
+    /// The rows of all of them.
+    pub records: u64,
+}
+
+impl fmt::Display for Merged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "merged {} shards ({} records) into {}; summary in {}",
+            self.shards,
+            self.records,
+            self.output.display(),
+            self.summary.display()
+        )
+    }
+}
+
+/// One shard output with what its summary says.
+struct Part {
+    output: PathBuf,
+    summary: Summary,
+    run: RunInfo,
+    shard: ShardInfo,
+}
+
+/// Checks the shards of `run` and writes the merged output and summary.
+pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
+    let mut parts = run
+        .shards
+        .iter()
+        .map(|output| read_part(output))
+        .collect::<Result<Vec<Part>, _>>()?;
+    if run.shards.contains(&run.output) || is_shard_output(&run.output) {
+        return Err(MergeError::WouldOverwrite {
+            output: run.output.clone(),
+        });
+    }
+    let first = &parts[0];
+    for other in &parts[1..] {
+        if let Some(difference) = difference(first, other) {
+            return Err(MergeError::Foreign {
+                first: first.output.clone(),
+                other: other.output.clone(),
+                difference,
+            });
+        }
+    }
+    let count = first.shard.count;
+    let mut by_index: BTreeMap<u64, &Part> = BTreeMap::new();
+    for part in &parts {
+        if let Some(seen) = by_index.insert(part.shard.index, part) {
+            return Err(MergeError::Duplicate {
+                index: part.shard.index,
+                count,
+                first: seen.output.clone(),
+                other: part.output.clone(),
+            });
+        }
+    }
+    let missing: Vec<u64> = (0..count).filter(|k| !by_index.contains_key(k)).collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing { missing, count });
+    }
+    parts.sort_by_key(|p| p.shard.index);
+    for part in &parts {
+        let found = std::fs::metadata(&part.output)
+            .map_err(|source| MergeError::Read {
+                path: part.output.clone(),
+                source,
+            })?
+            .len();
+        if found != part.shard.output_bytes {
+            return Err(MergeError::Changed {
+                output: part.output.clone(),
+                found,
+                expected: part.shard.output_bytes,
+            });
+        }
+    }
+
+    let is_csv = parts[0].run.options.get("output_format") == Some(&serde_json::json!("csv"));
+    let mut output = Output::open(&Target::Path(run.output.clone()))?;
+    let name = output.name().to_string();
+    concatenate(&parts, is_csv, output.writer()).map_err(|e| match e {
+        JoinError::Read(path, source) => MergeError::Read { path, source },
+        JoinError::Header(other) => MergeError::Header {
+            first: parts[0].output.clone(),
+            other,
+        },
+        JoinError::Write(source) => MergeError::Output(OutputError {
+            action: "write",
+            name: name.clone(),
+            source,
+        }),
+    })?;
+
+    let mut summary = Summary::new();
+    for part in &parts {
+        // The summaries of solve are not grouped; an edited one may be.
+        summary
+            .merge(&part.summary)
+            .map_err(|e| MergeError::Foreign {
+                first: parts[0].output.clone(),
+                other: part.output.clone(),
+                difference: e.to_string(),
+            })?;
+    }
+    // The rows first: a summary never describes rows that are not there.
+    output.finish()?;
+    let mut file = Output::open(&Target::Path(run.summary.clone()))?;
+    let text = json::to_string(&summary);
+    file.writer()
+        .write_all(text.as_bytes())
+        .map_err(|source| OutputError {
+            action: "write",
+            name: run.summary.to_string_lossy().into_owned(),
+            source,
+        })?;
+    file.finish()?;
+    Ok(Merged {
+        output: run.output.clone(),
+        summary: run.summary.clone(),
+        shards: count,
+        records: summary.records(),
+    })
+}
+
+/// Reads the summary beside a shard output.
+fn read_part(output: &Path) -> Result<Part, MergeError> {
+    let path = shard::summary_path(output);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let missing = if output.exists() {
+                MergeError::NoSummary {
+                    output: output.to_path_buf(),
+                    summary: path,
+                }
+            } else {
+                MergeError::Read {
+                    path: output.to_path_buf(),
+                    source: e,
+                }
+            };
+            return Err(missing);
+        }
+        Err(source) => return Err(MergeError::Read { path, source }),
+    };
+    let saved = json::read_saved(&bytes).map_err(|source| MergeError::Summary {
+        path: path.clone(),
+        source,
+    })?;
+    let not_a_shard = || MergeError::NotAShard {
+        output: output.to_path_buf(),
+    };
+    let run = saved.run.ok_or_else(not_a_shard)?;
+    let shard = run.shard.ok_or_else(not_a_shard)?;
+    Ok(Part {
+        output: output.to_path_buf(),
+        summary: saved.summary,
+        run,
+        shard,
+    })
+}
+
+/// Whether `path` has a shard's summary beside it.
+fn is_shard_output(path: &Path) -> bool {
+    std::fs::read(shard::summary_path(path))
+        .ok()
+        .and_then(|bytes| json::read_saved(&bytes).ok())
+        .and_then(|saved| saved.run)
+        .is_some_and(|run| run.shard.is_some())
+}
+
+/// What makes `other` a shard of another run than `first`, if anything.
+fn difference(first: &Part, other: &Part) -> Option<String> {
+    let (a, b) = (&first.run, &other.run);
+    if first.shard.count != other.shard.count {
+        return Some(format!(
+            "one is shard {} of {}, the other shard {} of {}",
+            first.shard.index, first.shard.count, other.shard.index, other.shard.count
+        ));
+    }
+    if a.tool_version != b.tool_version {
+        return Some(format!(
+            "made by sudoku-bulk {} and {}",
+            a.tool_version, b.tool_version
+        ));
+    }
+    if a.inputs != b.inputs {
+        let describe = |inputs: &[json::InputPrint]| -> String {
+            inputs
+                .iter()
+                .map(|i| {
+                    let bytes = i.bytes.map_or("?".to_string(), |b| b.to_string());
+                    let hash = i.sample_sha256.as_deref().unwrap_or("-");
+                    format!(
+                        "{} ({bytes} bytes, sample {})",
+                        i.name,
+                        &hash[..hash.len().min(12)]
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Some(format!(
+            "their inputs differ: {} vs {}",
+            describe(&a.inputs),
+            describe(&b.inputs)
+        ));
+    }
+    let names = a.options.keys().chain(b.options.keys());
+    for name in names {
+        let (x, y) = (a.options.get(name), b.options.get(name));
+        if x != y {
+            let show =
+                |v: Option<&serde_json::Value>| v.map_or("unset".to_string(), |v| v.to_string());
+            return Some(format!("option {name} is {} vs {}", show(x), show(y)));
+        }
+    }
+    None
+}
+
+/// Why joining the outputs stopped.
+enum JoinError {
+    /// A shard output could not be read.
+    Read(PathBuf, io::Error),
+    /// A CSV shard output starts with another header row than the first.
+    Header(PathBuf),
+    /// The merged output could not be written.
+    Write(io::Error),
+}
+
+/// Writes the outputs of `parts` one after the other; of CSV outputs, the header row of the
+/// first only (every other must start with the same one).
+fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), JoinError> {
+    let mut header: Option<Vec<u8>> = None;
+    for part in parts {
+        let path = &part.output;
+        let read = |e| JoinError::Read(path.clone(), e);
+        let mut input = BufReader::with_capacity(256 * 1024, File::open(path).map_err(read)?);
+        if csv {
+            let own = csv_header(&mut input).map_err(read)?;
+            match &header {
+                None => {
+                    out.write_all(&own).map_err(JoinError::Write)?;
+                    header = Some(own);
+                }
+                Some(first) if *first == own => {}
+                Some(_) => return Err(JoinError::Header(path.clone())),
+            }
+        }
+        copy(&mut input, path, out)?;
+    }
+    Ok(())
+}
+
+/// The first CSV record of `input` with its line end: up to the first newline outside quotes.
+fn csv_header(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    let mut header = Vec::new();
+    let mut quoted = false;
+    loop {
+        let start = header.len();
+        if input.read_until(b'\n', &mut header)? == 0 {
+            return Ok(header);
+        }
+        let quotes = memchr::memchr_iter(b'"', &header[start..]).count();
+        quoted ^= quotes % 2 == 1;
+        if !quoted {
+            return Ok(header);
+        }
+    }
+}
+
+/// Copies the rest of `input` (read from `path`) to `out`.
+fn copy(input: &mut impl BufRead, path: &Path, out: &mut dyn Write) -> Result<(), JoinError> {
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(JoinError::Read(path.to_path_buf(), e)),
+        };
+        if buf.is_empty() {
+            return Ok(());
+        }
+        out.write_all(buf).map_err(JoinError::Write)?;
+        let n = buf.len();
+        input.consume(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn the_csv_header_ends_at_a_newline_outside_quotes() {
+        let mut input = &b"a,\"b\nc\",d\nrow\n"[..];
+        assert_eq!(csv_header(&mut input).unwrap(), b"a,\"b\nc\",d\n");
+        let mut rest = Vec::new();
+        input.read_to_end(&mut rest).unwrap();
+        assert_eq!(rest, b"row\n");
+        assert_eq!(csv_header(&mut &b"x,y"[..]).unwrap(), b"x,y");
+    }
+
+    #[test]
+    fn missing_shards_are_named() {
+        assert_eq!(
+            missing_message(&[2], 4),
+            "shard 2 of 4 is missing (no output given for it)"
+        );
+        assert_eq!(
+            missing_message(&[0, 5], 8),
+            "shards 0, 5 of 8 are missing (no output given for them)"
+        );
+    }
+}

@@ -1,0 +1,538 @@
+//! `solve --shard` and `merge`, end to end: for every N from 1 to 8, the merged output and
+//! summary equal those of a single run byte for byte; missing and foreign shards are refused.
+
+use crate::workdir::{Run, Workdir, puzzles};
+
+/// Shard counts every dataset is cut into.
+const COUNTS: std::ops::RangeInclusive<u64> = 1..=8;
+
+/// Puzzles of the shipped 17-clue set (quick to solve), with a few bad records among them.
+fn some_puzzles(n: usize) -> Vec<String> {
+    puzzles("puzzles2_17_clue.txt.gz", n)
+}
+
+/// The line format at its most awkward: a byte order mark, CRLF and LF, blank, comment and
+/// bad lines, leading spaces, trailing fields, no final newline.
+fn awkward_lines() -> String {
+    let p = some_puzzles(14);
+    let mut text = format!("\u{feff}# a set\r\n{}\r\n\r\n", p[0]);
+    for (i, puzzle) in p[1..13].iter().enumerate() {
+        match i % 4 {
+            0 => text.push_str(&format!("{puzzle}\n")),
+            1 => text.push_str(&format!("  {puzzle} trailing field\r\n\n")),
+            2 => text.push_str(&format!("# {puzzle}\n{puzzle}\r\n123\n")),
+            _ => text.push_str(&format!("\n\n{puzzle}:1:x\n#\n")),
+        }
+    }
+    text.push_str(&p[13]);
+    text
+}
+
+/// A CSV with a byte order mark, CRLF and LF, blank lines, quoted fields holding line breaks
+/// (and blank lines inside quotes), a missing field, and no final newline.
+fn awkward_csv() -> String {
+    let p = some_puzzles(12);
+    let mut text = "\u{feff}\"id\",puzzle,note\r\n".to_string();
+    for (i, puzzle) in p.iter().enumerate() {
+        match i % 4 {
+            0 => text.push_str(&format!("{i},{puzzle},plain\r\n")),
+            1 => text.push_str(&format!("{i},{puzzle},\"two\nlines, \"\"quoted\"\"\"\n\n")),
+            2 => text.push_str(&format!("{i},\"{puzzle}\",\"\n\n{puzzle}\n\"\r\n{i}x\r\n")),
+            _ => text.push_str(&format!("{i},{puzzle},\"a\r\nb\"\n")),
+        }
+    }
+    text.push_str("last,");
+    text.push_str(&p[0]);
+    text
+}
+
+/// Grids: boxed drawings with CRLF, plain rows, 81 numbers on one line or nine, comments,
+/// a short grid, and no final newline.
+fn awkward_grids() -> String {
+    let p = some_puzzles(8);
+    let rows =
+        |p: &str| -> Vec<String> { (0..9).map(|r| p[r * 9..r * 9 + 9].to_string()).collect() };
+    let numbers =
+        |p: &str| -> Vec<String> { p.replace('.', "0").chars().map(String::from).collect() };
+    let mut text = "\u{feff}# grids\r\n".to_string();
+    for (i, puzzle) in p.iter().enumerate() {
+        match i % 4 {
+            0 => {
+                for (r, row) in rows(puzzle).iter().enumerate() {
+                    if r % 3 == 0 && r > 0 {
+                        text.push_str("------+-------+------\r\n");
+                    }
+                    let cells: Vec<String> = row.chars().map(String::from).collect();
+                    text.push_str(&format!(
+                        "{} | {} | {}\r\n",
+                        cells[..3].join(" "),
+                        cells[3..6].join(" "),
+                        cells[6..].join(" ")
+                    ));
+                }
+                text.push_str("\r\n");
+            }
+            1 => text.push_str(&format!("{}\n\n\n", rows(puzzle).join("\n"))),
+            2 => text.push_str(&format!("# numbers\n{}\n", numbers(puzzle).join(" "))),
+            _ => {
+                let lines: Vec<String> = numbers(puzzle).chunks(9).map(|r| r.join(" ")).collect();
+                text.push_str(&format!(
+                    "{}\n{}\n\n",
+                    lines.join("\n"),
+                    rows(puzzle)[..4].join("\n")
+                ));
+            }
+        }
+    }
+    text.push_str(&rows(&p[0]).join("\n"));
+    text
+}
+
+fn ok(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(0), "{what}: {}", run.stderr);
+}
+
+/// Runs `solve ARGS` once whole and as N shards for every N in `COUNTS`, merges each set of
+/// shards (given in reverse order), and checks the merged output and summary against the
+/// single run's, byte for byte.
+fn shards_merge_to_the_single_run(dir: &Workdir, args: &[&str], ext: &str) {
+    let single = format!("single.{ext}");
+    let single_summary = format!("{single}.summary.json");
+    let mut solve = vec!["solve", "-q"];
+    solve.extend_from_slice(args);
+    let mut whole = solve.clone();
+    whole.extend_from_slice(&["-o", &single, "--summary", &single_summary]);
+    ok(&dir.run(&whole), "single run");
+    let expected = dir.read(&single);
+    assert!(expected.lines().count() > 3, "{expected}");
+    let expected_summary = dir.read(&single_summary);
+    for n in COUNTS {
+        std::fs::create_dir(dir.path(&format!("n{n}"))).unwrap();
+        let mut outputs = Vec::new();
+        for k in 0..n {
+            let out = format!("n{n}/part-{k}.{ext}");
+            let shard = format!("{k}/{n}");
+            let mut args = solve.clone();
+            args.extend_from_slice(&["--shard", &shard, "-o", &out]);
+            ok(&dir.run(&args), &format!("shard {shard}"));
+            outputs.push(out);
+        }
+        let merged = format!("n{n}/all.{ext}");
+        let mut args = vec!["merge", "-q", merged.as_str()];
+        args.extend(outputs.iter().rev().map(String::as_str));
+        ok(&dir.run(&args), &format!("merge of {n}"));
+        assert_eq!(dir.read(&merged), expected, "{n} shards: {args:?}");
+        assert_eq!(
+            dir.read(&format!("{merged}.summary.json")),
+            expected_summary,
+            "summary of {n} shards"
+        );
+    }
+}
+
+#[test]
+fn line_format_shards_merge_to_the_single_run() {
+    let dir = Workdir::new();
+    dir.write("in.txt", awkward_lines());
+    shards_merge_to_the_single_run(&dir, &["in.txt"], "csv");
+}
+
+#[test]
+fn csv_with_quoted_line_breaks_shards_merge_to_the_single_run() {
+    let dir = Workdir::new();
+    dir.write("in.csv", awkward_csv());
+    shards_merge_to_the_single_run(&dir, &["in.csv", "--keep-columns", "note,id"], "csv");
+    // Kept fields with line breaks are quoted in the output; JSON lines escape them.
+    assert!(dir.read("single.csv").contains("\"two\nlines"));
+}
+
+#[test]
+fn grid_format_shards_merge_to_the_single_run() {
+    let dir = Workdir::new();
+    dir.write("in.grid", awkward_grids());
+    shards_merge_to_the_single_run(&dir, &["in.grid", "--input-format", "grid"], "csv");
+}
+
+#[test]
+fn gzip_shards_merge_to_the_single_run() {
+    let dir = Workdir::new();
+    let text = awkward_lines();
+    let (a, b) = text.as_bytes().split_at(text.len() / 3);
+    dir.write_gz("in.txt.gz", &[a, b]);
+    shards_merge_to_the_single_run(&dir, &["in.txt.gz"], "jsonl");
+}
+
+#[test]
+fn several_inputs_of_every_format_shard_as_one_stream() {
+    let dir = Workdir::new();
+    dir.write("a.txt", awkward_lines());
+    dir.write("b.csv", awkward_csv());
+    dir.write("empty.txt", "");
+    let grids = awkward_grids();
+    dir.write_gz("c.gz", &[grids.as_bytes()]);
+    dir.write("d.txt", format!("{}\n", some_puzzles(1)[0]));
+    shards_merge_to_the_single_run(
+        &dir,
+        &[
+            "a.txt",
+            "b.csv",
+            "empty.txt",
+            "c.gz",
+            "d.txt",
+            "--output-format",
+            "jsonl",
+        ],
+        "jsonl",
+    );
+    assert!(dir.read("single.jsonl").contains("\"file\":\"c.gz\""));
+}
+
+#[test]
+fn jsonl_output_of_a_csv_merges_too() {
+    let dir = Workdir::new();
+    dir.write("in.csv", awkward_csv());
+    shards_merge_to_the_single_run(
+        &dir,
+        &[
+            "in.csv",
+            "--keep-columns",
+            "note",
+            "--output-format",
+            "jsonl",
+            "--max-solutions",
+            "1",
+        ],
+        "jsonl",
+    );
+}
+
+/// Writes `in.txt` and runs shards `ks` of `n` of `solve in.txt ARGS` into `DIR/part-K.csv`.
+fn shards(dir: &Workdir, sub: &str, input: &str, n: u64, ks: &[u64], args: &[&str]) {
+    let _ = std::fs::create_dir(dir.path(sub));
+    for k in ks {
+        let out = format!("{sub}/part-{k}.csv");
+        let shard = format!("{k}/{n}");
+        let mut all = vec!["solve", input, "-q", "--shard", &shard, "-o", &out];
+        all.extend_from_slice(args);
+        ok(&dir.run(&all), &shard);
+    }
+}
+
+fn refused(run: &Run, message: &str) {
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(message),
+        "wanted '{message}' in: {}",
+        run.stderr
+    );
+}
+
+fn lines(n: usize) -> String {
+    some_puzzles(n).join("\n") + "\n"
+}
+
+#[test]
+fn a_missing_shard_is_named() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(20));
+    shards(&dir, "s", "in.txt", 4, &[0, 1, 3], &[]);
+    let run = dir.run(&[
+        "merge",
+        "all.csv",
+        "s/part-0.csv",
+        "s/part-1.csv",
+        "s/part-3.csv",
+    ]);
+    refused(&run, "shard 2 of 4 is missing");
+    let run = dir.run(&["merge", "all.csv", "s/part-1.csv"]);
+    refused(&run, "shards 0, 2, 3 of 4 are missing");
+    assert!(!dir.path("all.csv").exists());
+    // An output named that is not there.
+    let run = dir.run(&["merge", "all.csv", "s/part-0.csv", "s/part-2.csv"]);
+    refused(&run, "cannot read s/part-2.csv");
+}
+
+#[test]
+fn foreign_shards_are_refused_with_what_differs() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(20));
+    dir.write("other.txt", lines(21));
+    shards(&dir, "s", "in.txt", 4, &[0, 1, 2, 3], &[]);
+    shards(&dir, "input", "other.txt", 4, &[2], &[]);
+    shards(
+        &dir,
+        "options",
+        "in.txt",
+        4,
+        &[2],
+        &["--max-solutions", "1"],
+    );
+    shards(&dir, "count", "in.txt", 3, &[2], &[]);
+    shards(
+        &dir,
+        "format",
+        "in.txt",
+        4,
+        &[2],
+        &["--output-format", "jsonl"],
+    );
+    let merge = |other: &str| {
+        dir.run(&[
+            "merge",
+            "all.csv",
+            "s/part-0.csv",
+            "s/part-1.csv",
+            other,
+            "s/part-3.csv",
+        ])
+    };
+    refused(
+        &merge("input/part-2.csv"),
+        "s/part-0.csv and input/part-2.csv are not shards of one run: their inputs differ: in.txt",
+    );
+    refused(
+        &merge("options/part-2.csv"),
+        "are not shards of one run: option max_solutions is 2 vs 1",
+    );
+    refused(
+        &merge("count/part-2.csv"),
+        "are not shards of one run: one is shard 0 of 4, the other shard 2 of 3",
+    );
+    refused(
+        &merge("format/part-2.csv"),
+        "are not shards of one run: option output_format is \"csv\" vs \"jsonl\"",
+    );
+    refused(
+        &dir.run(&[
+            "merge",
+            "all.csv",
+            "s/part-0.csv",
+            "s/part-1.csv",
+            "s/part-1.csv",
+        ]),
+        "s/part-1.csv and s/part-1.csv are both shard 1 of 4",
+    );
+    assert!(!dir.path("all.csv").exists());
+    ok(&merge("s/part-2.csv"), "the shards of one run");
+}
+
+#[test]
+fn a_changed_input_is_a_foreign_input() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(20));
+    shards(&dir, "s", "in.txt", 2, &[0], &[]);
+    // Same name, same size, other bytes.
+    let text = lines(20).replacen('1', "2", 1);
+    dir.write("in.txt", text);
+    shards(&dir, "s", "in.txt", 2, &[1], &[]);
+    let run = dir.run(&["merge", "all.csv", "s/part-0.csv", "s/part-1.csv"]);
+    refused(&run, "their inputs differ");
+}
+
+#[test]
+fn shard_outputs_must_be_as_their_shard_wrote_them() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(10));
+    shards(&dir, "s", "in.txt", 2, &[0, 1], &[]);
+    std::fs::remove_file(dir.path("s/part-1.csv.summary.json")).unwrap();
+    let run = dir.run(&["merge", "all.csv", "s/part-0.csv", "s/part-1.csv"]);
+    refused(
+        &run,
+        "no summary beside this shard output (looked for s/part-1.csv.summary.json)",
+    );
+    shards(&dir, "s", "in.txt", 2, &[1], &[]);
+    let mut cut = dir.read("s/part-1.csv");
+    cut.pop();
+    dir.write("s/part-1.csv", cut);
+    let run = dir.run(&["merge", "all.csv", "s/part-0.csv", "s/part-1.csv"]);
+    refused(&run, "it was changed after the shard finished");
+    // A single run's output is no shard.
+    ok(
+        &dir.run(&[
+            "solve",
+            "in.txt",
+            "-q",
+            "-o",
+            "one.csv",
+            "--summary",
+            "one.csv.summary.json",
+        ]),
+        "single",
+    );
+    let run = dir.run(&["merge", "all.csv", "s/part-0.csv", "one.csv"]);
+    refused(&run, "one.csv is not the output of solve --shard");
+}
+
+#[test]
+fn merge_never_overwrites_a_shard() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(10));
+    shards(&dir, "s", "in.txt", 2, &[0, 1], &[]);
+    let before = dir.read("s/part-0.csv");
+    // `merge s/part-*.csv` forgets OUT: the first shard would be it.
+    let run = dir.run(&["merge", "s/part-0.csv", "s/part-1.csv"]);
+    refused(&run, "s/part-0.csv is a shard output itself");
+    assert_eq!(dir.read("s/part-0.csv"), before);
+}
+
+#[test]
+fn a_retried_shard_rewrites_the_same_files() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(10));
+    shards(&dir, "s", "in.txt", 3, &[1], &[]);
+    let (rows, summary) = (
+        dir.read("s/part-1.csv"),
+        dir.read("s/part-1.csv.summary.json"),
+    );
+    shards(&dir, "s", "in.txt", 3, &[1], &["--threads", "1"]);
+    assert_eq!(dir.read("s/part-1.csv"), rows);
+    assert_eq!(dir.read("s/part-1.csv.summary.json"), summary);
+    let entries = std::fs::read_dir(dir.path("s")).unwrap().count();
+    assert_eq!(entries, 2, "no temporary file is left");
+}
+
+#[test]
+fn sharding_needs_files() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(3));
+    let run = dir.run_with_stdin(&["solve", "--shard", "0/2", "-o", "x.csv"], lines(3));
+    refused(&run, "--shard cannot read standard input");
+    let run = dir.run(&["solve", "in.txt", "--shard", "0/2"]);
+    refused(&run, "--shard needs -o OUT");
+    let run = dir.run(&["solve", "in.txt", "--shard", "2/2", "-o", "x.csv"]);
+    refused(&run, "shard 2 of 2 does not exist");
+    let run = dir.run(&["solve", "in.txt", "--shard", "one/2", "-o", "x.csv"]);
+    refused(&run, "--shard takes K/N");
+    let run = dir.run(&["solve", "missing.txt", "--shard", "0/2", "-o", "x.csv"]);
+    refused(&run, "missing.txt");
+}
+
+#[test]
+fn an_unreadable_input_fails_every_shard() {
+    let dir = Workdir::new();
+    dir.write("a.txt", lines(10));
+    dir.write("b.csv", "id,clue\n1,x\n");
+    for k in 0..4 {
+        let shard = format!("{k}/4");
+        let run = dir.run(&[
+            "solve", "a.txt", "b.csv", "-q", "--shard", &shard, "-o", "x.csv",
+        ]);
+        refused(&run, "b.csv: no puzzle column");
+    }
+}
+
+/// `solve in.txt --shard auto ...` with only `vars` in the scheduler's environment.
+fn auto(dir: &Workdir, vars: &[(&str, &str)], extra: &[&str]) -> Run {
+    let mut cmd = dir.command(&["solve", "in.txt", "-q", "--shard", "auto", "-o", "auto.csv"]);
+    cmd.args(extra);
+    for name in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_MIN",
+        "SLURM_ARRAY_TASK_MAX",
+        "SLURM_ARRAY_TASK_STEP",
+        "SLURM_ARRAY_TASK_COUNT",
+        "JOB_COMPLETION_INDEX",
+    ] {
+        cmd.env_remove(name);
+    }
+    cmd.envs(vars.iter().copied());
+    let output = cmd.output().unwrap();
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn shard_auto_reads_slurm_and_kubernetes_variables() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(12));
+    shards(&dir, "s", "in.txt", 4, &[2], &[]);
+    let expected = dir.read("s/part-2.csv.summary.json");
+    // `sbatch --array=1-4`: task 3 is shard 2 of 4.
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "3"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_MAX", "4"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ];
+    ok(&auto(&dir, &slurm, &[]), "slurm");
+    assert_eq!(dir.read("auto.csv"), dir.read("s/part-2.csv"));
+    let summary = dir.read("auto.csv.summary.json");
+    let output_bytes = |s: &str| s.replace("part-2.csv", "auto.csv");
+    assert_eq!(output_bytes(&summary), output_bytes(&expected));
+    ok(
+        &auto(&dir, &[("JOB_COMPLETION_INDEX", "2")], &["--shards", "4"]),
+        "kubernetes",
+    );
+    assert_eq!(dir.read("auto.csv"), dir.read("s/part-2.csv"));
+
+    refused(
+        &auto(&dir, &[], &[]),
+        "--shard auto needs SLURM_ARRAY_TASK_ID",
+    );
+    refused(
+        &auto(&dir, &[("JOB_COMPLETION_INDEX", "2")], &[]),
+        "give --shards N",
+    );
+    refused(
+        &auto(&dir, &slurm, &["--shards", "8"]),
+        "--shards 8, but SLURM_ARRAY_TASK_COUNT is 4",
+    );
+    let listed = [
+        ("SLURM_ARRAY_TASK_ID", "4"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_MAX", "9"),
+        ("SLURM_ARRAY_TASK_COUNT", "3"),
+    ];
+    refused(&auto(&dir, &listed, &[]), "not one evenly spaced range");
+}
+
+#[test]
+fn stats_reads_and_merges_shard_summaries() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(20));
+    shards(&dir, "s", "in.txt", 3, &[0, 1, 2], &[]);
+    ok(
+        &dir.run(&["solve", "in.txt", "-q", "-o", "one.csv"]),
+        "single",
+    );
+    let from_shards = dir.run(&[
+        "stats",
+        "--json",
+        "s/part-0.csv.summary.json",
+        "s/part-1.csv.summary.json",
+        "s/part-2.csv.summary.json",
+    ]);
+    ok(&from_shards, "stats of shard summaries");
+    let from_rows = dir.run(&["stats", "--json", "one.csv"]);
+    assert_eq!(from_shards.stdout, from_rows.stdout);
+}
+
+#[test]
+fn an_input_without_records_has_an_empty_summary() {
+    let dir = Workdir::new();
+    dir.write("in.txt", "# nothing here\n\n");
+    ok(
+        &dir.run(&[
+            "solve",
+            "in.txt",
+            "-q",
+            "-o",
+            "x.csv",
+            "--summary",
+            "x.json",
+        ]),
+        "solve",
+    );
+    assert!(dir.read("x.json").contains("\"records\": 0"));
+}
+
+#[test]
+fn shard_boundaries_on_line_starts_lose_no_record() {
+    // 24 lines of 82 bytes: for N = 1, 2, 3, 4, 6 and 8 every boundary is a line start.
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(24));
+    shards_merge_to_the_single_run(&dir, &["in.txt"], "csv");
+}
