@@ -21,7 +21,9 @@
 //! # Propagation order, and how placements are counted
 //! At each call of the search procedure:
 //! 1. every digit-band whose candidates changed is updated as above until none changes; each
-//!    row left with one unsolved cell places it (a **hidden single**, in that row);
+//!    row left with one unsolved cell places it (a **hidden single**, in that row). Updates
+//!    run in sweeps: each sweep updates, in index order, the digit-bands that lost a cell since
+//!    their last update (a mask kept as cells are removed);
 //! 2. when that is quiet, every unsolved cell with one candidate left is placed (a **naked
 //!    single**), and propagation returns to step 1;
 //! 3. when both are quiet, every digit with one cell left in a column places it (a **hidden
@@ -35,7 +37,7 @@
 //! When propagation is quiet, the search branches on the first unsolved cell (reading order)
 //! with two candidates, or, when there is none, on the first cell with the fewest. Each
 //! candidate, in increasing order, is a guess that enters the search procedure once more, on a
-//! copy of the 120-byte board (copying is cheaper than undoing).
+//! copy of the board (copying is cheaper than undoing).
 
 // Bands, digits and rows index parallel arrays; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
@@ -56,20 +58,16 @@ static ROW_INFO: [u8; 512] = row_info();
 /// For the 9 row-box presence bits of a digit-band (bit `row * 3 + box`): the cells that fit at
 /// least one of the six row-to-box permutations still possible, or 0 when none is.
 ///
-/// Bits 32..41 hold, for the same index, the row-box pairs left alone in their row (bit
-/// `row * 3 + box`): the row's cells all lie in that box.
+/// Bits 32..59 hold, for the same index, the cells of the row-box pairs left alone in their
+/// row: the row's cells all lie in that box.
 static PERMUTATIONS: [u64; 512] = permutations();
 
 /// For the 9 columns (bits) where a digit can be inside one band: the cells the digit keeps in
 /// the two other bands. A box whose candidates lie in a single column claims that column for
 /// the band (pointing, column direction), so the other bands lose it.
 ///
-/// Bits 32..41 hold the row-box pairs (bit `row * 3 + box`, all three rows) of the boxes whose
-/// candidates lie in a single column.
+/// Bits 32..59 hold the cells of the boxes whose candidates lie in a single column.
 static POINTING: [u64; 512] = pointing();
-
-/// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
-static PAIR_CELLS: [u32; 512] = pair_cells();
 
 /// For each position `0..27` in a band: the cells of its column in all three rows.
 const COLUMN_CELLS: [u32; 27] = {
@@ -152,7 +150,7 @@ const fn pointing() -> [u64; 512] {
             if in_box.count_ones() == 1 {
                 let c = in_box.trailing_zeros() + 3 * k;
                 lost |= (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
-                one_column |= 0b001_001_001 << k;
+                one_column |= (0x7 << (3 * k)) * ROW_LOW as u64;
             }
             k += 1;
         }
@@ -162,6 +160,7 @@ const fn pointing() -> [u64; 512] {
     t
 }
 
+/// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
 const fn pair_cells() -> [u32; 512] {
     let mut t = [0u32; 512];
     let mut pairs = 0;
@@ -213,7 +212,7 @@ const fn permutations() -> [u64; 512] {
             }
             r += 1;
         }
-        t[p] = cells_of[pairs as usize] as u64 | ((locked as u64) << 32);
+        t[p] = cells_of[pairs as usize] as u64 | ((cells_of[locked as usize] as u64) << 32);
         p += 1;
     }
     t
@@ -235,18 +234,18 @@ const OTHER_BANDS: [[usize; 2]; 32] = {
 /// The lowest cell of each row of a band; `c * ROW_LOW` spreads 9 column bits to all rows.
 const ROW_LOW: u32 = 1 | (1 << 9) | (1 << 18);
 
-/// The search state: what is still possible, and what is solved. 64-byte aligned so the
-/// staleness check and the copy on a guess run on whole vectors.
+/// The search state: what is still possible, and what is solved. 64-byte aligned so that
+/// vector steps and the copy on a guess read whole lines.
 #[derive(Clone, Copy)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 struct Board {
     /// `cand[b * 9 + d]`: cells of band `b` where digit `d` may go (see the module page).
     /// Lanes 27..32 are padding and stay 0.
     cand: [u32; 32],
-    /// `cand` as it was when each digit-band was last updated: a lane that differs is stale.
-    prev: [u32; 32],
-    /// Cells of each band not yet placed (lane 3 is padding).
-    unsolved: [u32; 4],
+    /// Cells of each band not yet placed.
+    unsolved: [u32; 3],
+    /// The stale digit-bands: bit `i` set when `cand[i]` lost a cell since its last update.
+    stale: u32,
 }
 
 /// Propagation found that the board has no solution.
@@ -260,8 +259,6 @@ pub(crate) struct GivensConflict;
 /// The few primitive steps that have a faster form on some instruction sets. Each form gives
 /// the same answer; the search does not know which one it runs on.
 trait Isa {
-    /// Bit `i` set where `a[i] != b[i]`.
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32;
     /// The row-box presence index of digit-band `x`: bit `row * 3 + box` set when the digit
     /// can still go somewhere in that row and box.
     fn presence(x: u32) -> usize;
@@ -269,7 +266,7 @@ trait Isa {
     /// bit); the first in reading order on a tie; `None` without pairs. See
     /// [`Board::branch_cell`].
     #[inline(always)]
-    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
+    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 3]) -> Option<(usize, u32)> {
         let mut best = None;
         let mut most = 0;
         for (b, &cells) in pairs.iter().enumerate() {
@@ -291,7 +288,10 @@ trait Isa {
     fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
         std::array::from_fn(|b| {
             let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
-            for &x in &cand[b * 9..b * 9 + 9] {
+            for x in &cand[b * 9..b * 9 + 9] {
+                // Scalar loads: `cand` was just written lane by lane (see `clear_cells`).
+                // SAFETY: `x` is a valid, aligned reference.
+                let x = unsafe { std::ptr::read_volatile(x) };
                 three |= two & x;
                 two |= any & x;
                 any |= x;
@@ -302,7 +302,7 @@ trait Isa {
 
     /// The 81 cell values of the placed cells (0 where unsolved).
     #[inline(always)]
-    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
+    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 3]) -> [u8; 81] {
         let mut cells = [0u8; 81];
         for b in 0..3 {
             let solved = BAND & !unsolved[b];
@@ -332,7 +332,7 @@ trait Isa {
 
     /// The column scan of [`Board::column_singles`].
     #[inline(always)]
-    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 3]) -> ColumnScan {
         column_scan_portable(cand, unsolved)
     }
 }
@@ -347,7 +347,7 @@ struct ColumnScan {
 
 /// The column scan in plain Rust, laid out digit by digit so the compiler can use vectors.
 #[inline(always)]
-fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 3]) -> ColumnScan {
     let mut found = [[0u32; 9]; 3];
     let mut empty = 0u32;
     let mut any_found = 0u32;
@@ -377,7 +377,7 @@ fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
 
 /// Unsolved cells among the 20 that share a row, column or box with cell `pos` of band `b`.
 #[inline(always)]
-fn unsolved_peers(unsolved: &[u32; 4], b: usize, pos: usize) -> u32 {
+fn unsolved_peers(unsolved: &[u32; 3], b: usize, pos: usize) -> u32 {
     let [o1, o2] = OTHER_BANDS[b * 9];
     let column = COLUMN_CELLS[pos];
     (unsolved[b] & !KEEP_IN_BAND[pos]).count_ones()
@@ -389,15 +389,6 @@ fn unsolved_peers(unsolved: &[u32; 4], b: usize, pos: usize) -> u32 {
 struct Portable;
 
 impl Isa for Portable {
-    #[inline(always)]
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
-        let mut mask = 0u32;
-        for i in 0..32 {
-            mask |= ((a[i] != b[i]) as u32) << i;
-        }
-        mask
-    }
-
     #[inline(always)]
     fn presence(x: u32) -> usize {
         (ROW_INFO[(x & 0x1FF) as usize] & 7) as usize
@@ -414,24 +405,6 @@ struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
-    #[inline(always)]
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
-        use std::arch::x86_64::*;
-        debug_assert!(std::arch::is_x86_feature_detected!("avx2"));
-        let mut mask = 0u32;
-        for chunk in 0..4 {
-            // SAFETY: AVX2 is enabled (see above); each load reads lanes 8 * chunk .. + 8 of
-            // a 32-lane array.
-            let equal = unsafe {
-                let x = _mm256_loadu_si256(a.as_ptr().add(8 * chunk).cast());
-                let y = _mm256_loadu_si256(b.as_ptr().add(8 * chunk).cast());
-                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)))
-            };
-            mask |= (!equal as u32 & 0xFF) << (8 * chunk);
-        }
-        mask
-    }
-
     #[inline(always)]
     fn presence(x: u32) -> usize {
         debug_assert!(std::arch::is_x86_feature_detected!("bmi2"));
@@ -450,31 +423,12 @@ struct Avx512;
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx512 {
     #[inline(always)]
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
-        use std::arch::x86_64::*;
-        debug_assert!(std::arch::is_x86_feature_detected!("avx512f"));
-        // SAFETY: AVX-512F is enabled (see above); the loads read lanes 0..16 and 16..32 of
-        // 32-lane arrays.
-        unsafe {
-            let low = _mm512_cmpneq_epu32_mask(
-                _mm512_loadu_si512(a.as_ptr().cast()),
-                _mm512_loadu_si512(b.as_ptr().cast()),
-            );
-            let high = _mm512_cmpneq_epu32_mask(
-                _mm512_loadu_si512(a.as_ptr().add(16).cast()),
-                _mm512_loadu_si512(b.as_ptr().add(16).cast()),
-            );
-            u32::from(low) | (u32::from(high) << 16)
-        }
-    }
-
-    #[inline(always)]
     fn presence(x: u32) -> usize {
         Avx2::presence(x)
     }
 
     #[inline(always)]
-    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
+    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 3]) -> Option<(usize, u32)> {
         use std::arch::x86_64::*;
         debug_assert!(std::arch::is_x86_feature_detected!("avx512vpopcntdq"));
         // All 27 cells of a band at once, in two vectors of 16 lanes (lane = position in the
@@ -528,77 +482,7 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
-        use std::arch::x86_64::*;
-        // Rearranged so that each 128-bit group holds one digit's three bands (and a zero
-        // lane): four digits a vector, digits 8..12 padded with zero lanes. Counting "at least
-        // one, two, three" then runs for the three bands side by side, first across the three
-        // vectors, then across the four groups.
-        // SAFETY: AVX-512F is enabled (see above); the loads read lanes 0..32.
-        unsafe {
-            let low = _mm512_loadu_si512(cand.as_ptr().cast());
-            let high = _mm512_loadu_si512(cand.as_ptr().add(16).cast());
-            let group = |d: i32| [d, d + 9, d + 18, 27];
-            let index = |first: i32| {
-                let [a, b, c, d] = [0, 1, 2, 3].map(|k| group(first + k));
-                _mm512_setr_epi32(
-                    a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], c[0], c[1], c[2], c[3], d[0],
-                    d[1], d[2], d[3],
-                )
-            };
-            let digits_0 = _mm512_permutex2var_epi32(low, index(0), high);
-            let digits_4 = _mm512_permutex2var_epi32(low, index(4), high);
-            // Digit 8, then the zero padding lanes.
-            let digits_8 = _mm512_maskz_permutex2var_epi32(0x000F, low, index(8), high);
-            // Adding one input x to (one, two, three): three |= two & x; two |= one & x;
-            // one |= x. 0xF8: a | (b & c).
-            let one = digits_0;
-            let two = _mm512_and_si512(one, digits_4);
-            let one = _mm512_or_si512(one, digits_4);
-            let three = _mm512_and_si512(two, digits_8);
-            let two = _mm512_ternarylogic_epi32::<0xF8>(two, one, digits_8);
-            let one = _mm512_or_si512(one, digits_8);
-            // Merging two partial counts p and q: one = p1 | q1; two = p2 | q2 | p1 & q1;
-            // three = p3 | q3 | p2 & q1 | p1 & q2.
-            let merge = |(p1, p2, p3): (__m512i, __m512i, __m512i),
-                         (q1, q2, q3): (__m512i, __m512i, __m512i)| {
-                let one = _mm512_or_si512(p1, q1);
-                let two = _mm512_ternarylogic_epi32::<0xF8>(_mm512_or_si512(p2, q2), p1, q1);
-                let three = _mm512_or_si512(
-                    _mm512_ternarylogic_epi32::<0xF8>(_mm512_or_si512(p3, q3), p2, q1),
-                    _mm512_and_si512(p1, q2),
-                );
-                (one, two, three)
-            };
-            let swap_halves = |v: __m512i| _mm512_shuffle_i32x4::<0b01_00_11_10>(v, v);
-            let swap_pairs = |v: __m512i| _mm512_shuffle_i32x4::<0b10_11_00_01>(v, v);
-            let counts = (one, two, three);
-            let counts = merge(
-                counts,
-                (
-                    swap_halves(counts.0),
-                    swap_halves(counts.1),
-                    swap_halves(counts.2),
-                ),
-            );
-            let counts = merge(
-                counts,
-                (
-                    swap_pairs(counts.0),
-                    swap_pairs(counts.1),
-                    swap_pairs(counts.2),
-                ),
-            );
-            let mut lanes = [[0u32; 16]; 3];
-            _mm512_storeu_si512(lanes[0].as_mut_ptr().cast(), counts.0);
-            _mm512_storeu_si512(lanes[1].as_mut_ptr().cast(), counts.1);
-            _mm512_storeu_si512(lanes[2].as_mut_ptr().cast(), counts.2);
-            std::array::from_fn(|b| [lanes[0][b], lanes[1][b], lanes[2][b]])
-        }
-    }
-
-    #[inline(always)]
-    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
+    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 3]) -> [u8; 81] {
         use std::arch::x86_64::*;
         // Per digit, its placed cells as an 81-bit mask (64 + 17 byte lanes), blended in.
         // SAFETY: AVX-512F/BW are enabled (see above); the stores write bytes 0..64 and,
@@ -645,7 +529,7 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 3]) -> ColumnScan {
         use std::arch::x86_64::*;
         // Nine digit lanes per band; ternary logic does each three-input step in one go.
         // SAFETY: AVX-512F is enabled (see above); masked loads read lanes 0..9 of 9 * b.
@@ -724,24 +608,36 @@ impl Board {
         cand[..27].fill(BAND);
         Board {
             cand,
-            prev: cand,
-            unsolved: [BAND, BAND, BAND, 0],
+            unsolved: [BAND, BAND, BAND],
+            stale: 0,
         }
     }
 
-    /// The stale digit-bands: bit `i` set when `cand[i]` changed since its last update.
+    /// Keeps only `keep` of digit-band `i`; returns bit `i` if it lost a cell.
     #[inline(always)]
-    fn stale<I: Isa>(&self) -> u32 {
-        I::differ(&self.cand, &self.prev)
+    fn narrow(&mut self, i: usize, keep: u32) -> u32 {
+        let x = self.cand[i];
+        self.cand[i] = x & keep;
+        u32::from(x & !keep != 0) << i
     }
 
-    /// Removes `cells` of band `b` from every digit: they are being placed.
+    /// Removes `cells` of band `b` from every digit: they are being placed. Returns the
+    /// digit-bands that lost a cell.
     #[inline(always)]
-    fn clear_cells(&mut self, b: usize, cells: u32) {
+    fn clear_cells(&mut self, b: usize, cells: u32) -> u32 {
         self.unsolved[b] &= !cells;
-        for x in &mut self.cand[b * 9..b * 9 + 9] {
-            *x &= !cells;
+        // Scalar on purpose: a vector load of lanes just written one by one cannot take them
+        // from the store buffer and waits until they reach the cache. Volatile accesses and
+        // a serial chain for the lost bits keep the compiler from vectorizing.
+        let mut lost = 0;
+        for d in (0..9).rev() {
+            let x = &mut self.cand[b * 9 + d];
+            // SAFETY: `x` is a valid, aligned, exclusive reference.
+            let old = unsafe { std::ptr::read_volatile(x) };
+            unsafe { std::ptr::write_volatile(x, old & !cells) };
+            lost = (lost << 1) | u32::from(old & cells != 0);
         }
+        lost << (b * 9)
     }
 
     /// Places digit `d` (0-based) in band `b` at the single bit `bit`: removes the digit from
@@ -752,12 +648,13 @@ impl Board {
         let i = b * 9 + d;
         debug_assert!(pos < 27 && self.unsolved[b] & bit != 0 && self.cand[i] & bit != 0);
         let own = self.cand[i] & KEEP_IN_BAND[pos];
-        self.clear_cells(b, bit);
+        let mut lost = self.clear_cells(b, bit) | (1 << i);
         self.cand[i] = own;
         let column = COLUMN_CELLS[pos];
         for j in OTHER_BANDS[i] {
-            self.cand[j] &= !column;
+            lost |= self.narrow(j, !column);
         }
+        self.stale |= lost;
     }
 
     /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
@@ -767,7 +664,7 @@ impl Board {
         &mut self,
         i: usize,
         search: &mut Search<'_, O>,
-    ) -> Result<(), Contradiction> {
+    ) -> Result<u32, Contradiction> {
         let (b, d) = (i / 9, i % 9);
         let x = self.cand[i];
         let permutations = PERMUTATIONS[I::presence(x) & 0x1FF];
@@ -776,14 +673,13 @@ impl Board {
             return Err(Contradiction);
         }
         self.cand[i] = y;
-        self.prev[i] = y;
         let pointing = POINTING[fold_columns(y) as usize];
+        let mut lost = 0;
         for j in OTHER_BANDS[i] {
-            self.cand[j] &= pointing as u32;
+            lost |= self.narrow(j, pointing as u32);
         }
         // A row left alone in one box whose candidates lie in one column holds one cell.
-        let single_pairs = (permutations >> 32) & (pointing >> 32);
-        let single_rows = PAIR_CELLS[single_pairs as usize & 0x1FF];
+        let single_rows = ((permutations & pointing) >> 32) as u32;
         let new = y & single_rows & self.unsolved[b];
         if new != 0 {
             search.stats.hidden_singles += u64::from(new.count_ones());
@@ -801,10 +697,10 @@ impl Board {
             }
             // The permutation step already cleared the boxes of these cells for `d`, and
             // pointing their columns in the other bands.
-            self.clear_cells(b, new);
+            lost |= self.clear_cells(b, new) & !(1 << i);
             self.cand[i] = y;
         }
-        Ok(())
+        Ok(lost)
     }
 
     /// Updates stale digit-bands until none is stale.
@@ -813,17 +709,20 @@ impl Board {
         &mut self,
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
-        loop {
-            let mut stale = self.stale::<I>();
-            if stale == 0 {
-                return Ok(());
-            }
-            while stale != 0 {
-                let i = stale.trailing_zeros() as usize;
-                stale &= stale - 1;
-                self.update::<I, O>(i, search)?;
+        // The digit-bands for the next sweep: those that lost a cell since their update.
+        let mut next = self.stale;
+        self.stale = 0;
+        while next != 0 {
+            let mut sweep = next;
+            next = 0;
+            while sweep != 0 {
+                let i = sweep.trailing_zeros() as usize;
+                sweep &= sweep - 1;
+                next &= !(1 << i);
+                next |= self.update::<I, O>(i, search)?;
             }
         }
+        Ok(())
     }
 
     /// Places every unsolved cell that has one candidate left (step 2). Returns how many were
@@ -1059,7 +958,9 @@ fn initial_board<I: Isa>(grid: &Grid) -> Result<Board, GivensConflict> {
                 keep &= KEEP_IN_BAND[bit.trailing_zeros() as usize];
                 cells &= cells - 1;
             }
-            board.cand[b * 9 + d] = (keep & !filled & !columns[d]) | own;
+            let x = (keep & !filled & !columns[d]) | own;
+            board.cand[b * 9 + d] = x;
+            board.stale |= u32::from(x != BAND) << (b * 9 + d);
         }
     }
     if clash != 0 {
