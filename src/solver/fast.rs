@@ -160,6 +160,33 @@ const fn pointing() -> [u64; 512] {
     t
 }
 
+/// For the row-box pairs (bit `row * 3 + box`) holding givens of one digit in a band: the
+/// cells outside their rows and boxes; bit 31 set when two pairs share a row or a box.
+static GIVEN_ROWS_AND_BOXES: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut pairs = 0;
+    while pairs < 512 {
+        let mut outside = BAND;
+        let mut clash = false;
+        let mut k = 0;
+        while k < 3 {
+            let row = (pairs >> (3 * k)) & 7;
+            let column = (pairs >> k) & 0o111;
+            if row != 0 {
+                outside &= !ROW_BITS[k];
+            }
+            if column != 0 {
+                outside &= !((0x7 << (3 * k)) * ROW_LOW);
+            }
+            clash |= (row as u32).count_ones() > 1 || (column as u32).count_ones() > 1;
+            k += 1;
+        }
+        t[pairs] = outside | ((clash as u32) << 31);
+        pairs += 1;
+    }
+    t
+};
+
 /// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
 const fn pair_cells() -> [u32; 512] {
     let mut t = [0u32; 512];
@@ -948,21 +975,16 @@ fn initial_board<I: Isa>(grid: &Grid) -> Result<Board, GivensConflict> {
         board.unsolved[b] = BAND & !filled;
         for d in 0..9 {
             let own = givens[b][d];
-            // A given whose cell an earlier given of its digit already excluded (same row or
-            // box) is a conflict.
-            let mut keep = BAND;
-            let mut cells = own;
-            while cells != 0 {
-                let bit = cells & cells.wrapping_neg();
-                clash |= bit & !keep;
-                keep &= KEEP_IN_BAND[bit.trailing_zeros() as usize];
-                cells &= cells - 1;
-            }
-            let x = (keep & !filled & !columns[d]) | own;
-            board.cand[b * 9 + d] = x;
-            board.stale |= u32::from(x != BAND) << (b * 9 + d);
+            // Two givens of the digit in one mini-row, or in one row or box of the band.
+            clash |= own & (own >> 1) & 0o333_333_333;
+            clash |= own & (own >> 2) & 0o111_111_111;
+            let outside = GIVEN_ROWS_AND_BOXES[I::presence(own)];
+            clash |= outside >> 31;
+            board.cand[b * 9 + d] = (outside & !filled & !columns[d]) | own;
         }
     }
+    // Every digit-band lost cells, or is whole and updating it changes nothing.
+    board.stale = (1 << 27) - 1;
     if clash != 0 {
         return Err(GivensConflict);
     }
