@@ -671,12 +671,26 @@ impl Board {
     /// the cell's row, box and column, and every other digit from the cell.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, bit: u32) {
+        let others = self.candidates_of(b, bit) & !(1 << d);
+        self.place_among(d, b, bit, others);
+    }
+
+    /// [`Board::place`] for a cell whose other candidates are known: the digits `others`
+    /// (bit `d`), whose digit-bands have already lost the cell or lose it here.
+    #[inline(always)]
+    fn place_among(&mut self, d: usize, b: usize, bit: u32, others: u32) {
         let pos = bit.trailing_zeros() as usize;
         let i = b * 9 + d;
-        debug_assert!(pos < 27 && self.unsolved[b] & bit != 0 && self.cand[i] & bit != 0);
-        let own = self.cand[i] & KEEP_IN_BAND[pos];
-        let mut lost = self.clear_cells(b, bit) | (1 << i);
-        self.cand[i] = own;
+        debug_assert!(pos < 27 && self.cand[i] & bit != 0 && others & (1 << d) == 0);
+        self.unsolved[b] &= !bit;
+        let mut rest = others;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.cand[b * 9 + e] &= !bit;
+        }
+        self.cand[i] &= KEEP_IN_BAND[pos];
+        let mut lost = (others << (b * 9)) | (1 << i);
         let column = COLUMN_CELLS[pos];
         for j in OTHER_BANDS[i] {
             lost |= self.narrow(j, !column);
@@ -775,9 +789,10 @@ impl Board {
                 let bit = singles & singles.wrapping_neg();
                 singles &= singles - 1;
                 // An earlier placement of this pass may have taken the last candidate.
-                let d = (0..9)
-                    .find(|&d| self.cand[b * 9 + d] & bit != 0)
-                    .ok_or(Contradiction)?;
+                let d = self.candidates_of(b, bit).trailing_zeros() as usize;
+                if d == 32 {
+                    return Err(Contradiction);
+                }
                 search.stats.naked_singles += 1;
                 if O::ACTIVE {
                     search.observer.event(&Event::Placed {
@@ -786,7 +801,7 @@ impl Board {
                         rule: Rule::NakedSingle,
                     });
                 }
-                self.place(d, b, bit);
+                self.place_among(d, b, bit, 0);
                 placed += 1;
             }
         }
@@ -858,6 +873,19 @@ impl Board {
                 return Ok(Some(quiet));
             }
         }
+    }
+
+    /// The digits (bit `d`) that may still go in cell `bit` of band `b`.
+    #[inline(always)]
+    fn candidates_of(&self, b: usize, bit: u32) -> u32 {
+        // Scalar loads and a serial chain, as in `clear_cells`.
+        let mut digits = 0;
+        for d in (0..9).rev() {
+            // SAFETY: a valid, aligned reference.
+            let x = unsafe { std::ptr::read_volatile(&self.cand[b * 9 + d]) };
+            digits = (digits << 1) | u32::from(x & bit != 0);
+        }
+        digits
     }
 
     #[inline(always)]
@@ -1033,10 +1061,8 @@ macro_rules! search_instance {
                 };
                 let (b, bit) = board.branch_cell::<$isa>(&quiet);
                 let cell = b * 27 + bit.trailing_zeros() as usize;
-                let mut digits: u32 = 0;
-                for d in 0..9 {
-                    digits |= (((board.cand[b * 9 + d] & bit) != 0) as u32) << d;
-                }
+                let all = board.candidates_of(b, bit);
+                let mut digits = all;
                 while digits != 0 {
                     let d = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
@@ -1050,11 +1076,11 @@ macro_rules! search_instance {
                     }
                     if digits == 0 {
                         // The last candidate: no need to keep the parent board.
-                        board.place(d, b, bit);
+                        board.place_among(d, b, bit, all & !(1 << d));
                         node(board, depth + 1, search)?;
                     } else {
                         let mut child = *board;
-                        child.place(d, b, bit);
+                        child.place_among(d, b, bit, all & !(1 << d));
                         node(&mut child, depth + 1, search)?;
                     }
                     search.stats.backtracks += 1;
