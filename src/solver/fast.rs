@@ -261,14 +261,13 @@ const OTHER_BANDS: [[usize; 2]; 32] = {
 /// The lowest cell of each row of a band; `c * ROW_LOW` spreads 9 column bits to all rows.
 const ROW_LOW: u32 = 1 | (1 << 9) | (1 << 18);
 
-/// The search state: what is still possible, and what is solved. 64-byte aligned so that
-/// vector steps and the copy on a guess read whole lines.
+/// The search state: what is still possible, and what is solved. 128 bytes, 64-byte aligned:
+/// the copy on a guess is two whole lines.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Board {
     /// `cand[b * 9 + d]`: cells of band `b` where digit `d` may go (see the module page).
-    /// Lanes 27..32 are padding and stay 0.
-    cand: [u32; 32],
+    cand: [u32; 27],
     /// Cells of each band not yet placed.
     unsolved: [u32; 3],
     /// The stale digit-bands: bit `i` set when `cand[i]` lost a cell since its last update.
@@ -312,7 +311,7 @@ trait Isa {
     }
     /// Per band: the cells with at least one, at least two and at least three candidates.
     #[inline(always)]
-    fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
+    fn cell_counts(cand: &[u32; 27]) -> [[u32; 3]; 3] {
         std::array::from_fn(|b| {
             let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
             for x in &cand[b * 9..b * 9 + 9] {
@@ -329,7 +328,7 @@ trait Isa {
 
     /// The 81 cell values of the placed cells (0 where unsolved).
     #[inline(always)]
-    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 3]) -> [u8; 81] {
+    fn placed_cells(cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
         let mut cells = [0u8; 81];
         for b in 0..3 {
             let solved = BAND & !unsolved[b];
@@ -359,7 +358,7 @@ trait Isa {
 
     /// The column scan of [`Board::column_singles`].
     #[inline(always)]
-    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 3]) -> ColumnScan {
+    fn column_scan(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
         column_scan_portable(cand, unsolved)
     }
 }
@@ -374,7 +373,7 @@ struct ColumnScan {
 
 /// The column scan in plain Rust, laid out digit by digit so the compiler can use vectors.
 #[inline(always)]
-fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 3]) -> ColumnScan {
+fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
     let mut found = [[0u32; 9]; 3];
     let mut empty = 0u32;
     let mut any_found = 0u32;
@@ -509,7 +508,7 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 3]) -> [u8; 81] {
+    fn placed_cells(cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
         use std::arch::x86_64::*;
         // Per digit, its placed cells as an 81-bit mask (64 + 17 byte lanes), blended in.
         // SAFETY: AVX-512F/BW are enabled (see above); the stores write bytes 0..64 and,
@@ -556,7 +555,7 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 3]) -> ColumnScan {
+    fn column_scan(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
         use std::arch::x86_64::*;
         // Nine digit lanes per band; ternary logic does each three-input step in one go.
         // SAFETY: AVX-512F is enabled (see above); masked loads read lanes 0..9 of 9 * b.
@@ -631,8 +630,7 @@ fn fold_columns(cells: u32) -> u32 {
 impl Board {
     /// Every digit possible everywhere, nothing placed.
     fn new() -> Board {
-        let mut cand = [0u32; 32];
-        cand[..27].fill(BAND);
+        let cand = [BAND; 27];
         Board {
             cand,
             unsolved: [BAND, BAND, BAND],
@@ -654,16 +652,19 @@ impl Board {
     fn clear_cells(&mut self, b: usize, cells: u32) -> u32 {
         self.unsolved[b] &= !cells;
         // Scalar on purpose: a vector load of lanes just written one by one cannot take them
-        // from the store buffer and waits until they reach the cache. Volatile accesses and
-        // a serial chain for the lost bits keep the compiler from vectorizing.
-        let mut lost = 0;
-        for d in (0..9).rev() {
+        // from the store buffer and waits until they reach the cache. Volatile accesses keep
+        // the compiler from vectorizing the loads; the lost bits are summed as a tree.
+        let mut hit = [0u32; 9];
+        for d in 0..9 {
             let x = &mut self.cand[b * 9 + d];
             // SAFETY: `x` is a valid, aligned, exclusive reference.
             let old = unsafe { std::ptr::read_volatile(x) };
             unsafe { std::ptr::write_volatile(x, old & !cells) };
-            lost = (lost << 1) | u32::from(old & cells != 0);
+            hit[d] = u32::from(old & cells != 0);
         }
+        let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
+        let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
+        let lost = quads[0] + (quads[1] << 4) + (hit[8] << 8);
         lost << (b * 9)
     }
 
