@@ -708,6 +708,33 @@ impl Board {
         self.stale |= lost;
     }
 
+    /// A copy of the board with digit `d` placed as in [`Board::place_among`]. The lanes that
+    /// change are computed from this board, not read back from the copy just stored.
+    #[inline(always)]
+    fn child(&self, d: usize, b: usize, bit: u32, others: u32) -> Board {
+        let pos = bit.trailing_zeros() as usize;
+        let i = b * 9 + d;
+        debug_assert!(pos < 27 && self.cand[i] & bit != 0 && others & (1 << d) == 0);
+        let mut child = *self;
+        child.unsolved[b] = self.unsolved[b] & !bit;
+        let mut rest = others;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            child.cand[b * 9 + e] = self.cand[b * 9 + e] & !bit;
+        }
+        child.cand[i] = self.cand[i] & KEEP_IN_BAND[pos];
+        let mut lost = (others << (b * 9)) | (1 << i);
+        let column = COLUMN_CELLS[pos];
+        for j in OTHER_BANDS[i] {
+            let x = self.cand[j];
+            child.cand[j] = x & !column;
+            lost |= u32::from(x & column != 0) << j;
+        }
+        child.stale = self.stale | lost;
+        child
+    }
+
     /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
     /// into the other bands, and the hidden singles of rows left with one cell.
     #[inline(always)]
@@ -1089,8 +1116,7 @@ macro_rules! search_instance {
                         board.place_among(d, b, bit, all & !(1 << d));
                         node(board, depth + 1, search)?;
                     } else {
-                        let mut child = *board;
-                        child.place_among(d, b, bit, all & !(1 << d));
+                        let mut child = board.child(d, b, bit, all & !(1 << d));
                         node(&mut child, depth + 1, search)?;
                     }
                     search.stats.backtracks += 1;
