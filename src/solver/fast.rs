@@ -323,10 +323,8 @@ trait Isa {
     fn cell_counts(cand: &[u32; 27]) -> [[u32; 3]; 3] {
         std::array::from_fn(|b| {
             let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
-            for x in &cand[b * 9..b * 9 + 9] {
-                // Scalar loads: `cand` was just written lane by lane (see `clear_cells`).
-                // SAFETY: `x` is a valid, aligned reference.
-                let x = unsafe { std::ptr::read_volatile(x) };
+            for d in 0..9 {
+                let x = lane(cand, b * 9 + d);
                 three |= two & x;
                 two |= any & x;
                 any |= x;
@@ -410,6 +408,25 @@ fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
     }
 }
 
+/// Digit-band `i` of `cand`, read on its own. Lanes are written one at a time, and a vector load
+/// of lanes still in the store buffer waits until they reach the cache (see the module page);
+/// a volatile read cannot be merged into one. With [`set_lane`], the only unsafe code of the
+/// engine outside the instruction-set impls.
+#[inline(always)]
+fn lane(cand: &[u32; 27], i: usize) -> u32 {
+    let x = &cand[i];
+    // SAFETY: `x` is a valid, aligned reference.
+    unsafe { std::ptr::read_volatile(x) }
+}
+
+/// Writes digit-band `i` of `cand` on its own; see [`lane`].
+#[inline(always)]
+fn set_lane(cand: &mut [u32; 27], i: usize, value: u32) {
+    let x = &mut cand[i];
+    // SAFETY: `x` is a valid, aligned, exclusive reference.
+    unsafe { std::ptr::write_volatile(x, value) }
+}
+
 /// Unsolved cells among the 20 that share a row, column or box with cell `pos` of band `b`.
 #[inline(always)]
 fn unsolved_peers(unsolved: &[u32; 3], b: usize, pos: usize) -> u32 {
@@ -432,7 +449,8 @@ impl Isa for Portable {
     }
 }
 
-/// AVX2 and BMI2 (x86-64). This impl is the only unsafe code of the engine: its methods are
+/// AVX2 and BMI2 (x86-64). This impl (with [`Avx512`] and the lane accessors) is the only
+/// unsafe code of the engine: its methods are
 /// called only from the search instance compiled with these features, which is entered only
 /// after the features were detected (see [`search`]).
 #[cfg(target_arch = "x86_64")]
@@ -660,15 +678,11 @@ impl Board {
     #[inline(always)]
     fn clear_cells(&mut self, b: usize, cells: u32) -> u32 {
         self.unsolved[b] &= !cells;
-        // Scalar on purpose: a vector load of lanes just written one by one cannot take them
-        // from the store buffer and waits until they reach the cache. Volatile accesses keep
-        // the compiler from vectorizing the loads; the lost bits are summed as a tree.
+        // Lane by lane (see `lane`); the lost bits are summed as a tree.
         let mut hit = [0u32; 9];
         for d in 0..9 {
-            let x = &mut self.cand[b * 9 + d];
-            // SAFETY: `x` is a valid, aligned, exclusive reference.
-            let old = unsafe { std::ptr::read_volatile(x) };
-            unsafe { std::ptr::write_volatile(x, old & !cells) };
+            let old = lane(&self.cand, b * 9 + d);
+            set_lane(&mut self.cand, b * 9 + d, old & !cells);
             hit[d] = u32::from(old & cells != 0);
         }
         let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
@@ -915,12 +929,9 @@ impl Board {
     /// The digits (bit `d`) that may still go in cell `bit` of band `b`.
     #[inline(always)]
     fn candidates_of(&self, b: usize, bit: u32) -> u32 {
-        // Scalar loads and a serial chain, as in `clear_cells`.
         let mut digits = 0;
         for d in (0..9).rev() {
-            // SAFETY: a valid, aligned reference.
-            let x = unsafe { std::ptr::read_volatile(&self.cand[b * 9 + d]) };
-            digits = (digits << 1) | u32::from(x & bit != 0);
+            digits = (digits << 1) | u32::from(lane(&self.cand, b * 9 + d) & bit != 0);
         }
         digits
     }
