@@ -21,7 +21,9 @@
 //! # Propagation order, and how placements are counted
 //! At each call of the search procedure:
 //! 1. every digit-band whose candidates changed is updated as above until none changes; each
-//!    row left with one unsolved cell places it (a **hidden single**, in that row);
+//!    row left with one unsolved cell places it (a **hidden single**, in that row). Updates
+//!    run in sweeps: each sweep updates, in index order, the digit-bands that lost a cell since
+//!    their last update (a mask kept as cells are removed);
 //! 2. when that is quiet, every unsolved cell with one candidate left is placed (a **naked
 //!    single**), and propagation returns to step 1;
 //! 3. when both are quiet, every digit with one cell left in a column places it (a **hidden
@@ -32,10 +34,19 @@
 //! where a digit has no place), a cell with no candidate, or a column where a digit has no place.
 //!
 //! # Branching
-//! When propagation is quiet, the search branches on the first unsolved cell (reading order)
-//! with two candidates, or, when there is none, on the first cell with the fewest. Each
-//! candidate, in increasing order, is a guess that enters the search procedure once more, on a
-//! copy of the 120-byte board (copying is cheaper than undoing).
+//! When propagation is quiet, the search branches on a cell with the fewest candidates (two,
+//! nearly always): among those, the one with the most unsolved cells in its row, column and
+//! box, the first in reading order on a tie. Each candidate, in increasing order, is a guess
+//! that enters the search procedure once more, on a copy of the board (copying is cheaper than
+//! undoing); the last one reuses the board.
+//!
+//! # Memory access
+//! Candidates are written one lane at a time, and a vector load of lanes still in the store
+//! buffer cannot be forwarded from it: it waits until the stores reach the cache (about 40
+//! cycles measured here). So the propagation loop keeps staleness as a mask instead of
+//! comparing the board with a copy, and the steps that read a band's nine lanes right after
+//! writing them (clearing placed cells, the candidate counts, a cell's candidates) use scalar
+//! volatile loads, which the compiler cannot merge into vectors.
 
 // Bands, digits and rows index parallel arrays; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
@@ -56,20 +67,16 @@ static ROW_INFO: [u8; 512] = row_info();
 /// For the 9 row-box presence bits of a digit-band (bit `row * 3 + box`): the cells that fit at
 /// least one of the six row-to-box permutations still possible, or 0 when none is.
 ///
-/// Bits 32..41 hold, for the same index, the row-box pairs left alone in their row (bit
-/// `row * 3 + box`): the row's cells all lie in that box.
+/// Bits 32..59 hold, for the same index, the cells of the row-box pairs left alone in their
+/// row: the row's cells all lie in that box.
 static PERMUTATIONS: [u64; 512] = permutations();
 
 /// For the 9 columns (bits) where a digit can be inside one band: the cells the digit keeps in
 /// the two other bands. A box whose candidates lie in a single column claims that column for
 /// the band (pointing, column direction), so the other bands lose it.
 ///
-/// Bits 32..41 hold the row-box pairs (bit `row * 3 + box`, all three rows) of the boxes whose
-/// candidates lie in a single column.
+/// Bits 32..59 hold the cells of the boxes whose candidates lie in a single column.
 static POINTING: [u64; 512] = pointing();
-
-/// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
-static PAIR_CELLS: [u32; 512] = pair_cells();
 
 /// For each position `0..27` in a band: the cells of its column in all three rows.
 const COLUMN_CELLS: [u32; 27] = {
@@ -152,7 +159,7 @@ const fn pointing() -> [u64; 512] {
             if in_box.count_ones() == 1 {
                 let c = in_box.trailing_zeros() + 3 * k;
                 lost |= (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
-                one_column |= 0b001_001_001 << k;
+                one_column |= (0x7 << (3 * k)) * ROW_LOW as u64;
             }
             k += 1;
         }
@@ -162,6 +169,34 @@ const fn pointing() -> [u64; 512] {
     t
 }
 
+/// For the row-box pairs (bit `row * 3 + box`) holding givens of one digit in a band: the
+/// cells outside their rows and boxes; bit 31 set when two pairs share a row or a box.
+static GIVEN_ROWS_AND_BOXES: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut pairs = 0;
+    while pairs < 512 {
+        let mut outside = BAND;
+        let mut clash = false;
+        let mut k = 0;
+        while k < 3 {
+            let row = (pairs >> (3 * k)) & 7;
+            let column = (pairs >> k) & 0o111;
+            if row != 0 {
+                outside &= !ROW_BITS[k];
+            }
+            if column != 0 {
+                outside &= !((0x7 << (3 * k)) * ROW_LOW);
+            }
+            clash |= (row as u32).count_ones() > 1 || (column as u32).count_ones() > 1;
+            k += 1;
+        }
+        t[pairs] = outside | ((clash as u32) << 31);
+        pairs += 1;
+    }
+    t
+};
+
+/// For row-box pairs (bit `row * 3 + box`): the cells of those mini-rows.
 const fn pair_cells() -> [u32; 512] {
     let mut t = [0u32; 512];
     let mut pairs = 0;
@@ -213,7 +248,7 @@ const fn permutations() -> [u64; 512] {
             }
             r += 1;
         }
-        t[p] = cells_of[pairs as usize] as u64 | ((locked as u64) << 32);
+        t[p] = cells_of[pairs as usize] as u64 | ((cells_of[locked as usize] as u64) << 32);
         p += 1;
     }
     t
@@ -235,18 +270,17 @@ const OTHER_BANDS: [[usize; 2]; 32] = {
 /// The lowest cell of each row of a band; `c * ROW_LOW` spreads 9 column bits to all rows.
 const ROW_LOW: u32 = 1 | (1 << 9) | (1 << 18);
 
-/// The search state: what is still possible, and what is solved. 64-byte aligned so the
-/// staleness check and the copy on a guess run on whole vectors.
+/// The search state: what is still possible, and what is solved. 128 bytes, 64-byte aligned:
+/// the copy on a guess is two whole lines.
 #[derive(Clone, Copy)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 struct Board {
     /// `cand[b * 9 + d]`: cells of band `b` where digit `d` may go (see the module page).
-    /// Lanes 27..32 are padding and stay 0.
-    cand: [u32; 32],
-    /// `cand` as it was when each digit-band was last updated: a lane that differs is stale.
-    prev: [u32; 32],
-    /// Cells of each band not yet placed (lane 3 is padding).
-    unsolved: [u32; 4],
+    cand: [u32; 27],
+    /// Cells of each band not yet placed.
+    unsolved: [u32; 3],
+    /// The stale digit-bands: bit `i` set when `cand[i]` lost a cell since its last update.
+    stale: u32,
 }
 
 /// Propagation found that the board has no solution.
@@ -260,8 +294,6 @@ pub(crate) struct GivensConflict;
 /// The few primitive steps that have a faster form on some instruction sets. Each form gives
 /// the same answer; the search does not know which one it runs on.
 trait Isa {
-    /// Bit `i` set where `a[i] != b[i]`.
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32;
     /// The row-box presence index of digit-band `x`: bit `row * 3 + box` set when the digit
     /// can still go somewhere in that row and box.
     fn presence(x: u32) -> usize;
@@ -269,7 +301,7 @@ trait Isa {
     /// bit); the first in reading order on a tie; `None` without pairs. See
     /// [`Board::branch_cell`].
     #[inline(always)]
-    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
+    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 3]) -> Option<(usize, u32)> {
         let mut best = None;
         let mut most = 0;
         for (b, &cells) in pairs.iter().enumerate() {
@@ -288,10 +320,11 @@ trait Isa {
     }
     /// Per band: the cells with at least one, at least two and at least three candidates.
     #[inline(always)]
-    fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
+    fn cell_counts(cand: &[u32; 27]) -> [[u32; 3]; 3] {
         std::array::from_fn(|b| {
             let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
-            for &x in &cand[b * 9..b * 9 + 9] {
+            for d in 0..9 {
+                let x = lane(cand, b * 9 + d);
                 three |= two & x;
                 two |= any & x;
                 any |= x;
@@ -302,7 +335,7 @@ trait Isa {
 
     /// The 81 cell values of the placed cells (0 where unsolved).
     #[inline(always)]
-    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
+    fn placed_cells(cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
         let mut cells = [0u8; 81];
         for b in 0..3 {
             let solved = BAND & !unsolved[b];
@@ -332,7 +365,7 @@ trait Isa {
 
     /// The column scan of [`Board::column_singles`].
     #[inline(always)]
-    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+    fn column_scan(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
         column_scan_portable(cand, unsolved)
     }
 }
@@ -347,7 +380,7 @@ struct ColumnScan {
 
 /// The column scan in plain Rust, laid out digit by digit so the compiler can use vectors.
 #[inline(always)]
-fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
     let mut found = [[0u32; 9]; 3];
     let mut empty = 0u32;
     let mut any_found = 0u32;
@@ -375,9 +408,28 @@ fn column_scan_portable(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
     }
 }
 
+/// Digit-band `i` of `cand`, read on its own. Lanes are written one at a time, and a vector load
+/// of lanes still in the store buffer waits until they reach the cache (see the module page);
+/// a volatile read cannot be merged into one. With [`set_lane`], the only unsafe code of the
+/// engine outside the instruction-set impls.
+#[inline(always)]
+fn lane(cand: &[u32; 27], i: usize) -> u32 {
+    let x = &cand[i];
+    // SAFETY: `x` is a valid, aligned reference.
+    unsafe { std::ptr::read_volatile(x) }
+}
+
+/// Writes digit-band `i` of `cand` on its own; see [`lane`].
+#[inline(always)]
+fn set_lane(cand: &mut [u32; 27], i: usize, value: u32) {
+    let x = &mut cand[i];
+    // SAFETY: `x` is a valid, aligned, exclusive reference.
+    unsafe { std::ptr::write_volatile(x, value) }
+}
+
 /// Unsolved cells among the 20 that share a row, column or box with cell `pos` of band `b`.
 #[inline(always)]
-fn unsolved_peers(unsolved: &[u32; 4], b: usize, pos: usize) -> u32 {
+fn unsolved_peers(unsolved: &[u32; 3], b: usize, pos: usize) -> u32 {
     let [o1, o2] = OTHER_BANDS[b * 9];
     let column = COLUMN_CELLS[pos];
     (unsolved[b] & !KEEP_IN_BAND[pos]).count_ones()
@@ -390,15 +442,6 @@ struct Portable;
 
 impl Isa for Portable {
     #[inline(always)]
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
-        let mut mask = 0u32;
-        for i in 0..32 {
-            mask |= ((a[i] != b[i]) as u32) << i;
-        }
-        mask
-    }
-
-    #[inline(always)]
     fn presence(x: u32) -> usize {
         (ROW_INFO[(x & 0x1FF) as usize] & 7) as usize
             | ((ROW_INFO[((x >> 9) & 0x1FF) as usize] & 7) as usize) << 3
@@ -406,7 +449,8 @@ impl Isa for Portable {
     }
 }
 
-/// AVX2 and BMI2 (x86-64). This impl is the only unsafe code of the engine: its methods are
+/// AVX2 and BMI2 (x86-64). This impl (with [`Avx512`] and the lane accessors) is the only
+/// unsafe code of the engine: its methods are
 /// called only from the search instance compiled with these features, which is entered only
 /// after the features were detected (see [`search`]).
 #[cfg(target_arch = "x86_64")]
@@ -414,24 +458,6 @@ struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
-    #[inline(always)]
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
-        use std::arch::x86_64::*;
-        debug_assert!(std::arch::is_x86_feature_detected!("avx2"));
-        let mut mask = 0u32;
-        for chunk in 0..4 {
-            // SAFETY: AVX2 is enabled (see above); each load reads lanes 8 * chunk .. + 8 of
-            // a 32-lane array.
-            let equal = unsafe {
-                let x = _mm256_loadu_si256(a.as_ptr().add(8 * chunk).cast());
-                let y = _mm256_loadu_si256(b.as_ptr().add(8 * chunk).cast());
-                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)))
-            };
-            mask |= (!equal as u32 & 0xFF) << (8 * chunk);
-        }
-        mask
-    }
-
     #[inline(always)]
     fn presence(x: u32) -> usize {
         debug_assert!(std::arch::is_x86_feature_detected!("bmi2"));
@@ -450,31 +476,12 @@ struct Avx512;
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx512 {
     #[inline(always)]
-    fn differ(a: &[u32; 32], b: &[u32; 32]) -> u32 {
-        use std::arch::x86_64::*;
-        debug_assert!(std::arch::is_x86_feature_detected!("avx512f"));
-        // SAFETY: AVX-512F is enabled (see above); the loads read lanes 0..16 and 16..32 of
-        // 32-lane arrays.
-        unsafe {
-            let low = _mm512_cmpneq_epu32_mask(
-                _mm512_loadu_si512(a.as_ptr().cast()),
-                _mm512_loadu_si512(b.as_ptr().cast()),
-            );
-            let high = _mm512_cmpneq_epu32_mask(
-                _mm512_loadu_si512(a.as_ptr().add(16).cast()),
-                _mm512_loadu_si512(b.as_ptr().add(16).cast()),
-            );
-            u32::from(low) | (u32::from(high) << 16)
-        }
-    }
-
-    #[inline(always)]
     fn presence(x: u32) -> usize {
         Avx2::presence(x)
     }
 
     #[inline(always)]
-    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 4]) -> Option<(usize, u32)> {
+    fn best_pair(pairs: &[u32; 3], unsolved: &[u32; 3]) -> Option<(usize, u32)> {
         use std::arch::x86_64::*;
         debug_assert!(std::arch::is_x86_feature_detected!("avx512vpopcntdq"));
         // All 27 cells of a band at once, in two vectors of 16 lanes (lane = position in the
@@ -528,77 +535,7 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn cell_counts(cand: &[u32; 32]) -> [[u32; 3]; 3] {
-        use std::arch::x86_64::*;
-        // Rearranged so that each 128-bit group holds one digit's three bands (and a zero
-        // lane): four digits a vector, digits 8..12 padded with zero lanes. Counting "at least
-        // one, two, three" then runs for the three bands side by side, first across the three
-        // vectors, then across the four groups.
-        // SAFETY: AVX-512F is enabled (see above); the loads read lanes 0..32.
-        unsafe {
-            let low = _mm512_loadu_si512(cand.as_ptr().cast());
-            let high = _mm512_loadu_si512(cand.as_ptr().add(16).cast());
-            let group = |d: i32| [d, d + 9, d + 18, 27];
-            let index = |first: i32| {
-                let [a, b, c, d] = [0, 1, 2, 3].map(|k| group(first + k));
-                _mm512_setr_epi32(
-                    a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], c[0], c[1], c[2], c[3], d[0],
-                    d[1], d[2], d[3],
-                )
-            };
-            let digits_0 = _mm512_permutex2var_epi32(low, index(0), high);
-            let digits_4 = _mm512_permutex2var_epi32(low, index(4), high);
-            // Digit 8, then the zero padding lanes.
-            let digits_8 = _mm512_maskz_permutex2var_epi32(0x000F, low, index(8), high);
-            // Adding one input x to (one, two, three): three |= two & x; two |= one & x;
-            // one |= x. 0xF8: a | (b & c).
-            let one = digits_0;
-            let two = _mm512_and_si512(one, digits_4);
-            let one = _mm512_or_si512(one, digits_4);
-            let three = _mm512_and_si512(two, digits_8);
-            let two = _mm512_ternarylogic_epi32::<0xF8>(two, one, digits_8);
-            let one = _mm512_or_si512(one, digits_8);
-            // Merging two partial counts p and q: one = p1 | q1; two = p2 | q2 | p1 & q1;
-            // three = p3 | q3 | p2 & q1 | p1 & q2.
-            let merge = |(p1, p2, p3): (__m512i, __m512i, __m512i),
-                         (q1, q2, q3): (__m512i, __m512i, __m512i)| {
-                let one = _mm512_or_si512(p1, q1);
-                let two = _mm512_ternarylogic_epi32::<0xF8>(_mm512_or_si512(p2, q2), p1, q1);
-                let three = _mm512_or_si512(
-                    _mm512_ternarylogic_epi32::<0xF8>(_mm512_or_si512(p3, q3), p2, q1),
-                    _mm512_and_si512(p1, q2),
-                );
-                (one, two, three)
-            };
-            let swap_halves = |v: __m512i| _mm512_shuffle_i32x4::<0b01_00_11_10>(v, v);
-            let swap_pairs = |v: __m512i| _mm512_shuffle_i32x4::<0b10_11_00_01>(v, v);
-            let counts = (one, two, three);
-            let counts = merge(
-                counts,
-                (
-                    swap_halves(counts.0),
-                    swap_halves(counts.1),
-                    swap_halves(counts.2),
-                ),
-            );
-            let counts = merge(
-                counts,
-                (
-                    swap_pairs(counts.0),
-                    swap_pairs(counts.1),
-                    swap_pairs(counts.2),
-                ),
-            );
-            let mut lanes = [[0u32; 16]; 3];
-            _mm512_storeu_si512(lanes[0].as_mut_ptr().cast(), counts.0);
-            _mm512_storeu_si512(lanes[1].as_mut_ptr().cast(), counts.1);
-            _mm512_storeu_si512(lanes[2].as_mut_ptr().cast(), counts.2);
-            std::array::from_fn(|b| [lanes[0][b], lanes[1][b], lanes[2][b]])
-        }
-    }
-
-    #[inline(always)]
-    fn placed_cells(cand: &[u32; 32], unsolved: &[u32; 4]) -> [u8; 81] {
+    fn placed_cells(cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
         use std::arch::x86_64::*;
         // Per digit, its placed cells as an 81-bit mask (64 + 17 byte lanes), blended in.
         // SAFETY: AVX-512F/BW are enabled (see above); the stores write bytes 0..64 and,
@@ -645,7 +582,7 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn column_scan(cand: &[u32; 32], unsolved: &[u32; 4]) -> ColumnScan {
+    fn column_scan(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
         use std::arch::x86_64::*;
         // Nine digit lanes per band; ternary logic does each three-input step in one go.
         // SAFETY: AVX-512F is enabled (see above); masked loads read lanes 0..9 of 9 * b.
@@ -720,44 +657,96 @@ fn fold_columns(cells: u32) -> u32 {
 impl Board {
     /// Every digit possible everywhere, nothing placed.
     fn new() -> Board {
-        let mut cand = [0u32; 32];
-        cand[..27].fill(BAND);
+        let cand = [BAND; 27];
         Board {
             cand,
-            prev: cand,
-            unsolved: [BAND, BAND, BAND, 0],
+            unsolved: [BAND, BAND, BAND],
+            stale: 0,
         }
     }
 
-    /// The stale digit-bands: bit `i` set when `cand[i]` changed since its last update.
+    /// Keeps only `keep` of digit-band `i`; returns bit `i` if it lost a cell.
     #[inline(always)]
-    fn stale<I: Isa>(&self) -> u32 {
-        I::differ(&self.cand, &self.prev)
+    fn narrow(&mut self, i: usize, keep: u32) -> u32 {
+        let x = self.cand[i];
+        self.cand[i] = x & keep;
+        u32::from(x & !keep != 0) << i
     }
 
-    /// Removes `cells` of band `b` from every digit: they are being placed.
+    /// Removes `cells` of band `b` from every digit: they are being placed. Returns the
+    /// digit-bands that lost a cell.
     #[inline(always)]
-    fn clear_cells(&mut self, b: usize, cells: u32) {
+    fn clear_cells(&mut self, b: usize, cells: u32) -> u32 {
         self.unsolved[b] &= !cells;
-        for x in &mut self.cand[b * 9..b * 9 + 9] {
-            *x &= !cells;
+        // Lane by lane (see `lane`); the lost bits are summed as a tree.
+        let mut hit = [0u32; 9];
+        for d in 0..9 {
+            let old = lane(&self.cand, b * 9 + d);
+            set_lane(&mut self.cand, b * 9 + d, old & !cells);
+            hit[d] = u32::from(old & cells != 0);
         }
+        let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
+        let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
+        let lost = quads[0] + (quads[1] << 4) + (hit[8] << 8);
+        lost << (b * 9)
     }
 
     /// Places digit `d` (0-based) in band `b` at the single bit `bit`: removes the digit from
     /// the cell's row, box and column, and every other digit from the cell.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, bit: u32) {
+        let others = self.candidates_of(b, bit) & !(1 << d);
+        self.place_among(d, b, bit, others);
+    }
+
+    /// [`Board::place`] for a cell whose other candidates are known: the digits `others`
+    /// (bit `d`), whose digit-bands have already lost the cell or lose it here.
+    #[inline(always)]
+    fn place_among(&mut self, d: usize, b: usize, bit: u32, others: u32) {
         let pos = bit.trailing_zeros() as usize;
         let i = b * 9 + d;
-        debug_assert!(pos < 27 && self.unsolved[b] & bit != 0 && self.cand[i] & bit != 0);
-        let own = self.cand[i] & KEEP_IN_BAND[pos];
-        self.clear_cells(b, bit);
-        self.cand[i] = own;
+        debug_assert!(pos < 27 && self.cand[i] & bit != 0 && others & (1 << d) == 0);
+        self.unsolved[b] &= !bit;
+        let mut rest = others;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.cand[b * 9 + e] &= !bit;
+        }
+        self.cand[i] &= KEEP_IN_BAND[pos];
+        let mut lost = (others << (b * 9)) | (1 << i);
         let column = COLUMN_CELLS[pos];
         for j in OTHER_BANDS[i] {
-            self.cand[j] &= !column;
+            lost |= self.narrow(j, !column);
         }
+        self.stale |= lost;
+    }
+
+    /// A copy of the board with digit `d` placed as in [`Board::place_among`]. The lanes that
+    /// change are computed from this board, not read back from the copy just stored.
+    #[inline(always)]
+    fn child(&self, d: usize, b: usize, bit: u32, others: u32) -> Board {
+        let pos = bit.trailing_zeros() as usize;
+        let i = b * 9 + d;
+        debug_assert!(pos < 27 && self.cand[i] & bit != 0 && others & (1 << d) == 0);
+        let mut child = *self;
+        child.unsolved[b] = self.unsolved[b] & !bit;
+        let mut rest = others;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            child.cand[b * 9 + e] = self.cand[b * 9 + e] & !bit;
+        }
+        child.cand[i] = self.cand[i] & KEEP_IN_BAND[pos];
+        let mut lost = (others << (b * 9)) | (1 << i);
+        let column = COLUMN_CELLS[pos];
+        for j in OTHER_BANDS[i] {
+            let x = self.cand[j];
+            child.cand[j] = x & !column;
+            lost |= u32::from(x & column != 0) << j;
+        }
+        child.stale = self.stale | lost;
+        child
     }
 
     /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
@@ -767,7 +756,7 @@ impl Board {
         &mut self,
         i: usize,
         search: &mut Search<'_, O>,
-    ) -> Result<(), Contradiction> {
+    ) -> Result<u32, Contradiction> {
         let (b, d) = (i / 9, i % 9);
         let x = self.cand[i];
         let permutations = PERMUTATIONS[I::presence(x) & 0x1FF];
@@ -776,14 +765,13 @@ impl Board {
             return Err(Contradiction);
         }
         self.cand[i] = y;
-        self.prev[i] = y;
         let pointing = POINTING[fold_columns(y) as usize];
+        let mut lost = 0;
         for j in OTHER_BANDS[i] {
-            self.cand[j] &= pointing as u32;
+            lost |= self.narrow(j, pointing as u32);
         }
         // A row left alone in one box whose candidates lie in one column holds one cell.
-        let single_pairs = (permutations >> 32) & (pointing >> 32);
-        let single_rows = PAIR_CELLS[single_pairs as usize & 0x1FF];
+        let single_rows = ((permutations & pointing) >> 32) as u32;
         let new = y & single_rows & self.unsolved[b];
         if new != 0 {
             search.stats.hidden_singles += u64::from(new.count_ones());
@@ -801,10 +789,10 @@ impl Board {
             }
             // The permutation step already cleared the boxes of these cells for `d`, and
             // pointing their columns in the other bands.
-            self.clear_cells(b, new);
+            lost |= self.clear_cells(b, new) & !(1 << i);
             self.cand[i] = y;
         }
-        Ok(())
+        Ok(lost)
     }
 
     /// Updates stale digit-bands until none is stale.
@@ -813,17 +801,20 @@ impl Board {
         &mut self,
         search: &mut Search<'_, O>,
     ) -> Result<(), Contradiction> {
-        loop {
-            let mut stale = self.stale::<I>();
-            if stale == 0 {
-                return Ok(());
-            }
-            while stale != 0 {
-                let i = stale.trailing_zeros() as usize;
-                stale &= stale - 1;
-                self.update::<I, O>(i, search)?;
+        // The digit-bands for the next sweep: those that lost a cell since their update.
+        let mut next = self.stale;
+        self.stale = 0;
+        while next != 0 {
+            let mut sweep = next;
+            next = 0;
+            while sweep != 0 {
+                let i = sweep.trailing_zeros() as usize;
+                sweep &= sweep - 1;
+                next &= !(1 << i);
+                next |= self.update::<I, O>(i, search)?;
             }
         }
+        Ok(())
     }
 
     /// Places every unsolved cell that has one candidate left (step 2). Returns how many were
@@ -849,9 +840,10 @@ impl Board {
                 let bit = singles & singles.wrapping_neg();
                 singles &= singles - 1;
                 // An earlier placement of this pass may have taken the last candidate.
-                let d = (0..9)
-                    .find(|&d| self.cand[b * 9 + d] & bit != 0)
-                    .ok_or(Contradiction)?;
+                let d = self.candidates_of(b, bit).trailing_zeros() as usize;
+                if d == 32 {
+                    return Err(Contradiction);
+                }
                 search.stats.naked_singles += 1;
                 if O::ACTIVE {
                     search.observer.event(&Event::Placed {
@@ -860,7 +852,7 @@ impl Board {
                         rule: Rule::NakedSingle,
                     });
                 }
-                self.place(d, b, bit);
+                self.place_among(d, b, bit, 0);
                 placed += 1;
             }
         }
@@ -932,6 +924,16 @@ impl Board {
                 return Ok(Some(quiet));
             }
         }
+    }
+
+    /// The digits (bit `d`) that may still go in cell `bit` of band `b`.
+    #[inline(always)]
+    fn candidates_of(&self, b: usize, bit: u32) -> u32 {
+        let mut digits = 0;
+        for d in (0..9).rev() {
+            digits = (digits << 1) | u32::from(lane(&self.cand, b * 9 + d) & bit != 0);
+        }
+        digits
     }
 
     #[inline(always)]
@@ -1049,19 +1051,16 @@ fn initial_board<I: Isa>(grid: &Grid) -> Result<Board, GivensConflict> {
         board.unsolved[b] = BAND & !filled;
         for d in 0..9 {
             let own = givens[b][d];
-            // A given whose cell an earlier given of its digit already excluded (same row or
-            // box) is a conflict.
-            let mut keep = BAND;
-            let mut cells = own;
-            while cells != 0 {
-                let bit = cells & cells.wrapping_neg();
-                clash |= bit & !keep;
-                keep &= KEEP_IN_BAND[bit.trailing_zeros() as usize];
-                cells &= cells - 1;
-            }
-            board.cand[b * 9 + d] = (keep & !filled & !columns[d]) | own;
+            // Two givens of the digit in one mini-row, or in one row or box of the band.
+            clash |= own & (own >> 1) & 0o333_333_333;
+            clash |= own & (own >> 2) & 0o111_111_111;
+            let outside = GIVEN_ROWS_AND_BOXES[I::presence(own)];
+            clash |= outside >> 31;
+            board.cand[b * 9 + d] = (outside & !filled & !columns[d]) | own;
         }
     }
+    // Every digit-band lost cells, or is whole and updating it changes nothing.
+    board.stale = (1 << 27) - 1;
     if clash != 0 {
         return Err(GivensConflict);
     }
@@ -1110,10 +1109,8 @@ macro_rules! search_instance {
                 };
                 let (b, bit) = board.branch_cell::<$isa>(&quiet);
                 let cell = b * 27 + bit.trailing_zeros() as usize;
-                let mut digits: u32 = 0;
-                for d in 0..9 {
-                    digits |= (((board.cand[b * 9 + d] & bit) != 0) as u32) << d;
-                }
+                let all = board.candidates_of(b, bit);
+                let mut digits = all;
                 while digits != 0 {
                     let d = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
@@ -1127,11 +1124,10 @@ macro_rules! search_instance {
                     }
                     if digits == 0 {
                         // The last candidate: no need to keep the parent board.
-                        board.place(d, b, bit);
+                        board.place_among(d, b, bit, all & !(1 << d));
                         node(board, depth + 1, search)?;
                     } else {
-                        let mut child = *board;
-                        child.place(d, b, bit);
+                        let mut child = board.child(d, b, bit, all & !(1 << d));
                         node(&mut child, depth + 1, search)?;
                     }
                     search.stats.backtracks += 1;
