@@ -118,11 +118,10 @@ fn print_ratios() {
     );
     for &(name, path) in SETS.iter().filter(|(name, _)| wanted(name)) {
         let n = load(path).len() as f64;
-        let group = name.replace('+', "_");
         for limit in [1, 2] {
             if let (Some(ours), Some(theirs)) = (
-                mean_ns(&group, "sudoku-bulk", limit),
-                mean_ns(&group, "sudoku-crate", limit),
+                mean_ns(name, "sudoku-bulk", limit),
+                mean_ns(name, "sudoku-crate", limit),
             ) {
                 let (a, b) = (n / ours * 1e9, n / theirs * 1e9);
                 println!("{name:<24} {limit:>5} {a:>14.0} {b:>14.0} {:>8.3}", a / b);
