@@ -3,6 +3,7 @@
 use crate::input::{Input, Source};
 use crate::output::Target;
 use crate::pipeline::Settings;
+use crate::resume::Checkpoints;
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
 /// 9x9 puzzle (a few thousand at most), low enough that a slow algorithm gives `gave_up` in
@@ -32,6 +33,18 @@ pub struct BulkRun {
     pub strict: bool,
     /// What the pipeline does.
     pub pipeline: Settings,
+    /// Checkpoints of a run to a file, and whether to resume one.
+    pub checkpoints: Checkpoints,
+}
+
+/// A number of seconds as given on the command line: not negative, finite.
+pub fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(value)
+        .map_err(|_| format!("'{text}' is not a number of seconds from 0 up"))
 }
 
 /// A setting that cannot be used.

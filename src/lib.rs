@@ -15,6 +15,7 @@
 //! - [`input`]: files or standard input, plain or gzip;
 //! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
 //! - [`output`]: standard output, or a file replaced only when the run completes;
+//! - [`resume`]: checkpoints of runs to a file, and resuming them after an interruption;
 //! - [`progress`]: the progress bar;
 //! - [`stats`]: dataset summaries that merge, and their reader from result files;
 //! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts;
@@ -36,6 +37,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod report;
+pub mod resume;
 pub mod run;
 pub mod solver;
 pub mod stats;

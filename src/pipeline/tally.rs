@@ -52,6 +52,18 @@ impl RowStatus {
     }
 }
 
+impl std::str::FromStr for RowStatus {
+    type Err = String;
+
+    /// The status written as `name`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        RowStatus::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| format!("unknown status '{name}'"))
+    }
+}
+
 impl std::fmt::Display for RowStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -81,6 +93,11 @@ impl Tally {
     /// Counts one row.
     pub fn add(&mut self, status: RowStatus) {
         self.counts[status as usize] += 1;
+    }
+
+    /// Counts `n` rows of one status.
+    pub fn add_count(&mut self, status: RowStatus, n: u64) {
+        self.counts[status as usize] += n;
     }
 
     /// Rows with this status.
@@ -118,5 +135,15 @@ mod tests {
         assert_eq!(a.get(RowStatus::Invalid), 1);
         assert_eq!(a.get(RowStatus::Ok), 0);
         assert_eq!(a.records(), 3);
+        a.add_count(RowStatus::Ok, 5);
+        assert_eq!(a.get(RowStatus::Ok), 5);
+    }
+
+    #[test]
+    fn statuses_read_back_from_their_names() {
+        for status in RowStatus::ALL {
+            assert_eq!(status.name().parse(), Ok(status));
+        }
+        assert!("Solved".parse::<RowStatus>().is_err());
     }
 }
