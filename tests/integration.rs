@@ -2,7 +2,9 @@
 
 mod algorithms;
 mod corpus;
+mod fuzz_corpus;
 mod jigsaw;
+mod reliability;
 mod solve_cmd;
 mod stats;
 mod streams;

@@ -37,6 +37,7 @@ use crate::input::Input;
 use crate::layout::Layout;
 use crate::solver::SolveOptions;
 
+pub mod fuzz;
 mod solve;
 mod tally;
 mod verify;
