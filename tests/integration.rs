@@ -2,6 +2,7 @@
 
 mod algorithms;
 mod corpus;
+mod differential;
 mod fuzz_corpus;
 mod jigsaw;
 mod reliability;
