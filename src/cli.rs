@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
@@ -10,6 +11,7 @@ use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::input::Input;
 use sudoku_bulk::output::Target;
 use sudoku_bulk::pipeline::{ChunkSize, Job, Settings, VerifyOptions};
+use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
 
@@ -87,6 +89,15 @@ struct OutputArgs {
     /// No progress bar, no messages about records, no summary; only errors.
     #[arg(short, long)]
     quiet: bool,
+
+    /// Continue the interrupted run to OUT from its partial output and checkpoint
+    /// (OUT.partial, OUT.checkpoint), with the same inputs and options.
+    #[arg(long, requires = "output")]
+    resume: bool,
+
+    /// Seconds between two checkpoints of a run to OUT; 0: after every chunk of rows.
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = config::seconds)]
+    checkpoint_every: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -381,6 +392,10 @@ fn bulk(
             chunk: ChunkSize::default(),
             shard: None,
         },
+        checkpoints: Checkpoints {
+            resume: output.resume,
+            every: output.checkpoint_every,
+        },
     })))
 }
 
@@ -421,6 +436,18 @@ mod tests {
         assert_eq!(run.pipeline.input_format, None);
         assert_eq!(run.pipeline.output_format, OutputFormat::Csv);
         assert!(run.pipeline.threads >= 1);
+        assert_eq!(run.checkpoints, Checkpoints::default());
+    }
+
+    #[test]
+    fn resume_options() {
+        let run = bulk_of(&["solve", "a.txt", "-o", "out.csv", "--resume"]);
+        assert!(run.checkpoints.resume);
+        let run = bulk_of(&["verify", "-o", "out.csv", "--checkpoint-every", "0.5"]);
+        assert_eq!(run.checkpoints.every, Duration::from_millis(500));
+        assert!(config(&["solve", "--resume"]).is_err(), "--resume needs -o");
+        assert!(config(&["solve", "-o", "x", "--checkpoint-every", "-1"]).is_err());
+        assert!(config(&["solve", "-o", "x", "--checkpoint-every", "soon"]).is_err());
     }
 
     #[test]

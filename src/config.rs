@@ -6,6 +6,7 @@ use crate::input::{Input, Source};
 use crate::layout::Layout;
 use crate::output::Target;
 use crate::pipeline::Settings;
+use crate::resume::Checkpoints;
 use crate::shard::ShardError;
 use crate::solver::SolveOptions;
 
@@ -125,6 +126,18 @@ pub struct BulkRun {
     pub summary: Option<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,
+    /// Checkpoints of a run to a file, and whether to resume one.
+    pub checkpoints: Checkpoints,
+}
+
+/// A number of seconds as given on the command line: not negative, finite.
+pub fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(value)
+        .map_err(|_| format!("'{text}' is not a number of seconds from 0 up"))
 }
 
 /// A setting that cannot be used.

@@ -17,6 +17,7 @@
 //! - [`shard`]: which records shard `K` of `N` handles, for job arrays; [`merge`]: joining
 //!   the shards' outputs and summaries into those of a single run;
 //! - [`output`]: standard output, or a file replaced only when the run completes;
+//! - [`resume`]: checkpoints of runs to a file, and resuming them after an interruption;
 //! - [`progress`]: the progress bar;
 //! - [`status`]: the status of a result row, shared by the pipeline and the statistics;
 //! - [`stats`]: dataset summaries that merge, and their reader from result files;
@@ -42,6 +43,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod report;
+pub mod resume;
 pub mod run;
 pub mod shard;
 pub mod solver;

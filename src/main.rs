@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         }
     };
     let interrupt = interrupt_flag();
+    survive_file_size_limit();
     match run::run(config, &interrupt) {
         Ok(exit) => exit.into(),
         Err(e) => {
@@ -39,4 +40,16 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         run::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
     }
     flag
+}
+
+/// Makes a write past the file-size limit (`ulimit -f`) fail with "File too large", reported
+/// like any write error, instead of killing the process with SIGXFSZ: the signal is caught and
+/// nothing is done with it.
+fn survive_file_size_limit() {
+    let caught = Arc::new(AtomicBool::new(false));
+    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught) {
+        run::say(&format!(
+            "warning: a file-size limit will stop the run abruptly: {e}"
+        ));
+    }
 }

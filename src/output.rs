@@ -1,13 +1,19 @@
 //! Where result rows go: standard output, or a file that is only replaced when the run completes.
 //!
-//! For a regular file (or a path that does not exist yet), rows are written to a temporary file
-//! in the same directory, which is flushed, synced and renamed over the path at the end; if the
-//! run fails, the temporary file is removed and an existing file is left untouched. A path that
-//! is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO, or a symlink to one) is written
-//! directly and never replaced: renaming over a device would destroy it.
+//! For a regular file `OUT` (or a path that does not exist yet), rows are written to
+//! `OUT.partial` beside it, which is flushed, synced and renamed over `OUT` at the end. While a
+//! run writes it, the partial file is locked, so that two runs cannot write the same one. If the
+//! run fails, the partial file and its checkpoint (`OUT.checkpoint`, see [`crate::resume`]) are
+//! removed and an existing `OUT` is left untouched; an interrupted run can keep them instead, to
+//! be resumed. A symlink to a regular file is followed: the partial file lives beside its target,
+//! which is replaced, and the link stays.
+//!
+//! A path that is not a regular file (`/dev/null`, `/dev/full`, `/dev/stdout`, a FIFO, or a
+//! symlink to one) is written directly and never replaced: renaming over a device would destroy
+//! it.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// Buffer size of the writing side.
@@ -23,6 +29,75 @@ pub enum Target {
     Path(PathBuf),
 }
 
+/// The files beside the destination of a replaced output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartialPaths {
+    /// The file replaced at the end (the target of a symlink, not the link).
+    pub dest: PathBuf,
+    /// `DEST.partial`: the rows written so far.
+    pub partial: PathBuf,
+    /// `DEST.checkpoint`: what a resumed run needs to know about them.
+    pub checkpoint: PathBuf,
+}
+
+impl PartialPaths {
+    /// The partial files of `target`, or `None` when it is written directly (standard output,
+    /// a device, a FIFO). A directory is an error.
+    pub fn of(target: &Target) -> Result<Option<PartialPaths>, OutputError> {
+        let Target::Path(path) = target else {
+            return Ok(None);
+        };
+        let name = path.to_string_lossy().into_owned();
+        // `metadata` follows symlinks: a link to a device is written through, never replaced.
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let source = io::Error::new(io::ErrorKind::IsADirectory, "is a directory");
+                return Err(OutputError {
+                    action: "create",
+                    name,
+                    source,
+                });
+            }
+            Ok(meta) if !meta.is_file() => return Ok(None),
+            _ => {}
+        }
+        // Replace the link's target, not the link.
+        let dest = if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            fs::canonicalize(path).unwrap_or_else(|_| path.clone())
+        } else {
+            path.clone()
+        };
+        let beside = |suffix: &str| {
+            let mut name = dest.file_name().unwrap_or_default().to_os_string();
+            name.push(suffix);
+            dest.with_file_name(name)
+        };
+        Ok(Some(PartialPaths {
+            partial: beside(".partial"),
+            checkpoint: beside(".checkpoint"),
+            dest,
+        }))
+    }
+
+    /// Removes the partial file and the checkpoint (and its temporary file), if present.
+    pub fn remove(&self) {
+        for path in [
+            &self.partial,
+            &self.checkpoint,
+            &temporary(&self.checkpoint),
+        ] {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// The temporary file a checkpoint is written to before it is renamed over `path`.
+pub fn temporary(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
 /// An open output.
 pub struct Output {
     name: String,
@@ -33,23 +108,36 @@ enum Sink {
     Stdout(BufWriter<io::Stdout>),
     /// A file that is not regular, written in place.
     Direct(BufWriter<File>),
-    /// A temporary file renamed over `dest` by [`Output::finish`].
-    Replace {
+    /// The partial file, renamed over `paths.dest` by [`Output::finish`].
+    Partial {
         file: BufWriter<File>,
-        temp: TempPath,
-        dest: PathBuf,
+        files: Owned,
     },
+}
+
+/// The partial files of a run that holds their lock: removed on drop unless kept.
+struct Owned {
+    paths: PartialPaths,
+    keep: bool,
+}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if !self.keep {
+            self.paths.remove();
+        }
+    }
 }
 
 /// Why an output could not be opened or completed.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot {action} {name}: {source}")]
 pub struct OutputError {
-    /// What was being done: `create`, `write` or `replace`.
+    /// What was being done: `create`, `write`, `replace` or `resume from`.
     pub action: &'static str,
-    /// The output's name (or the temporary file's, when creating it failed).
+    /// The output's name (or the partial file's, when opening it failed).
     pub name: String,
-    /// The OS error.
+    /// The OS error, or what is wrong.
     pub source: io::Error,
 }
 
@@ -61,9 +149,21 @@ impl OutputError {
 }
 
 impl Output {
-    /// Opens `target` for writing. For a regular file this creates the temporary file now, so
-    /// that an unwritable directory is reported before any work.
+    /// Opens `target` for writing from the start. For a regular file this creates (or empties)
+    /// the partial file now, so that an unwritable directory is reported before any work, and
+    /// removes a checkpoint left by an earlier run.
     pub fn open(target: &Target) -> Result<Output, OutputError> {
+        Output::open_at(target, None)
+    }
+
+    /// Opens the partial file of `target` left by an interrupted run, to append to its first
+    /// `bytes` bytes (the rest, written after its last checkpoint, is cut off). The partial file
+    /// must hold at least that many bytes, ending a row.
+    pub fn resume(target: &Target, bytes: u64) -> Result<Output, OutputError> {
+        Output::open_at(target, Some(bytes))
+    }
+
+    fn open_at(target: &Target, resume_at: Option<u64>) -> Result<Output, OutputError> {
         let path = match target {
             Target::Stdout => {
                 return Ok(Output {
@@ -74,46 +174,31 @@ impl Output {
             Target::Path(path) => path,
         };
         let name = path.to_string_lossy().into_owned();
-        let create_error = |name: String, source| OutputError {
-            action: "create",
-            name,
-            source,
+        let Some(paths) = PartialPaths::of(target)? else {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|source| OutputError {
+                    action: "create",
+                    name: name.clone(),
+                    source,
+                })?;
+            return Ok(Output {
+                name,
+                sink: Sink::Direct(BufWriter::with_capacity(BUFFER, file)),
+            });
         };
-        // `metadata` follows symlinks: a link to a device is written through, never replaced.
-        match fs::metadata(path) {
-            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| create_error(name.clone(), e))?;
-                return Ok(Output {
-                    name,
-                    sink: Sink::Direct(BufWriter::with_capacity(BUFFER, file)),
-                });
-            }
-            Ok(meta) if meta.is_dir() => {
-                let source = io::Error::new(io::ErrorKind::IsADirectory, "is a directory");
-                return Err(create_error(name, source));
-            }
-            _ => {}
-        }
-        // Replace the link's target, not the link.
-        let dest = if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-            fs::canonicalize(path).unwrap_or_else(|_| path.clone())
-        } else {
-            path.clone()
-        };
-        let (file, temp) = TempPath::create(&dest).map_err(|(temp, e)| create_error(temp, e))?;
-        if let Ok(meta) = fs::metadata(&dest) {
-            // Keep the permissions of the file being replaced.
-            let _ = file.set_permissions(meta.permissions());
-        }
+        let file = open_partial(&paths, resume_at)?;
         Ok(Output {
             name,
-            sink: Sink::Replace {
+            sink: Sink::Partial {
                 file: BufWriter::with_capacity(BUFFER, file),
-                temp,
-                dest,
+                // A resumed run's partial file holds an earlier run's work: it stays if this
+                // run fails too, as its last checkpoint describes it.
+                files: Owned {
+                    paths,
+                    keep: resume_at.is_some(),
+                },
             },
         })
     }
@@ -125,7 +210,24 @@ impl Output {
 
     /// Whether the output is a file replaced at the end (dropping the output abandons it).
     pub fn replaces_file(&self) -> bool {
-        matches!(self.sink, Sink::Replace { .. })
+        matches!(self.sink, Sink::Partial { .. })
+    }
+
+    /// The partial files, for an output that replaces a file.
+    pub fn partial_paths(&self) -> Option<&PartialPaths> {
+        match &self.sink {
+            Sink::Partial { files, .. } => Some(&files.paths),
+            _ => None,
+        }
+    }
+
+    /// A second handle on the partial file, to sync it and read its length while rows are
+    /// written through [`Output::writer`].
+    pub fn partial_file(&self) -> Option<io::Result<File>> {
+        match &self.sink {
+            Sink::Partial { file, .. } => Some(file.get_ref().try_clone()),
+            _ => None,
+        }
     }
 
     /// The writer rows go to.
@@ -133,12 +235,24 @@ impl Output {
         match &mut self.sink {
             Sink::Stdout(w) => w,
             Sink::Direct(w) => w,
-            Sink::Replace { file, .. } => file,
+            Sink::Partial { file, .. } => file,
         }
     }
 
-    /// Completes the output: flushes it, and for a replaced file syncs it and renames it over
-    /// the path. Dropping an `Output` without finishing removes the temporary file.
+    /// Leaves the partial file and its checkpoint in place, for a later resume: the rows
+    /// written so far are flushed and synced as far as possible (the checkpoint only ever
+    /// counts rows that were). Does nothing for other outputs but flush them.
+    pub fn keep_partial(mut self) {
+        let _ = self.writer().flush();
+        if let Sink::Partial { file, files } = &mut self.sink {
+            let _ = file.get_ref().sync_data();
+            files.keep = true;
+        }
+    }
+
+    /// Completes the output: flushes it, and for a replaced file syncs it, renames it over the
+    /// path and removes the checkpoint. Dropping an `Output` without finishing removes the
+    /// partial file and the checkpoint, unless the output was resumed.
     pub fn finish(self) -> Result<(), OutputError> {
         let error = |action, source| OutputError {
             action,
@@ -153,63 +267,120 @@ impl Output {
                 let _ = file.sync_all();
                 Ok(())
             }
-            Sink::Replace { file, temp, dest } => {
+            Sink::Partial { file, mut files } => {
                 let file = file
                     .into_inner()
                     .map_err(|e| error("write", e.into_error()))?;
                 file.sync_all().map_err(|e| error("write", e))?;
+                let paths = &files.paths;
+                fs::rename(&paths.partial, &paths.dest).map_err(|e| error("replace", e))?;
+                // The rows are in place: from here on nothing may remove them.
+                files.keep = true;
+                sync_dir(&paths.dest);
+                let _ = fs::remove_file(&paths.checkpoint);
                 drop(file);
-                fs::rename(&temp.path, &dest).map_err(|e| error("replace", e))?;
-                temp.keep();
-                if let Some(dir) = dest.parent() {
-                    // Make the rename itself durable; not every system allows syncing a directory.
-                    let dir = if dir.as_os_str().is_empty() {
-                        Path::new(".")
-                    } else {
-                        dir
-                    };
-                    let _ = File::open(dir).and_then(|d| d.sync_all());
-                }
                 Ok(())
             }
         }
     }
 }
 
-/// A temporary file's path, removed on drop unless kept.
-struct TempPath {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl TempPath {
-    /// Creates `.NAME.PID.N.tmp` beside `dest`, with a fresh `N`.
-    fn create(dest: &Path) -> Result<(File, TempPath), (String, io::Error)> {
-        let dir = dest.parent().unwrap_or(Path::new(""));
-        let base = dest
-            .file_name()
-            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-        for n in 0u32.. {
-            let path = dir.join(format!(".{base}.{}.{n}.tmp", std::process::id()));
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(file) => return Ok((file, TempPath { path, keep: false })),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => continue,
-                Err(e) => return Err((path.to_string_lossy().into_owned(), e)),
+/// Opens and locks the partial file; empties it for a fresh run (removing an old checkpoint), or
+/// cuts it to `resume_at` bytes after checking it holds them.
+fn open_partial(paths: &PartialPaths, resume_at: Option<u64>) -> Result<File, OutputError> {
+    let partial_name = paths.partial.to_string_lossy().into_owned();
+    let action = if resume_at.is_some() {
+        "resume from"
+    } else {
+        "create"
+    };
+    let fail = |source: io::Error| OutputError {
+        action,
+        name: partial_name.clone(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(resume_at.is_none())
+        .truncate(false)
+        .open(&paths.partial)
+        .map_err(fail)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            return Err(fail(io::Error::new(
+                io::ErrorKind::WouldBlock,
+                "another run is writing it",
+            )));
+        }
+        // A file system without locks: go on without one.
+        Err(TryLockError::Error(_)) => {}
+    }
+    // From here on the files are this run's: a failure below removes them.
+    let mut owned = Owned {
+        paths: paths.clone(),
+        keep: false,
+    };
+    match resume_at {
+        None => {
+            file.set_len(0).map_err(fail)?;
+            for old in [&paths.checkpoint, &temporary(&paths.checkpoint)] {
+                match fs::remove_file(old) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(fail(e)),
+                    _ => {}
+                }
+            }
+            if let Ok(meta) = fs::metadata(&paths.dest) {
+                // Keep the permissions of the file being replaced.
+                let _ = file.set_permissions(meta.permissions());
             }
         }
-        unreachable!("the loop returns")
+        Some(bytes) => {
+            // The partial file stays as it is whatever happens: it is an earlier run's work.
+            owned.keep = true;
+            check_partial(&mut file, bytes).map_err(fail)?;
+            file.set_len(bytes).map_err(fail)?;
+        }
     }
-
-    fn keep(mut self) {
-        self.keep = true;
-    }
+    file.seek(SeekFrom::End(0)).map_err(fail)?;
+    owned.keep = true;
+    Ok(file)
 }
 
-impl Drop for TempPath {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = fs::remove_file(&self.path);
+/// Checks that `file` holds at least `bytes` bytes and that they end a row.
+fn check_partial(file: &mut File, bytes: u64) -> io::Result<()> {
+    let len = file.metadata()?.len();
+    if len < bytes {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it holds {len} bytes, fewer than the {bytes} its checkpoint records"),
+        ));
+    }
+    if bytes > 0 {
+        let mut last = [0];
+        file.seek(SeekFrom::Start(bytes - 1))?;
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("byte {bytes} does not end a row, as its checkpoint says it does"),
+            ));
         }
+    }
+    Ok(())
+}
+
+/// Makes the creation, renaming or removal of files in the directory of `path` durable, where the
+/// system allows syncing a directory.
+pub fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let _ = File::open(dir).and_then(|d| d.sync_all());
     }
 }
 
@@ -248,6 +419,106 @@ mod tests {
         drop(out);
         assert_eq!(fs::read(&path).unwrap(), b"old\n");
         assert_eq!(entries(dir.path()), ["out.csv"]);
+    }
+
+    #[test]
+    fn a_second_writer_of_the_same_output_is_refused_and_removes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = Target::Path(dir.path().join("out.csv"));
+        let mut first = Output::open(&target).unwrap();
+        first.writer().write_all(b"rows\n").unwrap();
+        let err = Output::open(&target).err().unwrap();
+        assert!(
+            err.to_string()
+                .ends_with("out.csv.partial: another run is writing it")
+        );
+        first.finish().unwrap();
+        assert_eq!(fs::read(dir.path().join("out.csv")).unwrap(), b"rows\n");
+    }
+
+    #[test]
+    fn a_fresh_output_removes_an_old_checkpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("out.csv.partial"), b"old rows\n").unwrap();
+        fs::write(dir.path().join("out.csv.checkpoint"), b"{}").unwrap();
+        let out = Output::open(&Target::Path(dir.path().join("out.csv"))).unwrap();
+        assert_eq!(entries(dir.path()), ["out.csv.partial"]);
+        assert_eq!(fs::read(dir.path().join("out.csv.partial")).unwrap(), b"");
+        drop(out);
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_resumed_output_appends_after_the_checkpointed_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = Target::Path(dir.path().join("out.csv"));
+        fs::write(
+            dir.path().join("out.csv.partial"),
+            b"h\nrow 1\nrow 2 cut sh",
+        )
+        .unwrap();
+        fs::write(dir.path().join("out.csv.checkpoint"), b"{}").unwrap();
+        let mut out = Output::resume(&target, 8).unwrap();
+        out.writer().write_all(b"row 2\n").unwrap();
+        out.finish().unwrap();
+        assert_eq!(
+            fs::read(dir.path().join("out.csv")).unwrap(),
+            b"h\nrow 1\nrow 2\n"
+        );
+        assert_eq!(entries(dir.path()), ["out.csv"]);
+    }
+
+    #[test]
+    fn a_resumed_output_that_fails_keeps_its_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = Target::Path(dir.path().join("out.csv"));
+        fs::write(dir.path().join("out.csv.partial"), b"h\nrow 1\n").unwrap();
+        fs::write(dir.path().join("out.csv.checkpoint"), b"{}").unwrap();
+        let mut out = Output::resume(&target, 8).unwrap();
+        out.writer().write_all(b"row 2\n").unwrap();
+        drop(out);
+        assert_eq!(
+            entries(dir.path()),
+            ["out.csv.checkpoint", "out.csv.partial"]
+        );
+    }
+
+    #[test]
+    fn a_partial_file_that_does_not_match_its_checkpoint_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = Target::Path(dir.path().join("out.csv"));
+        let err = Output::resume(&target, 8).err().unwrap();
+        assert_eq!(err.source.kind(), io::ErrorKind::NotFound);
+        fs::write(dir.path().join("out.csv.partial"), b"h\nrow 1\n").unwrap();
+        let err = Output::resume(&target, 9).err().unwrap();
+        assert!(
+            err.to_string().ends_with(
+                "out.csv.partial: it holds 8 bytes, fewer than the 9 its checkpoint records"
+            ),
+            "{err}"
+        );
+        let err = Output::resume(&target, 5).err().unwrap();
+        assert!(
+            err.to_string()
+                .ends_with("byte 5 does not end a row, as its checkpoint says it does"),
+            "{err}"
+        );
+        assert_eq!(
+            fs::read(dir.path().join("out.csv.partial")).unwrap(),
+            b"h\nrow 1\n"
+        );
+    }
+
+    #[test]
+    fn a_kept_partial_output_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = Output::open(&Target::Path(dir.path().join("out.csv"))).unwrap();
+        out.writer().write_all(b"h\n").unwrap();
+        out.keep_partial();
+        assert_eq!(
+            fs::read(dir.path().join("out.csv.partial")).unwrap(),
+            b"h\n"
+        );
     }
 
     #[test]

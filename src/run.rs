@@ -15,9 +15,10 @@ use crate::input::{Input, Source};
 use crate::merge::{self, MergeError};
 use crate::output::Target;
 use crate::output::{Output, OutputError};
-use crate::pipeline::{self, Events, Job, RowStatus, Summary};
+use crate::pipeline::{self, Events, Job, RowStatus, Summary, Tally};
 use crate::progress::Progress;
 use crate::report;
+use crate::resume::{self, Checkpointer, ResumeError};
 use crate::stats;
 use crate::{Grid, Layout, render};
 
@@ -45,6 +46,9 @@ pub enum CommandError {
     /// Shard outputs could not be merged.
     #[error(transparent)]
     Merge(#[from] MergeError),
+    /// The run could not start or resume as asked.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
 }
 
 /// Runs a command; `interrupt` is set by Ctrl-C.
@@ -86,31 +90,93 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     if let Some(path) = &run.summary {
         drop(Output::open(&Target::Path(path.clone()))?);
     }
-    let mut output = Output::open(&run.output)?;
+    let quiet = run.quiet;
+    let resume::Prepared {
+        mut output,
+        done,
+        checkpointer,
+    } = resume::prepare(
+        &run.output,
+        &run.pipeline,
+        &run.inputs,
+        &run.checkpoints,
+        &mut |note| {
+            if !quiet {
+                say(note)
+            }
+        },
+    )?;
+    // The rows of the interrupted run count in the dataset summary too: read back from its
+    // partial output, which holds exactly the rows its checkpoint records.
+    let summary_before = match (&run.summary, output.partial_paths()) {
+        (Some(_), Some(paths)) if done.records() > 0 => {
+            Some(stats::read::read_path(&paths.partial, None)?)
+        }
+        _ => None,
+    };
+    let mut settings = run.pipeline.clone();
+    settings.skip_records = done.records();
     let total_bytes = run.inputs.iter().map(|i| i.size()).sum::<Option<u64>>();
     let mut reporter = Reporter {
         progress: Progress::new(total_bytes, !run.quiet),
         quiet: run.quiet,
         flagged: 0,
+        before: done.records(),
+        checkpointer,
     };
     let name = output.name().to_string();
     let result = pipeline::run(
         &run.inputs,
-        &run.pipeline,
+        &settings,
         output.writer(),
         &name,
         &mut reporter,
         interrupt,
     );
     reporter.progress.finish();
-    let summary = match result {
+    let mut summary = match result {
         Ok(summary) => summary,
         Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            if done.records() > 0
+                && let Some(checkpointer) = &reporter.checkpointer
+            {
+                // A resumed run's partial output stays as its last checkpoint describes it.
+                say(&format!(
+                    "the {} records of the last checkpoint stay in {}: run again with --resume \
+                     once the problem is solved",
+                    checkpointer.recorded(),
+                    partial_name(&output)
+                ));
+            }
+            return Err(e.into());
+        }
     };
     if summary.interrupted {
-        let records = summary.tally.records();
-        if output.replaces_file() {
+        let records = done.records() + summary.tally.records();
+        if let Some(checkpointer) = reporter.checkpointer.as_mut() {
+            let recorded = output
+                .writer()
+                .flush()
+                .map_err(|source| RunError::Write {
+                    name: name.clone(),
+                    source,
+                })
+                .and_then(|()| checkpointer.record(&summary.tally, true));
+            let partial = partial_name(&output);
+            output.keep_partial();
+            match recorded {
+                Ok(()) => say(&format!(
+                    "interrupted after {records} records, kept in {partial}; to go on, run: {}",
+                    resume_command()
+                )),
+                Err(e) => say(&format!(
+                    "interrupted; the last checkpoint could not be written ({e}); the one \
+                     before it stays valid: to go on, run: {}",
+                    resume_command()
+                )),
+            }
+        } else if output.replaces_file() {
             say(&format!(
                 "interrupted after {records} records; {name} was not written"
             ));
@@ -125,13 +191,23 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
         Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
         other => other?,
     }
+    summary.tally += done;
+    if let (Some(before), Some(dataset)) = (summary_before, &mut summary.dataset) {
+        *dataset += before;
+    }
     if let (Some(path), Some(dataset)) = (&run.summary, &summary.dataset) {
         let made_from = fingerprint::run_info(&run.inputs, &run.pipeline, &run.output)?;
         let text = report::json::to_string_with_run(dataset, made_from.as_ref());
         write_file(path, text.as_bytes())?;
     }
     if !run.quiet {
-        print_summary(&run.pipeline.job, &summary, reporter.flagged, started);
+        print_summary(
+            &run.pipeline.job,
+            &summary,
+            reporter.flagged,
+            started,
+            done.records(),
+        );
     }
     let tally = &summary.tally;
     let failures = match run.pipeline.job {
@@ -256,16 +332,56 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), OutputError> {
     output.finish()
 }
 
+/// The partial file of an output, for messages.
+fn partial_name(output: &crate::output::Output) -> String {
+    output
+        .partial_paths()
+        .map_or_else(String::new, |p| p.partial.to_string_lossy().into_owned())
+}
+
+/// The command line of this run with `--resume`, quoted for a POSIX shell where needed.
+fn resume_command() -> String {
+    let mut args: Vec<String> = std::env::args_os()
+        .map(|a| shell_quote(&a.to_string_lossy()))
+        .collect();
+    if !args.iter().any(|a| a == "--resume") {
+        args.push("--resume".to_string());
+    }
+    args.join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else in
+/// single quotes.
+fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// Shows progress and the first problem records.
 struct Reporter {
     progress: Progress,
     quiet: bool,
     flagged: u64,
+    /// Records written by the interrupted run this one resumes.
+    before: u64,
+    /// Records checkpoints, when the run can be resumed.
+    checkpointer: Option<Checkpointer>,
 }
 
 impl Events for Reporter {
     fn progress(&mut self, records: u64, input_bytes: u64) {
-        self.progress.update(records, input_bytes);
+        self.progress.update(self.before + records, input_bytes);
+    }
+
+    fn flushed(&mut self, tally: &Tally) -> Result<(), RunError> {
+        match &mut self.checkpointer {
+            Some(checkpointer) => checkpointer.record(tally, false),
+            None => Ok(()),
+        }
     }
 
     fn flagged(&mut self, file: &str, line: u64, _status: RowStatus, reason: &str) {
@@ -280,8 +396,9 @@ impl Events for Reporter {
     }
 }
 
-/// The summary line: records, elapsed time, rate, and the count of every status of the job.
-fn print_summary(job: &Job, summary: &Summary, flagged: u64, started: Instant) {
+/// The summary line: records, elapsed time, rate, and the count of every status of the job;
+/// `resumed` of the records were written by the interrupted run this one resumed.
+fn print_summary(job: &Job, summary: &Summary, flagged: u64, started: Instant, resumed: u64) {
     let tally = &summary.tally;
     let (always, when_seen): (&[RowStatus], &[RowStatus]) = match job {
         Job::Solve(_) => (
@@ -306,12 +423,17 @@ fn print_summary(job: &Job, summary: &Summary, flagged: u64, started: Instant) {
         .collect();
     let seconds = started.elapsed().as_secs_f64();
     let rate = if seconds > 0.0 {
-        tally.records() as f64 / seconds
+        (tally.records() - resumed) as f64 / seconds
     } else {
         0.0
     };
+    let resumed = if resumed > 0 {
+        format!(" ({resumed} of them by the interrupted run)")
+    } else {
+        String::new()
+    };
     say(&format!(
-        "{} records in {seconds:.2} s ({rate:.0} puzzles/s): {}",
+        "{} records{resumed} in {seconds:.2} s ({rate:.0} puzzles/s): {}",
         tally.records(),
         counts.join(", ")
     ));

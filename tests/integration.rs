@@ -2,8 +2,11 @@
 
 mod algorithms;
 mod corpus;
+mod differential;
+mod fuzz_corpus;
 mod jigsaw;
 mod jigsaw_fast;
+mod reliability;
 mod shard_cmd;
 mod show_cmd;
 mod solve_cmd;

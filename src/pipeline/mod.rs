@@ -7,21 +7,29 @@
 //! Rows come out in input order and every per-record result is a pure function of the record and
 //! the settings, so the output is the same byte for byte for any thread count.
 //!
-//! A run stops early, and cleanly, when the interrupt flag is set (checked before each record):
-//! every record finished before the first unfinished one is written, nothing after it.
+//! A run stops early, and cleanly, when the interrupt flag is set: every record finished before
+//! the first unfinished one is written, nothing after it. The calling thread never waits on the
+//! pool without a timeout: it looks at the flag every [`POLL`], tells the batches to stop before
+//! their next record, gives them [`GRACE`] to report, and then returns without the batches that
+//! are still busy (a long search under a slow algorithm goes on in the background until it ends,
+//! or until the process exits), so an interrupt is served within a fraction of a second whatever
+//! the pool is doing.
 //!
-//! Hooks for resuming and sharding: [`Events::progress`] reports the rows written after every
-//! chunk (a checkpoint can record it), [`Settings::skip_records`] skips that many records of a
-//! restarted run, and [`Settings::shard`] reads only one shard's records ([`crate::shard`]:
-//! every reader takes a [`format::Span`] of record offsets).
+//! Hooks for resuming and sharding: after every chunk the output is flushed and
+//! [`Events::flushed`] is told the rows written so far (a resumable run records its checkpoint
+//! there), [`Settings::skip_records`] skips that many records of a restarted run, and
+//! [`Settings::shard`] reads only one shard's records ([`crate::shard`]: every reader takes a
+//! [`format::Span`] of record offsets).
 
 use std::io::{self, Write};
-use std::sync::Arc;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::error::RunError;
+use crate::error::{RunError, SolverBug};
 use crate::format::{
     self, Cell, Columns, InputFormat, OutputFormat, ReadOptions, Record, RecordReader, RowWriter,
 };
@@ -31,6 +39,7 @@ use crate::shard::{Plan, Shard};
 use crate::solver::SolveOptions;
 use crate::stats;
 
+pub mod fuzz;
 mod solve;
 mod tally;
 mod verify;
@@ -76,6 +85,15 @@ impl Default for ChunkSize {
 /// Records per batch: the unit of work of one pool task and of interruption.
 const BATCH: usize = 64;
 
+/// How often the calling thread looks at the interrupt flag while it waits for the pool.
+pub const POLL: Duration = Duration::from_millis(50);
+
+/// How long batches get, once interrupted, to finish the record they are on and report.
+pub const GRACE: Duration = Duration::from_millis(250);
+
+/// How many records are skipped between two looks at the interrupt flag.
+const SKIP_POLL: u64 = 4096;
+
 /// Everything a run needs besides its inputs and output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -91,7 +109,9 @@ pub struct Settings {
     pub output_format: OutputFormat,
     /// Worker threads.
     pub threads: usize,
-    /// Records to skip (read but not processed or written) at the start of the first input.
+    /// Records to skip (read but neither handled nor written) at the start of the inputs, across
+    /// input boundaries. When it is not zero the header row is not written either: the run
+    /// continues an earlier output, which has it.
     pub skip_records: u64,
     /// Whether to build a dataset summary ([`crate::stats::Summary`]) of the rows (solve).
     pub summarise: bool,
@@ -110,6 +130,14 @@ pub trait Events {
     /// A record that is not good (`invalid` for solve; anything but `ok` for verify), in input
     /// order.
     fn flagged(&mut self, file: &str, line: u64, status: RowStatus, reason: &str);
+
+    /// Called after every chunk (and when a run is interrupted), once the output has been
+    /// flushed: every row counted in `tally` has been handed to it. A resumable run syncs the
+    /// output and records its checkpoint here; an error ends the run. The default does nothing.
+    fn flushed(&mut self, tally: &Tally) -> Result<(), RunError> {
+        let _ = tally;
+        Ok(())
+    }
 }
 
 /// How a run ended.
@@ -142,6 +170,9 @@ pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<
 
 /// Reads every input in order, handles every record and writes one row per record to `out`
 /// (named `out_name` in messages), stopping early when `interrupt` is set.
+///
+/// `out` is flushed after every chunk. When the run ends early (interrupted, or an error), batches
+/// still busy in the pool are told to stop and left behind; none of their rows is written.
 pub fn run(
     inputs: &[Input],
     settings: &Settings,
@@ -164,10 +195,18 @@ pub fn run(
     let mut feed = Feed::new(inputs, settings, plan);
     let mut chunk = feed.next_chunk(interrupt)?;
     let regions = feed.regions || settings.columns.regions.is_some();
-    let writer = RowWriter::new(
-        settings.output_format,
-        columns(settings, inputs.len() > 1, regions),
-    );
+    let work = Arc::new(Work {
+        settings: settings.clone(),
+        writer: RowWriter::new(
+            settings.output_format,
+            columns(settings, inputs.len() > 1, regions),
+        ),
+        names: inputs.iter().map(|i| i.name.clone()).collect(),
+        regions,
+        cancel: AtomicBool::new(false),
+    });
+    // Whatever way this function returns, batches still running stop at their next record.
+    let _stop_batches = CancelOnDrop(Arc::clone(&work));
     let mut sink = Sink {
         out,
         name: out_name,
@@ -179,37 +218,25 @@ pub fn run(
         },
         events,
     };
-    let mut header = Vec::new();
-    writer.header(&mut header);
-    sink.write(&header)?;
+    if settings.skip_records == 0 {
+        let mut header = Vec::new();
+        work.writer.header(&mut header);
+        sink.write(&header)?;
+    }
 
-    let work = Work {
-        settings,
-        writer: &writer,
-        inputs,
-        interrupt,
-        regions,
-    };
     let mut finished: Option<Done> = None;
     while !chunk.items.is_empty() {
-        let mut batches = Vec::new();
-        let mut next = Ok(Chunk::default());
-        let mut written = Ok(false);
-        pool.in_place_scope(|scope| {
-            scope.spawn(|_| batches = work.process(&chunk.items));
-            if let Some(previous) = finished.take() {
-                written = sink.write_chunk(previous);
-            }
-            if matches!(written, Ok(false)) {
-                next = feed.next_chunk(interrupt);
-            }
-        });
-        if written? {
+        let read_to = chunk.read_to;
+        let running = Work::start(&work, &pool, chunk.items);
+        if let Some(previous) = finished.take()
+            && sink.write_chunk(previous)?
+        {
             return Ok(sink.summary);
         }
+        let next = feed.next_chunk(interrupt);
         finished = Some(Done {
-            batches,
-            read_to: chunk.read_to,
+            batches: running.wait(interrupt, &work.cancel),
+            read_to,
         });
         chunk = next?;
     }
@@ -228,6 +255,15 @@ fn record_layout<'a>(
     match &record.regions {
         Some(text) => Layout::parse(text).map(std::borrow::Cow::Owned),
         None => Ok(std::borrow::Cow::Borrowed(run_layout)),
+    }
+}
+
+/// Sets the cancel flag of the batches when dropped.
+struct CancelOnDrop(Arc<Work>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel.store(true, Ordering::Relaxed);
     }
 }
 
@@ -306,6 +342,11 @@ impl<'a> Feed<'a> {
             };
             if self.to_skip > 0 {
                 self.to_skip -= 1;
+                // Skipping millions of records takes a while: stay interruptible.
+                if self.to_skip.is_multiple_of(SKIP_POLL) && interrupt.load(Ordering::Relaxed) {
+                    self.interrupted = true;
+                    return Ok(Chunk::default());
+                }
                 continue;
             }
             let r = &item.record;
@@ -383,14 +424,23 @@ impl<'a> Feed<'a> {
     }
 }
 
-/// What the pool needs to handle records.
-struct Work<'a> {
-    settings: &'a Settings,
-    writer: &'a RowWriter,
-    inputs: &'a [Input],
-    interrupt: &'a AtomicBool,
+/// What the pool needs to handle records; shared with the pool's tasks, which may outlive a run
+/// that ended early.
+struct Work {
+    settings: Settings,
+    writer: RowWriter,
+    /// The inputs' names, for the `file` column and messages.
+    names: Vec<String>,
     /// Whether rows end with the record's `regions` column.
     regions: bool,
+    /// Set when the run no longer wants rows: batches stop before their next record.
+    cancel: AtomicBool,
+}
+
+/// A chunk being handled by the pool: its batches arrive on `results`, tagged with their index.
+struct Running {
+    results: mpsc::Receiver<(usize, Batch)>,
+    batches: usize,
 }
 
 /// The result of one batch of records: their rows, formatted, and what to report.
@@ -408,12 +458,22 @@ struct Batch {
     dataset: Option<stats::Summary>,
 }
 
-impl Work<'_> {
-    fn process(&self, chunk: &[Item]) -> Vec<Batch> {
-        chunk
-            .par_chunks(BATCH)
-            .map(|items| self.process_batch(items))
-            .collect()
+impl Work {
+    /// Hands the batches of a chunk to the pool and returns at once.
+    fn start(work: &Arc<Work>, pool: &rayon::ThreadPool, items: Vec<Item>) -> Running {
+        let (sender, results) = mpsc::channel();
+        let batches = items.len().div_ceil(BATCH);
+        let work = Arc::clone(work);
+        pool.spawn(move || {
+            items
+                .par_chunks(BATCH)
+                .enumerate()
+                .for_each(|(index, batch)| {
+                    // The receiver is gone only when the run has ended and wants no more rows.
+                    let _ = sender.send((index, work.process_batch(batch)));
+                });
+        });
+        Running { results, batches }
     }
 
     fn process_batch(&self, items: &[Item]) -> Batch {
@@ -423,29 +483,14 @@ impl Work<'_> {
             ..Batch::default()
         };
         for item in items {
-            if self.interrupt.load(Ordering::Relaxed) {
+            if self.cancel.load(Ordering::Relaxed) {
                 batch.stop = Some(RunError::Interrupted);
                 break;
             }
             let record = &item.record;
             let out = &mut batch.bytes;
-            let handled =
-                match &self.settings.job {
-                    Job::Solve(options) => solve::handle(record, options, &self.settings.layout)
-                        .map(|row| {
-                            let mut text = [[0; crate::grid::CELLS]; 2];
-                            self.write_row(item, row.cells(record.line, &mut text), out);
-                            if let Some(dataset) = &mut batch.dataset {
-                                dataset.add(&row.summary_row());
-                            }
-                            (row.status, row.error)
-                        }),
-                    Job::Verify(options) => verify::handle(record, options, &self.settings.layout)
-                        .map(|row| {
-                            self.write_row(item, row.cells(record.line), out);
-                            (row.status, row.error)
-                        }),
-                };
+            let dataset = &mut batch.dataset;
+            let handled = guarded(record, || self.handle(item, out, dataset));
             match handled {
                 Ok((status, error)) => {
                     batch.tally.add(status);
@@ -457,7 +502,7 @@ impl Work<'_> {
                 }
                 Err(bug) => {
                     batch.stop = Some(RunError::SolverBug {
-                        name: self.inputs[item.source].name.clone(),
+                        name: self.names[item.source].clone(),
                         line: record.line,
                         bug,
                     });
@@ -468,6 +513,35 @@ impl Work<'_> {
         batch
     }
 
+    /// Handles one record, appends its row to `out` (and adds it to `dataset`, when summarising):
+    /// its status and why it is not good.
+    fn handle(
+        &self,
+        item: &Item,
+        out: &mut Vec<u8>,
+        dataset: &mut Option<stats::Summary>,
+    ) -> Result<(RowStatus, Option<String>), SolverBug> {
+        let record = &item.record;
+        match &self.settings.job {
+            Job::Solve(options) => {
+                solve::handle(record, options, &self.settings.layout).map(|row| {
+                    let mut text = [[0; crate::grid::CELLS]; 2];
+                    self.write_row(item, row.cells(record.line, &mut text), out);
+                    if let Some(dataset) = dataset {
+                        dataset.add(&row.summary_row());
+                    }
+                    (row.status, row.error)
+                })
+            }
+            Job::Verify(options) => {
+                verify::handle(record, options, &self.settings.layout).map(|row| {
+                    self.write_row(item, row.cells(record.line), out);
+                    (row.status, row.error)
+                })
+            }
+        }
+    }
+
     /// Formats one row: the `file` column when there are several inputs, the job's `cells`,
     /// then the kept columns.
     fn write_row<'a>(
@@ -476,7 +550,7 @@ impl Work<'_> {
         cells: impl IntoIterator<Item = Cell<'a>>,
         out: &mut Vec<u8>,
     ) {
-        let file = (self.inputs.len() > 1).then(|| Cell::Text(&self.inputs[item.source].name));
+        let file = (self.names.len() > 1).then(|| Cell::Text(&self.names[item.source]));
         // A record that could not be read has no kept values: their cells stay empty.
         let kept = item
             .record
@@ -496,6 +570,71 @@ impl Work<'_> {
             out,
         );
     }
+}
+
+impl Running {
+    /// The chunk's batches in order, up to the first that stopped early. Once `interrupt` is set,
+    /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
+    /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
+    fn wait(self, interrupt: &AtomicBool, cancel: &AtomicBool) -> Vec<Batch> {
+        let mut slots: Vec<Option<Batch>> = (0..self.batches).map(|_| None).collect();
+        let mut received = 0;
+        let mut deadline: Option<Instant> = None;
+        while received < self.batches {
+            if deadline.is_none() && interrupt.load(Ordering::Relaxed) {
+                cancel.store(true, Ordering::Relaxed);
+                deadline = Some(Instant::now() + GRACE);
+            }
+            let timeout = deadline.map_or(POLL, |d| {
+                d.saturating_duration_since(Instant::now()).min(POLL)
+            });
+            match self.results.recv_timeout(timeout) {
+                Ok((index, batch)) => {
+                    slots[index] = Some(batch);
+                    received += 1;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let mut batches = Vec::with_capacity(slots.len());
+        for slot in slots {
+            let batch = slot.unwrap_or_else(|| Batch {
+                stop: Some(RunError::Interrupted),
+                ..Batch::default()
+            });
+            let last = batch.stop.is_some();
+            batches.push(batch);
+            if last {
+                break;
+            }
+        }
+        batches
+    }
+}
+
+/// Runs `f` on `record`, turning a panic (always a bug) into an error that names the record, so
+/// that a bug ends the run with a message instead of a crash.
+fn guarded<T>(record: &Record, f: impl FnOnce() -> Result<T, SolverBug>) -> Result<T, SolverBug> {
+    panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        Err(SolverBug {
+            puzzle: format::escape(&record.puzzle),
+            detail: format!("panic: {}", panic_message(payload.as_ref())),
+        })
+    })
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
 }
 
 /// The output side: writes batches in order, counts rows, reports progress.
@@ -521,8 +660,10 @@ impl Sink<'_> {
         }
     }
 
-    /// Writes the batches of a chunk in order; `Ok(true)` when the run was interrupted in it.
+    /// Writes the batches of a chunk in order, flushes the output and reports the rows written;
+    /// `Ok(true)` when the run was interrupted in the chunk.
     fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
+        let mut interrupted = false;
         for batch in done.batches {
             self.write(&batch.bytes)?;
             self.summary.tally += batch.tally;
@@ -540,19 +681,20 @@ impl Sink<'_> {
             match batch.stop {
                 None => {}
                 Some(RunError::Interrupted) => {
-                    self.summary.interrupted = true;
-                    self.progress(done.read_to);
-                    return Ok(true);
+                    interrupted = true;
+                    break;
                 }
                 Some(error) => return Err(error),
             }
         }
-        self.progress(done.read_to);
-        Ok(false)
-    }
-
-    fn progress(&mut self, read_to: u64) {
-        self.events.progress(self.summary.tally.records(), read_to);
+        self.out
+            .flush()
+            .map_err(|source| self.write_error(source))?;
+        self.events
+            .progress(self.summary.tally.records(), done.read_to);
+        self.events.flushed(&self.summary.tally)?;
+        self.summary.interrupted |= interrupted;
+        Ok(interrupted)
     }
 }
 
@@ -672,14 +814,33 @@ mod tests {
     }
 
     #[test]
-    fn skipped_records_are_neither_handled_nor_written() {
+    fn skipped_records_and_the_header_are_neither_handled_nor_written() {
         let dir = tempfile::tempdir().unwrap();
         let inputs = [input(&dir, 10)];
+        let (whole, _, _) = run_to_string(&inputs, &settings(1, ChunkSize::default()), false);
         let mut s = settings(1, ChunkSize::default());
         s.skip_records = 6;
         let (text, summary, _) = run_to_string(&inputs, &s, false);
         assert_eq!(summary.tally.records(), 4);
-        assert!(text.lines().nth(1).unwrap().starts_with("7,"), "{text}");
+        assert!(text.starts_with("7,"), "{text}");
+        // The rows continue the first six: together they are the whole output.
+        let head: String = whole.split_inclusive('\n').take(7).collect();
+        assert_eq!(head + &text, whole);
+    }
+
+    #[test]
+    fn skipping_runs_across_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = input(&dir, 3);
+        let path = dir.path().join("second.txt");
+        std::fs::write(&path, format!("{PUZZLE}\n{PUZZLE}\n")).unwrap();
+        let inputs = [first, Input::file(path)];
+        let mut s = settings(2, ChunkSize::default());
+        s.skip_records = 4;
+        let (text, summary, _) = run_to_string(&inputs, &s, false);
+        assert_eq!(summary.tally.records(), 1);
+        let expected = format!("{},2,{PUZZLE},", inputs[1].name);
+        assert!(text.starts_with(&expected), "{text}");
     }
 
     #[test]
@@ -690,6 +851,72 @@ mod tests {
         assert!(summary.interrupted);
         assert_eq!(summary.tally.records(), 0);
         assert_eq!(text.lines().count(), 1, "only the header: {text}");
+    }
+
+    /// A puzzle the `naive` algorithm takes very long over: r9c9 has no candidate, which it
+    /// finds only after filling rows 1 to 8 in every possible way.
+    const ENDLESS_FOR_NAIVE: &str =
+        "........9...............................................................12345678.";
+
+    #[test]
+    fn an_interrupt_does_not_wait_for_a_long_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        // Batch 0 is the long search; batch 1 is quick and done long before the interrupt.
+        let text = format!(
+            "{ENDLESS_FOR_NAIVE}\n{}",
+            format!("{PUZZLE}\n").repeat(BATCH)
+        );
+        std::fs::write(&path, text).unwrap();
+        let mut s = settings(2, ChunkSize::default());
+        // About two seconds of search (30 million recursions take 1.5 s in a release build),
+        // ten times the grace an interrupted batch gets: had the run waited for it, its row
+        // would have been written.
+        s.job = Job::Solve(SolveOptions {
+            algorithm: crate::solver::Algorithm::Naive,
+            max_recursions: 50_000_000,
+            ..SolveOptions::default()
+        });
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let flag = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let mut out = Vec::new();
+        let summary = run(
+            &[Input::file(path)],
+            &s,
+            &mut out,
+            "out",
+            &mut Seen::default(),
+            &flag,
+        )
+        .unwrap();
+        setter.join().unwrap();
+        assert!(summary.interrupted);
+        assert_eq!(summary.tally.records(), 0);
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
+    }
+
+    #[test]
+    fn a_panic_while_handling_a_record_is_an_error_naming_it() {
+        let record = Record {
+            line: 3,
+            puzzle: b"12\x00".to_vec(),
+            ..Record::default()
+        };
+        let bug = guarded(&record, || -> Result<(), SolverBug> {
+            panic!("boom {}", 7)
+        })
+        .unwrap_err();
+        assert_eq!(bug.puzzle, "12\\x00");
+        assert_eq!(bug.detail, "panic: boom 7");
+        let bug = guarded(&record, || -> Result<(), SolverBug> { panic!("plain") }).unwrap_err();
+        assert_eq!(bug.detail, "panic: plain");
+        assert_eq!(guarded(&record, || Ok(5)), Ok(5));
     }
 
     #[test]

@@ -16,6 +16,11 @@ impl Tally {
         self.counts[status as usize] += 1;
     }
 
+    /// Counts `n` rows of one status.
+    pub fn add_count(&mut self, status: RowStatus, n: u64) {
+        self.counts[status as usize] += n;
+    }
+
     /// Rows with this status.
     pub fn get(&self, status: RowStatus) -> u64 {
         self.counts[status as usize]
@@ -51,5 +56,7 @@ mod tests {
         assert_eq!(a.get(RowStatus::Invalid), 1);
         assert_eq!(a.get(RowStatus::Ok), 0);
         assert_eq!(a.records(), 3);
+        a.add_count(RowStatus::Ok, 5);
+        assert_eq!(a.get(RowStatus::Ok), 5);
     }
 }

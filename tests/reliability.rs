@@ -1,0 +1,912 @@
+//! Interrupted, killed and failing runs, and hostile input: a resumed run writes the bytes of an
+//! uninterrupted one, an interrupt is served at once, a write failure is an error that names the
+//! path and the OS error and leaves nothing behind, and no input crashes the tool.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::workdir::{BIN, Workdir, csv_rows, gzip, puzzles};
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// A puzzle the `naive` algorithm takes years over: r9c9 has no candidate, which it finds only
+/// after filling rows 1 to 8 in every possible way. `fast` sees it at once.
+const ENDLESS_FOR_NAIVE: &str =
+    "........9...............................................................12345678.";
+
+/// Records of every status, with comments and blank lines, about 100 bytes a record.
+fn mixed_input(n: usize) -> String {
+    let easy = puzzles("puzzles2_17_clue.txt.gz", 49_158);
+    let multi = puzzles("puzzles7_serg_benchmark.txt.gz", 300);
+    let mut text = String::from("# mixed records\n");
+    for i in 0..n {
+        let p = &easy[i % easy.len()];
+        match i % 50 {
+            7 => text.push_str(&multi[i % multi.len()]),
+            19 => text.push_str(&p[..60]),
+            31 => text.push_str(&format!("{}x", &p[..80])),
+            _ => text.push_str(p),
+        }
+        text.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+        if i % 1000 == 999 {
+            text.push_str("\n# section\n");
+        }
+    }
+    text
+}
+
+/// A small generator for kill points, seeded from the clock: the seed is printed, so that a
+/// failure can be replayed by fixing it.
+struct Points(u64);
+
+impl Points {
+    fn new() -> Points {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64;
+        eprintln!("kill points seeded with {seed}");
+        Points(seed)
+    }
+
+    /// A fraction in `lo..hi`.
+    fn fraction(&mut self, lo: f64, hi: f64) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        lo + (hi - lo) * (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn spawn(dir: &Workdir, args: &[&str]) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir.path(""))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` for up to a minute; a run that has not ended by then is killed and the test
+/// fails. (A minute is far more than any of these runs takes; it only turns a hang into a
+/// failure.)
+fn wait_or_fail(mut child: Child, what: &str) -> (Option<i32>, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut stderr = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut stderr)
+                .unwrap();
+            return (status.code(), stderr);
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("{what}: still running after a minute");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Kills `child` with SIGKILL once `file` holds at least `bytes` bytes; `false` when the run
+/// ended first.
+fn kill_when_larger(child: &mut Child, file: &Path, bytes: u64) -> bool {
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        if fs::metadata(file).is_ok_and(|m| m.len() >= bytes) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn send_sigint(child: &Child) {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// Whether the process has a handler for SIGINT (bit 2 of `SigCgt` in its status).
+fn catches_sigint(pid: u32) -> bool {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & 2 != 0)
+}
+
+/// The reference: `args` run to completion into `name`, its bytes.
+fn uninterrupted(dir: &Workdir, args: &[&str], name: &str) -> Vec<u8> {
+    let mut all = args.to_vec();
+    all.extend(["-o", name]);
+    let run = dir.run(&all);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    fs::read(dir.path(name)).unwrap()
+}
+
+/// Runs `args -o out --checkpoint-every 0`, killing it with SIGKILL at each fraction of the
+/// final size in turn (each run after the first with `--resume`), then resumes to the end with
+/// `threads_at_end` threads and checks the output is `expected`, byte for byte.
+fn kill_and_resume(dir: &Workdir, args: &[&str], out: &str, fractions: &[f64], expected: &[u8]) {
+    let partial = dir.path(&format!("{out}.partial"));
+    let mut resume = false;
+    for &fraction in fractions {
+        let mut all = args.to_vec();
+        all.extend(["-o", out, "--checkpoint-every", "0", "--threads", "1"]);
+        if resume {
+            all.push("--resume");
+        }
+        let mut child = spawn(dir, &all);
+        let at = (expected.len() as f64 * fraction) as u64;
+        let killed = kill_when_larger(&mut child, &partial, at);
+        assert!(killed, "the run ended before {at} bytes ({fraction:.3})");
+        resume = true;
+    }
+    let mut all = args.to_vec();
+    all.extend(["-o", out, "--resume", "--threads", "2"]);
+    let run = dir.run(&all);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let got = fs::read(dir.path(out)).unwrap();
+    assert!(
+        got == expected,
+        "killed at {fractions:?}: the resumed output differs ({} bytes, expected {})",
+        got.len(),
+        expected.len()
+    );
+    assert!(!partial.exists());
+    assert!(!dir.path(&format!("{out}.checkpoint")).exists());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn killed_runs_resume_to_the_bytes_of_an_uninterrupted_run() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(120_000));
+    let args = ["solve", "in.txt"];
+    let expected = uninterrupted(&dir, &args, "ref.csv");
+    let mut points = Points::new();
+    // One kill at a time, at several points; then three kills in a row before the end.
+    for _ in 0..3 {
+        let at = points.fraction(0.02, 0.95);
+        kill_and_resume(&dir, &args, "out.csv", &[at], &expected);
+    }
+    let chain = [
+        points.fraction(0.05, 0.3),
+        points.fraction(0.35, 0.6),
+        points.fraction(0.65, 0.95),
+    ];
+    kill_and_resume(&dir, &args, "out.csv", &chain, &expected);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn killed_runs_of_several_inputs_resume_with_the_file_column_and_jsonl() {
+    let dir = Workdir::new();
+    dir.write("a.txt", mixed_input(40_000));
+    let second = mixed_input(30_000);
+    dir.write_gz("b.txt.gz", &[second.as_bytes()]);
+    let csv = format!(
+        "id,puzzle\n{}",
+        (0..20_000)
+            .map(|i| format!("{i},{PUZZLE}\n"))
+            .collect::<String>()
+    );
+    dir.write("c.csv", csv);
+    let args = [
+        "solve",
+        "a.txt",
+        "b.txt.gz",
+        "c.csv",
+        "--output-format",
+        "jsonl",
+    ];
+    let expected = uninterrupted(&dir, &args, "ref.jsonl");
+    let mut points = Points::new();
+    let chain = [points.fraction(0.1, 0.45), points.fraction(0.5, 0.9)];
+    kill_and_resume(&dir, &args, "out.jsonl", &chain, &expected);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_shard_of_jigsaw_records_resumes_with_its_rows_and_its_summary() {
+    let dir = Workdir::new();
+    // Records with their own regions (a `regions` column), many times over.
+    let sample =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv"))
+            .unwrap();
+    let (header, rows) = sample.split_once('\n').unwrap();
+    dir.write("in.csv", format!("{header}\n{}", rows.repeat(1500)));
+    let args = ["solve", "in.csv", "--shard", "1/2"];
+    let expected = uninterrupted(&dir, &args, "ref.csv");
+    let expected_summary = fs::read_to_string(dir.path("ref.csv.summary.json")).unwrap();
+    assert!(
+        expected_summary.contains("\"records\""),
+        "{expected_summary}"
+    );
+    let mut points = Points::new();
+    let chain = [points.fraction(0.1, 0.45), points.fraction(0.5, 0.9)];
+    kill_and_resume(&dir, &args, "out.csv", &chain, &expected);
+    let summary = fs::read_to_string(dir.path("out.csv.summary.json")).unwrap();
+    assert_eq!(summary, expected_summary, "the summary covers every row");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn verify_resumes_too() {
+    let dir = Workdir::new();
+    // Unique puzzles only, so that every row is ok and verify exits with 0.
+    let unique = puzzles("puzzles2_17_clue.txt.gz", 49_158);
+    dir.write("in.txt", unique.join("\n") + "\n");
+    let solved = uninterrupted(&dir, &["solve", "in.txt"], "solved.csv");
+    assert!(!solved.is_empty());
+    let args = ["verify", "solved.csv"];
+    let expected = uninterrupted(&dir, &args, "ref.csv");
+    let mut points = Points::new();
+    let at = points.fraction(0.1, 0.9);
+    kill_and_resume(&dir, &args, "out.csv", &[at], &expected);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_exits_130_and_leaves_a_resumable_state() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(120_000));
+    let expected = uninterrupted(&dir, &["solve", "in.txt"], "ref.csv");
+    // No checkpoint before the interrupt: the one it writes is what the resume goes by.
+    let child = spawn(
+        &dir,
+        &[
+            "solve",
+            "in.txt",
+            "-o",
+            "out.csv",
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "1000",
+        ],
+    );
+    let mut child = child;
+    let partial = dir.path("out.csv.partial");
+    while !fs::metadata(&partial).is_ok_and(|m| m.len() > expected.len() as u64 / 4) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    send_sigint(&child);
+    let (code, stderr) = wait_or_fail(child, "an interrupted run");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted after "), "{stderr}");
+    assert!(
+        stderr.contains("kept in out.csv.partial; to go on, run: ")
+            && stderr
+                .trim_end()
+                .ends_with("--checkpoint-every 1000 --resume"),
+        "{stderr}"
+    );
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path("out.csv.checkpoint")).unwrap()).unwrap();
+    let records = checkpoint["records"].as_u64().unwrap();
+    let bytes = checkpoint["bytes"].as_u64().unwrap();
+    assert!(records > 0);
+    // The checkpoint counts whole rows: exactly the first `records` rows of the reference.
+    let rows_end = expected
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(records as usize)
+        .map(|(i, _)| i as u64 + 1)
+        .unwrap();
+    assert_eq!(bytes, rows_end);
+    assert_eq!(
+        fs::read(&partial).unwrap()[..bytes as usize],
+        expected[..bytes as usize]
+    );
+    let run = dir.run(&["solve", "in.txt", "-o", "out.csv", "--resume"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with(&format!("sudoku-bulk: resuming after {records} records")),
+        "{}",
+        run.stderr
+    );
+    assert!(fs::read(dir.path("out.csv")).unwrap() == expected);
+    assert_eq!(dir.entries(), ["in.txt", "out.csv", "ref.csv"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupt_is_served_during_a_search_that_would_take_years() {
+    let dir = Workdir::new();
+    // 64 records (one batch) that are quick, then the endless one.
+    let text = format!(
+        "{}{ENDLESS_FOR_NAIVE}\n{PUZZLE}\n",
+        format!("{PUZZLE}\n").repeat(64)
+    );
+    dir.write("in.txt", text);
+    let child = spawn(
+        &dir,
+        &[
+            "solve",
+            "in.txt",
+            "-o",
+            "out.csv",
+            "--algorithm",
+            "naive",
+            "--max-recursions",
+            "18446744073709551615",
+            "--threads",
+            "2",
+        ],
+    );
+    while !catches_sigint(child.id()) {
+        std::thread::yield_now();
+    }
+    // Let the search start.
+    std::thread::sleep(Duration::from_millis(300));
+    send_sigint(&child);
+    let (code, stderr) = wait_or_fail(child, "a run interrupted during a long search");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted after 64 records"), "{stderr}");
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path("out.csv.checkpoint")).unwrap()).unwrap();
+    assert_eq!(checkpoint["records"], 64);
+    assert_eq!(csv_rows(&dir.read("out.csv.partial")).len(), 64);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_ctrl_c_exits_at_once() {
+    let dir = Workdir::new();
+    // Standard input stays open and empty: the run waits for input and does not see the first
+    // Ctrl-C until some arrives.
+    let mut child = Command::new(BIN)
+        .args(["solve", "-", "-o", "out.csv"])
+        .current_dir(dir.path(""))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    // Wait until the main thread blocks in read(0, ...): an interrupt before that would be seen.
+    let pid = child.id();
+    let reading = || {
+        let call = fs::read_to_string(format!("/proc/{pid}/syscall")).unwrap_or_default();
+        call.split_whitespace().take(2).eq(["0", "0x0"])
+    };
+    while !reading() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    send_sigint(&child);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the first Ctrl-C ended it"
+    );
+    send_sigint(&child);
+    let (code, _) = wait_or_fail(child, "a run after two Ctrl-C");
+    assert_eq!(code, Some(130));
+    drop(stdin);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_device_is_an_error_with_the_os_error_and_no_panic() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(2000));
+    dir.write("pairs.txt", format!("{PUZZLE} {PUZZLE}\n"));
+    for args in [
+        &["solve", "-q", "in.txt", "-o", "/dev/full"][..],
+        &[
+            "solve",
+            "-q",
+            "in.txt",
+            "-o",
+            "/dev/full",
+            "--output-format",
+            "jsonl",
+        ],
+        &["verify", "-q", "pairs.txt", "-o", "/dev/full"],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            "sudoku-bulk: error: cannot write /dev/full: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+    assert_eq!(dir.entries(), ["in.txt", "pairs.txt"]);
+    let run = dir.run(&["solve", "in.txt", "-o", "/dev/full", "--resume"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("--resume needs -o with a regular file"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A tmpfs of 64 KiB mounted on a directory of the work dir, unmounted on drop.
+struct TinyDisk(PathBuf);
+
+impl TinyDisk {
+    /// Mounts it, or says why it cannot (not root, no mount namespace rights).
+    fn mount(dir: &Workdir) -> Result<TinyDisk, String> {
+        let path = dir.path("disk");
+        fs::create_dir(&path).unwrap();
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(&path)
+            .output()
+            .map_err(|e| format!("cannot run mount: {e}"))?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+        }
+        Ok(TinyDisk(path))
+    }
+}
+
+impl Drop for TinyDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_error_and_leaves_the_old_output_and_nothing_else() {
+    let dir = Workdir::new();
+    let disk = match TinyDisk::mount(&dir) {
+        Ok(disk) => disk,
+        Err(reason) => {
+            eprintln!("skipped: cannot mount a tmpfs here ({reason})");
+            return;
+        }
+    };
+    dir.write("in.txt", mixed_input(5000));
+    fs::write(disk.0.join("out.csv"), "old\n").unwrap();
+    let run = dir.run(&["solve", "-q", "in.txt", "-o", "disk/out.csv"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("sudoku-bulk: error: cannot write disk/out.csv")
+            && run.stderr.contains("No space left on device (os error 28)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read_to_string(disk.0.join("out.csv")).unwrap(), "old\n");
+    let left: Vec<_> = fs::read_dir(&disk.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["out.csv"]);
+}
+
+/// Runs the binary with a file-size limit of `bytes`.
+fn run_with_file_limit(dir: &Workdir, args: &[&str], bytes: u64) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .current_dir(dir.path(""))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    wait_or_fail(command.spawn().unwrap(), "a run with a file-size limit")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_size_limit_is_an_error_not_a_signal() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(5000));
+    dir.write("out.csv", "old\n");
+    let (code, stderr) =
+        run_with_file_limit(&dir, &["solve", "-q", "in.txt", "-o", "out.csv"], 64 << 10);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "sudoku-bulk: error: cannot write out.csv: File too large (os error 27)\n"
+    );
+    assert_eq!(dir.read("out.csv"), "old\n");
+    assert_eq!(dir.entries(), ["in.txt", "out.csv"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_resumed_run_that_fails_keeps_its_partial_output_for_the_next_try() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(120_000));
+    let expected = uninterrupted(&dir, &["solve", "in.txt"], "ref.csv");
+    let args = [
+        "solve",
+        "in.txt",
+        "-o",
+        "out.csv",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "0",
+    ];
+    let mut child = spawn(&dir, &args);
+    let partial = dir.path("out.csv.partial");
+    assert!(kill_when_larger(
+        &mut child,
+        &partial,
+        expected.len() as u64 / 3
+    ));
+    let checkpoint = fs::read(dir.path("out.csv.checkpoint")).unwrap();
+    // The disk fills up (here: a file-size limit) as the resumed run goes on.
+    let limit = expected.len() as u64 / 2;
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let (code, stderr) = run_with_file_limit(&dir, &resume, limit);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("stay in out.csv.partial: run again with --resume"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error: cannot write out.csv: File too large (os error 27)"),
+        "{stderr}"
+    );
+    assert_ne!(
+        fs::read(dir.path("out.csv.checkpoint")).unwrap(),
+        checkpoint
+    );
+    let run = dir.run(&resume);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(fs::read(dir.path("out.csv")).unwrap() == expected);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn resuming_with_changed_inputs_or_options_is_refused_naming_the_change() {
+    let dir = Workdir::new();
+    dir.write("a.txt", mixed_input(100_000));
+    dir.write("b.txt", format!("{PUZZLE}\n"));
+    let base = ["solve", "a.txt", "b.txt", "-o", "out.csv", "--threads", "1"];
+    let mut child = spawn(&dir, &base);
+    let partial = dir.path("out.csv.partial");
+    while !fs::metadata(&partial).is_ok_and(|m| m.len() > 1 << 20) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    send_sigint(&child);
+    let (code, stderr) = wait_or_fail(child, "an interrupted run");
+    assert_eq!(code, Some(130), "{stderr}");
+    let saved = fs::read(dir.path("out.csv.checkpoint")).unwrap();
+    let refused = |args: &[&str], expected: &str| {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with("sudoku-bulk: error: cannot resume from out.csv.checkpoint: ")
+                && run.stderr.contains(expected)
+                && run
+                    .stderr
+                    .ends_with("; run without --resume to start over\n"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        // Refusing changes nothing.
+        assert_eq!(fs::read(dir.path("out.csv.checkpoint")).unwrap(), saved);
+    };
+    let with = |extra: &[&'static str]| {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        args.push("--resume");
+        args
+    };
+    refused(
+        &with(&["--max-solutions", "1"]),
+        "--max-solutions was 2, now 1",
+    );
+    refused(
+        &with(&["--output-format", "jsonl"]),
+        "--output-format was csv, now jsonl",
+    );
+    refused(&with(&["--seed", "3"]), "--seed was 0, now 3");
+    refused(
+        &with(&["--input-format", "line"]),
+        "--input-format was (detected), now line",
+    );
+    refused(
+        &["verify", "a.txt", "b.txt", "-o", "out.csv", "--resume"],
+        "it records a solve run, this is verify",
+    );
+    // The inputs: another order, one fewer, one changed.
+    refused(
+        &["solve", "b.txt", "a.txt", "-o", "out.csv", "--resume"],
+        "the inputs were a.txt, b.txt, now b.txt, a.txt",
+    );
+    refused(
+        &["solve", "a.txt", "-o", "out.csv", "--resume"],
+        "the inputs were a.txt, b.txt, now a.txt",
+    );
+    fs::OpenOptions::new()
+        .append(true)
+        .open(dir.path("b.txt"))
+        .unwrap()
+        .write_all(format!("{PUZZLE}\n").as_bytes())
+        .unwrap();
+    refused(
+        &with(&[]),
+        "input b.txt changed (size was 82 bytes, now 164",
+    );
+    // Standard input cannot be checked at all.
+    let run = dir.run_with_stdin(&["solve", "-", "-o", "out.csv", "--resume"], PUZZLE);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "sudoku-bulk: error: cannot resume: standard input could not be checked to be the same \
+         again\n"
+    );
+    // Started over without --resume, the old partial output goes, and that is said.
+    let run = dir.run(&base);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("sudoku-bulk: starting over: the "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(dir.entries(), ["a.txt", "b.txt", "out.csv"]);
+}
+
+#[test]
+fn resume_without_a_checkpoint_starts_from_the_beginning() {
+    let dir = Workdir::new();
+    dir.write("in.txt", format!("{PUZZLE}\n"));
+    let run = dir.run(&["solve", "in.txt", "-o", "out.csv", "--resume"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "sudoku-bulk: nothing to resume (out.csv.checkpoint does not exist): starting from \
+             the beginning\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(csv_rows(&dir.read("out.csv")).len(), 1);
+}
+
+#[test]
+fn a_corrupt_checkpoint_is_refused_on_resume_and_replaced_otherwise() {
+    let dir = Workdir::new();
+    dir.write("in.txt", format!("{PUZZLE}\n"));
+    dir.write("out.csv.partial", "line,puzzle\n");
+    dir.write(
+        "out.csv.checkpoint",
+        "{\"format\": \"sudoku-bulk checkpoint 1\", \"x\":",
+    );
+    let run = dir.run(&["solve", "in.txt", "-o", "out.csv", "--resume"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.starts_with(
+            "sudoku-bulk: error: out.csv.checkpoint is not a checkpoint this version can read ("
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&["solve", "in.txt", "-o", "out.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(dir.entries(), ["in.txt", "out.csv"]);
+}
+
+/// Runs `args` and checks the run survived: exit 0 (1 for verify, which finds records not ok),
+/// no panic; returns the rows.
+fn survives(dir: &Workdir, args: &[&str]) -> Vec<std::collections::BTreeMap<String, String>> {
+    let run = dir.run(args);
+    let code = if args[0] == "verify" { 1 } else { 0 };
+    assert_eq!(run.code, Some(code), "{args:?}: {}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    csv_rows(&run.stdout)
+}
+
+#[test]
+fn arbitrary_bytes_nul_and_invalid_utf8_are_invalid_rows() {
+    let dir = Workdir::new();
+    // Bytes from a fixed generator: every value, NULs and broken UTF-8 sequences included.
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let noise: Vec<u8> = (0..200_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    dir.write("noise.bin", &noise);
+    for format in ["line", "csv", "grid"] {
+        let run = dir.run(&["solve", "noise.bin", "--input-format", format]);
+        assert!(
+            matches!(run.code, Some(0) | Some(2)),
+            "{format}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        if format == "csv" {
+            // A header of noise has no puzzle column: a file-level error, named.
+            assert!(
+                run.stderr.contains("noise.bin: no puzzle column"),
+                "{}",
+                run.stderr
+            );
+            continue;
+        }
+        assert_eq!(run.code, Some(0), "{format}: {}", run.stderr);
+        let rows = csv_rows(&run.stdout);
+        assert!(!rows.is_empty());
+        assert!(rows.iter().all(|r| r["status"] == "invalid"), "{format}");
+    }
+    let mut text = Vec::new();
+    text.extend_from_slice(PUZZLE.as_bytes());
+    text.push(b'\n');
+    text.extend_from_slice(&PUZZLE.as_bytes()[..40]);
+    text.extend_from_slice(b"\0\xff\xfe\xc3(");
+    text.extend_from_slice(&PUZZLE.as_bytes()[45..]);
+    text.push(b'\n');
+    text.extend_from_slice(b"\0\0\0\n\xef\xbb\xbf\n");
+    dir.write("mixed.txt", &text);
+    let rows = survives(&dir, &["solve", "mixed.txt"]);
+    let statuses: Vec<&str> = rows.iter().map(|r| r["status"].as_str()).collect();
+    assert_eq!(statuses, ["solved", "invalid", "invalid", "invalid"]);
+    assert_eq!(
+        rows[1]["error"],
+        "invalid character '\\0' at row 5, column 5"
+    );
+    let rows = survives(&dir, &["verify", "mixed.txt"]);
+    assert!(rows.iter().all(|r| r["status"] == "invalid"));
+}
+
+#[test]
+fn a_100_mb_line_without_a_newline_is_one_invalid_row() {
+    let dir = Workdir::new();
+    let path = dir.path("long.txt");
+    let mut file = fs::File::create(&path).unwrap();
+    file.write_all(format!("{PUZZLE}\n").as_bytes()).unwrap();
+    let block = vec![b'7'; 1 << 20];
+    for _ in 0..100 {
+        file.write_all(&block).unwrap();
+    }
+    drop(file);
+    let rows = survives(&dir, &["solve", "long.txt"]);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["status"], "solved");
+    assert_eq!(rows[1]["status"], "invalid");
+    assert_eq!(rows[1]["error"], "line longer than 65536 bytes");
+    // A CSV field that opens a quote and never closes it: one record, cut at the cap, however
+    // many lines follow.
+    let mut csv = fs::File::create(dir.path("open.csv")).unwrap();
+    csv.write_all(format!("puzzle\n{PUZZLE}\n\"").as_bytes())
+        .unwrap();
+    let lines = format!("{PUZZLE}\n").repeat(1 << 14);
+    for _ in 0..16 {
+        csv.write_all(lines.as_bytes()).unwrap();
+    }
+    drop(csv);
+    let rows = survives(&dir, &["solve", "open.csv"]);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["error"], "record longer than 65536 bytes");
+    // CSV lines too long to hold: each is an invalid record (its quotes cannot be followed).
+    let mut csv = fs::File::create(dir.path("long.csv")).unwrap();
+    csv.write_all(format!("puzzle\n{PUZZLE}\n\"").as_bytes())
+        .unwrap();
+    for _ in 0..20 {
+        csv.write_all(&block).unwrap();
+        csv.write_all(b"\n").unwrap();
+    }
+    drop(csv);
+    let rows = survives(&dir, &["solve", "long.csv"]);
+    assert_eq!(rows.len(), 21);
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r["error"] == "record longer than 65536 bytes")
+    );
+    let rows = survives(&dir, &["solve", "long.txt", "--input-format", "grid"]);
+    assert_eq!(rows[1]["error"], "line longer than 65536 bytes");
+}
+
+#[test]
+fn a_truncated_gzip_stream_is_an_error_naming_the_file_and_the_last_good_line() {
+    let dir = Workdir::new();
+    let lines: String = (0..20_000).map(|_| format!("{PUZZLE}\n")).collect();
+    let gz = gzip(lines.as_bytes());
+    dir.write("cut.txt.gz", &gz[..gz.len() * 2 / 3]);
+    for args in [
+        &["solve", "cut.txt.gz"][..],
+        &["solve", "cut.txt.gz", "-o", "out.csv"],
+        &["verify", "cut.txt.gz"],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        let rest = run
+            .stderr
+            .strip_prefix("sudoku-bulk: error: cannot read cut.txt.gz after line ")
+            .unwrap_or_else(|| panic!("{}", run.stderr));
+        let (line, why) = rest.split_once(": ").unwrap();
+        let line: u64 = line.parse().unwrap();
+        // Every line before the cut is good; the cut comes about two thirds in.
+        assert!((5000..20_000).contains(&line), "{}", run.stderr);
+        assert!(!why.is_empty());
+    }
+    assert_eq!(dir.entries(), ["cut.txt.gz"]);
+}
+
+/// Peak memory over a 1 GB input: run once with `cargo test -- --ignored one_gigabyte`; the input
+/// is built under `target/` and not kept.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "writes and reads 1 GB: run by hand"]
+fn one_gigabyte_of_input_stays_under_64_mb() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("one-gigabyte");
+    fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.txt");
+    let mut text = mixed_input(50_000).into_bytes();
+    // A few lines far too long, so that the cap is part of the measure.
+    text.extend(vec![b'1'; 3 << 20]);
+    text.push(b'\n');
+    let mut file = std::io::BufWriter::new(fs::File::create(&input).unwrap());
+    let mut written = 0;
+    while written < 1_000_000_000 {
+        file.write_all(&text).unwrap();
+        written += text.len();
+    }
+    file.flush().unwrap();
+    drop(file);
+    let out = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(BIN)
+        .args(["solve", "-q", "-o"])
+        .arg(dir.join("out.csv"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let kib: u64 = stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .unwrap()
+        .parse()
+        .unwrap();
+    eprintln!("peak RSS over {written} bytes of input: {kib} KiB");
+    fs::remove_dir_all(&dir).unwrap();
+    assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+}
