@@ -29,15 +29,17 @@ fn main() -> ExitCode {
     }
 }
 
-/// A flag set by the first Ctrl-C; a second Ctrl-C exits at once with 130.
+/// A flag set by the first Ctrl-C (or SIGTERM, as a batch system sends before it kills a job); a
+/// second one exits at once with 130.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
-    let sigint = signal_hook::consts::SIGINT;
-    // Registered first, so it sees the flag as the previous Ctrl-C left it.
-    let installed = signal_hook::flag::register_conditional_shutdown(sigint, 130, flag.clone())
-        .and_then(|_| signal_hook::flag::register(sigint, flag.clone()));
-    if let Err(e) = installed {
-        run::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // Registered first, so it sees the flag as the previous signal left it.
+        let installed = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
+            .and_then(|_| signal_hook::flag::register(signal, flag.clone()));
+        if let Err(e) = installed {
+            run::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
+        }
     }
     flag
 }
