@@ -911,7 +911,7 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
     let mut child = Command::new("/usr/bin/time")
         .arg("-v")
         .arg(BIN)
-        .args(["solve", "-q", "-o", "/dev/null", "-"])
+        .args(["solve", "-q", "--threads", "2", "-o", "/dev/null", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

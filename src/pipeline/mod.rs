@@ -1,8 +1,9 @@
 //! The bulk run: inputs read in chunks, each chunk solved (or verified) on a thread pool, result
 //! rows written in input order, with memory bounded by the chunk size.
 //!
-//! While the pool works on chunk `n`, the calling thread writes the rows of chunk `n - 1` and
-//! reads chunk `n + 1`, so reading and writing overlap the solving. Within a chunk, records are
+//! The pool holds two chunks at a time: while it works on chunks `n` and `n + 1`, the calling
+//! thread waits for `n`, writes its rows and reads chunk `n + 2`, so reading and writing overlap
+//! the solving and the pool never drains between chunks. Within a chunk, records are
 //! handled in batches; every batch formats its own rows, so the calling thread only copies bytes.
 //! Rows come out in input order and every per-record result is a pure function of the record and
 //! the settings, so the output is the same byte for byte for any thread count.
@@ -24,10 +25,8 @@
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use crate::error::{RunError, SolverBug};
 use crate::format::{
@@ -224,24 +223,29 @@ pub fn run(
         sink.write(&header)?;
     }
 
-    let mut finished: Option<Done> = None;
-    while !chunk.items.is_empty() {
-        let read_to = chunk.read_to;
-        let running = Work::start(&work, &pool, chunk.items);
-        if let Some(previous) = finished.take()
-            && sink.write_chunk(previous)?
-        {
-            return Ok(sink.summary);
-        }
-        let next = feed.next_chunk(interrupt);
-        finished = Some(Done {
-            batches: running.wait(interrupt, &work.cancel),
-            read_to,
+    // Two chunks are with the pool at a time, so that it never drains between chunks: while it
+    // works on chunks `n` and `n + 1`, this thread waits for `n`, writes it and reads `n + 2`.
+    let mut previous: Option<(Running, u64)> = None;
+    loop {
+        let started = (!chunk.items.is_empty()).then(|| {
+            let read_to = chunk.read_to;
+            (
+                Work::start(&work, &pool, std::mem::take(&mut chunk.items)),
+                read_to,
+            )
         });
-        chunk = next?;
-    }
-    if let Some(last) = finished {
-        sink.write_chunk(last)?;
+        if let Some((running, read_to)) = previous.take() {
+            let done = Done {
+                batches: running.wait(interrupt, &work.cancel),
+                read_to,
+            };
+            if sink.write_chunk(done)? {
+                return Ok(sink.summary);
+            }
+        }
+        let Some(current) = started else { break };
+        previous = Some(current);
+        chunk = feed.next_chunk(interrupt)?;
     }
     sink.summary.interrupted |= feed.interrupted;
     Ok(sink.summary)
@@ -437,10 +441,45 @@ struct Work {
     cancel: AtomicBool,
 }
 
-/// A chunk being handled by the pool: its batches arrive on `results`, tagged with their index.
-struct Running {
-    results: mpsc::Receiver<(usize, Batch)>,
-    batches: usize,
+/// A chunk being handled by the pool: each batch is a job of its own that puts its result in its
+/// slot; the last job to end wakes the calling thread (one wake-up per chunk, not per batch).
+/// Separate jobs, not a parallel iterator: a worker blocked in a `join` may run other jobs, and
+/// with a chunk always queued behind the one being handled, chunks would nest on its stack.
+struct Running(Arc<Results>);
+
+/// The results of a chunk's batches, as they arrive.
+struct Results {
+    state: Mutex<Slots>,
+    /// Signalled when every job has ended.
+    ready: Condvar,
+    /// The number of batches.
+    count: usize,
+}
+
+struct Slots {
+    batches: Vec<Option<Batch>>,
+    /// Jobs that have ended, with a result or (a bug) without.
+    ended: usize,
+}
+
+impl Results {
+    fn lock(&self) -> MutexGuard<'_, Slots> {
+        // A panic while holding the lock leaves the slots consistent: each write is one step.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Counts a job as ended when dropped, however it ends.
+struct JobEnded(Arc<Results>);
+
+impl Drop for JobEnded {
+    fn drop(&mut self) {
+        let mut slots = self.0.lock();
+        slots.ended += 1;
+        if slots.ended == self.0.count {
+            self.0.ready.notify_one();
+        }
+    }
 }
 
 /// The result of one batch of records: their rows, formatted, and what to report.
@@ -461,19 +500,29 @@ struct Batch {
 impl Work {
     /// Hands the batches of a chunk to the pool and returns at once.
     fn start(work: &Arc<Work>, pool: &rayon::ThreadPool, items: Vec<Item>) -> Running {
-        let (sender, results) = mpsc::channel();
-        let batches = items.len().div_ceil(BATCH);
-        let work = Arc::clone(work);
-        pool.spawn(move || {
-            items
-                .par_chunks(BATCH)
-                .enumerate()
-                .for_each(|(index, batch)| {
-                    // The receiver is gone only when the run has ended and wants no more rows.
-                    let _ = sender.send((index, work.process_batch(batch)));
-                });
+        let count = items.len().div_ceil(BATCH);
+        let results = Arc::new(Results {
+            state: Mutex::new(Slots {
+                batches: (0..count).map(|_| None).collect(),
+                ended: 0,
+            }),
+            ready: Condvar::new(),
+            count,
         });
-        Running { results, batches }
+        let items = Arc::new(items);
+        for index in 0..count {
+            let (work, items) = (Arc::clone(work), Arc::clone(&items));
+            let ended = JobEnded(Arc::clone(&results));
+            pool.spawn(move || {
+                let range = index * BATCH..((index + 1) * BATCH).min(items.len());
+                let batch = work.process_batch(&items[range]);
+                // The slots are gone when the run has stopped waiting: the batch is dropped.
+                if let Some(slot) = ended.0.lock().batches.get_mut(index) {
+                    *slot = Some(batch);
+                }
+            });
+        }
+        Running(results)
     }
 
     fn process_batch(&self, items: &[Item]) -> Batch {
@@ -577,30 +626,28 @@ impl Running {
     /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
     /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
     fn wait(self, interrupt: &AtomicBool, cancel: &AtomicBool) -> Vec<Batch> {
-        let mut slots: Vec<Option<Batch>> = (0..self.batches).map(|_| None).collect();
-        let mut received = 0;
         let mut deadline: Option<Instant> = None;
-        while received < self.batches {
+        let mut guard = self.0.lock();
+        while guard.ended < self.0.count {
             if deadline.is_none() && interrupt.load(Ordering::Relaxed) {
                 cancel.store(true, Ordering::Relaxed);
                 deadline = Some(Instant::now() + GRACE);
             }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let timeout = deadline.map_or(POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(POLL)
             });
-            match self.results.recv_timeout(timeout) {
-                Ok((index, batch)) => {
-                    slots[index] = Some(batch);
-                    received += 1;
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
+            guard = self
+                .0
+                .ready
+                .wait_timeout(guard, timeout)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
         }
+        let slots = std::mem::take(&mut guard.batches);
+        drop(guard);
         let mut batches = Vec::with_capacity(slots.len());
         for slot in slots {
             let batch = slot.unwrap_or_else(|| Batch {
