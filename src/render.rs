@@ -423,9 +423,7 @@ fn write_report(
 mod tests {
     use super::*;
     use crate::solver::{Algorithm, Status};
-
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    use crate::test_data::PUZZLE;
 
     #[test]
     fn standard_grid_has_box_bars_and_band_lines() {

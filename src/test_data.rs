@@ -26,3 +26,11 @@ pub(crate) fn shipped_puzzles(step: usize) -> Vec<Grid> {
     }
     puzzles
 }
+
+/// A puzzle with one solution (the example of the Wikipedia article on Sudoku).
+pub(crate) const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// The solution of [`PUZZLE`].
+pub(crate) const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";

@@ -926,16 +926,9 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
         }
         written
     });
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let status = child.wait().unwrap();
+    let (code, stderr) = wait_or_fail(child, "a run over 1 GB");
     let written = writer.join().unwrap();
-    assert!(status.success(), "{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
     let kib: u64 = stderr
         .lines()
         .find_map(|l| {

@@ -102,9 +102,7 @@ impl<R: BufRead + Send> RecordReader for GridReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    use crate::test_data::PUZZLE;
 
     fn read(input: &str) -> Vec<Record> {
         let mut reader = GridReader::new(input.as_bytes(), &ReadOptions::default());

@@ -285,11 +285,7 @@ fn check_solution(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::test_data::{PUZZLE, SOLUTION};
 
     #[test]
     fn good_and_bad_records_pass_every_check() {

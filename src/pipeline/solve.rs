@@ -170,11 +170,7 @@ pub(crate) fn check(puzzle: &Grid, outcome: &Outcome, layout: &Layout) -> Result
 mod tests {
     use super::*;
     use crate::solver::SearchStats;
-
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::test_data::{PUZZLE, SOLUTION};
 
     fn record(text: &str) -> Record {
         Record {

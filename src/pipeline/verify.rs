@@ -126,11 +126,7 @@ pub(crate) fn handle(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::test_data::{PUZZLE, SOLUTION};
 
     fn check(puzzle: &str, solution: Option<&str>, unique: bool) -> VerifyRow {
         let record = Record {
