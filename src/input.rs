@@ -97,8 +97,23 @@ impl Input {
             inner: raw,
             counter,
         };
-        let magic = read_up_to(&mut raw, 2, |_| false)?;
-        let gzip = magic == [0x1f, 0x8b];
+        let magic = read_up_to(&mut raw, 6, |_| false)?;
+        if let Some(kind) = unsupported_compression(&magic) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "it is {kind}, which is not read (only gzip is): decompress it first, or \
+                     pipe it in, e.g. `{unpack} FILE | sudoku-bulk solve -`",
+                    unpack = match kind {
+                        "xz-compressed" => "xz -dc",
+                        "bzip2-compressed" => "bzip2 -dc",
+                        "zstd-compressed" => "zstd -dc",
+                        _ => "unzip -p",
+                    }
+                ),
+            ));
+        }
+        let gzip = magic.starts_with(&[0x1f, 0x8b]);
         let raw = Cursor::new(magic).chain(raw);
         let mut stream: Box<dyn Read + Send> = if gzip {
             Box::new(flate2::read::MultiGzDecoder::new(raw))
@@ -112,6 +127,17 @@ impl Input {
             head,
             gzip,
         })
+    }
+}
+
+/// The kind of a compressed or archive stream other than gzip, from its first bytes.
+fn unsupported_compression(magic: &[u8]) -> Option<&'static str> {
+    match magic {
+        [0xFD, b'7', b'z', b'X', b'Z', 0x00, ..] => Some("xz-compressed"),
+        [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some("bzip2-compressed"),
+        [0x28, 0xB5, 0x2F, 0xFD, ..] => Some("zstd-compressed"),
+        [b'P', b'K', 0x03, 0x04, ..] => Some("a zip archive"),
+        _ => None,
     }
 }
 
@@ -200,6 +226,26 @@ mod tests {
         assert_eq!(head, b"# c\n\nabc\ndef\n");
         assert_eq!(all, text);
         assert_eq!(raw, text.len() as u64);
+    }
+
+    #[test]
+    fn other_compressions_are_refused_with_what_to_do() {
+        for (bytes, tool) in [
+            (&b"\xFD7zXZ\x00\x00\x04"[..], "xz -dc"),
+            (b"BZh91AY&SY", "bzip2 -dc"),
+            (b"\x28\xB5\x2F\xFD\x04", "zstd -dc"),
+            (b"PK\x03\x04\x14\x00", "unzip -p"),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("in");
+            std::fs::write(&path, bytes).unwrap();
+            let err = Input::file(path).open(Default::default()).err().unwrap();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+            assert!(err.to_string().contains(tool), "{err}");
+        }
+        // A line file that happens to start like none of them still opens.
+        let (head, _, _) = open_bytes(b"BZh\n");
+        assert_eq!(head, b"BZh\n");
     }
 
     #[test]

@@ -115,12 +115,14 @@ impl<R: BufRead> CsvReader<R> {
             .ok_or_else(|| HeaderError::NoColumn {
                 role,
                 wanted: wanted.join(", "),
-                header: self
-                    .names
-                    .iter()
-                    .map(|n| escape(n.as_bytes()))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                header: shortened(
+                    &self
+                        .names
+                        .iter()
+                        .map(|n| escape(n.as_bytes()))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
             })
     }
 
@@ -300,6 +302,19 @@ pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut
         }
     }
     out.push(b'\n');
+}
+
+/// `text` cut to its first 200 characters, marked as cut: a header of binary junk stays readable.
+fn shortened(text: &str) -> String {
+    const SHOWN: usize = 200;
+    match text.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!(
+            "{}... ({} characters in all)",
+            &text[..end],
+            text.chars().count()
+        ),
+        None => text.to_string(),
+    }
 }
 
 /// Appends one field, quoted when it holds a comma, a quote or a line break.
