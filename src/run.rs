@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -46,6 +47,9 @@ pub enum CommandError {
     /// Shard outputs could not be merged.
     #[error(transparent)]
     Merge(#[from] MergeError),
+    /// The output (or the summary) would replace an input.
+    #[error("{0} is an input of the run: write the output to another file")]
+    OutputIsInput(String),
     /// The run could not start or resume as asked.
     #[error(transparent)]
     Resume(#[from] ResumeError),
@@ -77,13 +81,24 @@ pub fn say(message: &str) {
 /// `solve` or `verify`.
 fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
-    // Every input must open before any work starts.
+    // Every input must open before any work starts, and none may be replaced by the output.
+    let written: Vec<&Path> = [&run.output]
+        .into_iter()
+        .filter_map(|target| match target {
+            Target::Path(path) => Some(path.as_path()),
+            Target::Stdout => None,
+        })
+        .chain(run.summary.as_deref())
+        .collect();
     for input in &run.inputs {
         if let Source::File(path) = &input.source {
-            File::open(path).map_err(|source| RunError::Open {
+            let file = File::open(path).map_err(|source| RunError::Open {
                 name: input.name.clone(),
                 source,
             })?;
+            if let Some(out) = written.iter().find(|out| same_file(&file, out)) {
+                return Err(CommandError::OutputIsInput(out.display().to_string()));
+            }
         }
     }
     // The summary's directory must exist before any work starts.
@@ -330,6 +345,24 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), OutputError> {
             source,
         })?;
     output.finish()
+}
+
+/// Whether `path` names the regular file open as `file` (a device such as `/dev/null` may be
+/// both read and written).
+fn same_file(file: &File, path: &Path) -> bool {
+    let (Ok(a), Ok(b)) = (file.metadata(), std::fs::metadata(path)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.is_file() && a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
+    }
 }
 
 /// The partial file of an output, for messages.

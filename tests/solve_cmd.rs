@@ -338,3 +338,31 @@ fn a_very_long_line_is_invalid_and_the_next_line_is_read() {
         ]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_would_replace_an_input_is_refused() {
+    let dir = Workdir::new();
+    dir.write("in.txt", format!("{PUZZLE}\n"));
+    std::os::unix::fs::symlink("in.txt", dir.path("link.txt")).unwrap();
+    for args in [
+        &["solve", "in.txt", "-o", "in.txt"][..],
+        &["solve", "in.txt", "-o", "link.txt"],
+        &["verify", "in.txt", "-o", "in.txt"],
+        &["solve", "in.txt", "-o", "out.csv", "--summary", "in.txt"],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}");
+        assert!(
+            run.stderr
+                .contains("is an input of the run: write the output to another file"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(dir.read("in.txt"), format!("{PUZZLE}\n"));
+        assert_eq!(dir.entries(), ["in.txt", "link.txt"]);
+    }
+    // Devices may be both.
+    let run = dir.run(&["solve", "/dev/null", "-o", "/dev/null"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
