@@ -115,6 +115,16 @@ fn kill_when_larger(child: &mut Child, file: &Path, bytes: u64) -> bool {
     }
 }
 
+/// Waits until `file` holds more than `bytes` bytes, then sends `signal` (`-INT`, `-TERM`) to
+/// `child`; the run must not end before.
+fn signal_when_larger(child: &mut Child, file: &Path, bytes: u64, signal: &str) {
+    while !fs::metadata(file).is_ok_and(|m| m.len() > bytes) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    send_signal(child, signal);
+}
+
 fn send_sigint(child: &Child) {
     send_signal(child, "-INT");
 }
@@ -290,11 +300,7 @@ fn sigint_exits_130_and_leaves_a_resumable_state() {
     );
     let mut child = child;
     let partial = dir.path("out.csv.partial");
-    while !fs::metadata(&partial).is_ok_and(|m| m.len() > expected.len() as u64 / 4) {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    send_sigint(&child);
+    signal_when_larger(&mut child, &partial, expected.len() as u64 / 4, "-INT");
     let (code, stderr) = wait_or_fail(child, "an interrupted run");
     assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("interrupted after "), "{stderr}");
@@ -344,11 +350,7 @@ fn sigterm_stops_like_ctrl_c_so_a_cancelled_batch_job_resumes() {
     let args = ["solve", "in.txt", "-o", "out.csv", "--threads", "1"];
     let mut child = spawn(&dir, &args);
     let partial = dir.path("out.csv.partial");
-    while !fs::metadata(&partial).is_ok_and(|m| m.len() > expected.len() as u64 / 3) {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    send_signal(&child, "-TERM");
+    signal_when_larger(&mut child, &partial, expected.len() as u64 / 3, "-TERM");
     let (code, stderr) = wait_or_fail(child, "a terminated run");
     assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("interrupted after "), "{stderr}");
@@ -631,11 +633,7 @@ fn resuming_with_changed_inputs_or_options_is_refused_naming_the_change() {
     let base = ["solve", "a.txt", "b.txt", "-o", "out.csv", "--threads", "1"];
     let mut child = spawn(&dir, &base);
     let partial = dir.path("out.csv.partial");
-    while !fs::metadata(&partial).is_ok_and(|m| m.len() > 1 << 20) {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    send_sigint(&child);
+    signal_when_larger(&mut child, &partial, 1 << 20, "-INT");
     let (code, stderr) = wait_or_fail(child, "an interrupted run");
     assert_eq!(code, Some(130), "{stderr}");
     let saved = fs::read(dir.path("out.csv.checkpoint")).unwrap();
