@@ -366,3 +366,29 @@ fn an_output_that_would_replace_an_input_is_refused() {
     let run = dir.run(&["solve", "/dev/null", "-o", "/dev/null"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
+
+#[test]
+fn tab_and_semicolon_separated_files_are_read_as_csv() {
+    let dir = Workdir::new();
+    let solution =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    dir.write(
+        "a.tsv",
+        format!("id\tpuzzle\tsolution\n1\t{PUZZLE}\t{solution}\n"),
+    );
+    dir.write(
+        "b.txt",
+        format!("id;Puzzle;solution\n1;{PUZZLE};{solution}\n"),
+    );
+    for name in ["a.tsv", "b.txt"] {
+        let run = dir.run(&["solve", name, "--keep-columns", "id"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let rows = csv_rows(&run.stdout);
+        assert_eq!(rows.len(), 1, "{name}: {}", run.stdout);
+        assert_eq!(rows[0]["status"], "solved");
+        assert_eq!(rows[0]["line"], "2");
+        assert_eq!(rows[0]["id"], "1");
+        let run = dir.run(&["verify", name]);
+        assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
+    }
+}

@@ -1,6 +1,7 @@
 //! CSV: records with a header row in, result rows out.
 //!
-//! Reading: the first non-blank line is the header; the puzzle column is found by name
+//! Reading: the first non-blank line is the header, whose separator (`,`, else a tab or `;`) is
+//! that of every record; the puzzle column is found by name
 //! ([`PUZZLE_NAMES`], case-insensitive, or the user's choice), likewise the solution column for
 //! verify ([`SOLUTION_NAMES`]). Fields follow RFC 4180: a field opening with `"` runs to its
 //! closing quote, `""` inside standing for one `"`, so a quoted field may hold commas and
@@ -70,6 +71,7 @@ impl<R: BufRead> CsvReader<R> {
         if raw.too_long {
             return Err(HeaderError::HeaderTooLong { limit: MAX_LINE }.into());
         }
+        reader.fields.delimiter = delimiter_of(&reader.text);
         reader.fields.split(&reader.text);
         reader.names = reader
             .fields
@@ -227,10 +229,31 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
 }
 
 /// The fields of one record, unquoted, stored back to back.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Fields {
     bytes: Vec<u8>,
     ends: Vec<usize>,
+    /// The field separator: `,` unless the header row says otherwise ([`delimiter_of`]).
+    delimiter: u8,
+}
+
+impl Default for Fields {
+    fn default() -> Self {
+        Fields {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+            delimiter: b',',
+        }
+    }
+}
+
+/// The field separator of a header row: `,` when it holds one; else a tab or `;` (the
+/// tab-separated and the European spreadsheet exports), whichever it holds; else `,`.
+pub(crate) fn delimiter_of(header: &[u8]) -> u8 {
+    [b',', b'\t', b';']
+        .into_iter()
+        .find(|d| header.contains(d))
+        .unwrap_or(b',')
 }
 
 impl Fields {
@@ -256,8 +279,8 @@ impl Fields {
                     i += 1;
                 }
             }
-            // Unquoted text, or what follows a closing quote, up to the next comma.
-            let end = memchr::memchr(b',', &text[i..]).map_or(text.len(), |n| i + n);
+            // Unquoted text, or what follows a closing quote, up to the next separator.
+            let end = memchr::memchr(self.delimiter, &text[i..]).map_or(text.len(), |n| i + n);
             self.bytes.extend_from_slice(&text[i..end]);
             self.ends.push(self.bytes.len());
             if end == text.len() {
@@ -359,6 +382,25 @@ mod tests {
             out.push(r);
         }
         Ok(out)
+    }
+
+    #[test]
+    fn tab_and_semicolon_separated_files_read_like_csv() {
+        let expected = read("id,puzzle,solution\n7,1.3,x\n", &options(true, &["id"])).unwrap();
+        for text in [
+            "id\tpuzzle\tsolution\n7\t1.3\tx\n",
+            "id;puzzle;solution\n7;1.3;x\n",
+        ] {
+            assert_eq!(
+                read(text, &options(true, &["id"])).unwrap(),
+                expected,
+                "{text}"
+            );
+        }
+        // A comma in the header wins: the other separators are then text.
+        let records = read("puzzle,note\n1.3,a;b\tc\n", &options(false, &["note"])).unwrap();
+        assert_eq!(records[0].kept, vec![b"a;b\tc".to_vec()]);
+        assert_eq!(delimiter_of(b"puzzle"), b',');
     }
 
     fn split(text: &str) -> Vec<String> {

@@ -285,7 +285,7 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     if let Some(name) = name.and_then(|p| p.file_name()) {
         let name = name.to_string_lossy().to_ascii_lowercase();
         let name = name.strip_suffix(".gz").unwrap_or(&name);
-        if name.ends_with(".csv") {
+        if name.ends_with(".csv") || name.ends_with(".tsv") {
             return InputFormat::Csv;
         }
     }
@@ -302,6 +302,22 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
         return InputFormat::Line;
     }
     if first.contains(&b',') {
+        return InputFormat::Csv;
+    }
+    // A header row separated by tabs or `;` that names a puzzle column.
+    let delimiter = csv::delimiter_of(first);
+    if delimiter != b','
+        && first.split(|&b| b == delimiter).any(|name| {
+            let name = name.trim_ascii();
+            let name = name
+                .strip_prefix(b"\"")
+                .and_then(|n| n.strip_suffix(b"\""))
+                .unwrap_or(name);
+            csv::PUZZLE_NAMES
+                .iter()
+                .any(|known| name.eq_ignore_ascii_case(known.as_bytes()))
+        })
+    {
         return InputFormat::Csv;
     }
     let mut cells = 0;
@@ -473,6 +489,17 @@ mod tests {
         assert_eq!(detect(None, &PUZZLE.as_bytes()[1..]), InputFormat::Line);
         assert_eq!(detect(None, b"hello\n"), InputFormat::Line);
         assert_eq!(detect(None, b""), InputFormat::Line);
+        // Tab- and semicolon-separated headers that name a puzzle column.
+        assert_eq!(detect(None, b"id\tPuzzle\tsolution\n"), InputFormat::Csv);
+        assert_eq!(
+            detect(None, b"\"quizzes\";\"solutions\"\n"),
+            InputFormat::Csv
+        );
+        assert_eq!(detect(None, b"hello;world\n"), InputFormat::Line);
+        assert_eq!(
+            detect(Some(Path::new("x.tsv")), PUZZLE.as_bytes()),
+            InputFormat::Csv
+        );
     }
 
     #[test]
