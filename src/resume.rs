@@ -597,24 +597,11 @@ pub fn prepare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Columns, OutputFormat};
-    use crate::layout::Layout;
-    use crate::pipeline::ChunkSize;
+    use crate::format::OutputFormat;
     use crate::solver::{Algorithm, SolveOptions};
 
     fn settings() -> Settings {
-        Settings {
-            job: Job::Solve(SolveOptions::default()),
-            layout: Layout::standard(),
-            input_format: None,
-            columns: Columns::default(),
-            output_format: OutputFormat::Csv,
-            threads: 1,
-            skip_records: 0,
-            summarise: false,
-            chunk: ChunkSize::default(),
-            shard: None,
-        }
+        crate::test_data::solve_settings(1)
     }
 
     fn input(dir: &Path, name: &str, bytes: &[u8]) -> Input {

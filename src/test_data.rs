@@ -34,3 +34,19 @@ pub(crate) const PUZZLE: &str =
 /// The solution of [`PUZZLE`].
 pub(crate) const SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// The settings of a `solve` run with every default, on `threads` threads.
+pub(crate) fn solve_settings(threads: usize) -> crate::pipeline::Settings {
+    crate::pipeline::Settings {
+        job: crate::pipeline::Job::Solve(crate::solver::SolveOptions::default()),
+        layout: crate::Layout::standard(),
+        input_format: None,
+        columns: crate::format::Columns::default(),
+        output_format: crate::format::OutputFormat::Csv,
+        threads,
+        skip_records: 0,
+        summarise: false,
+        chunk: crate::pipeline::ChunkSize::default(),
+        shard: None,
+    }
+}

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "linux")]
+use crate::workdir::catches_sigint;
 use crate::workdir::{BIN, Workdir, csv_rows, gzip, puzzles};
 
 const PUZZLE: &str =
@@ -62,17 +64,6 @@ impl Points {
         z ^= z >> 31;
         lo + (hi - lo) * (z >> 11) as f64 / (1u64 << 53) as f64
     }
-}
-
-fn spawn(dir: &Workdir, args: &[&str]) -> Child {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir.path(""))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
 }
 
 /// Waits for `child` for up to a minute; a run that has not ended by then is killed and the test
@@ -137,16 +128,6 @@ fn send_signal(child: &Child, signal: &str) {
     assert!(sent.success());
 }
 
-/// Whether the process has a handler for SIGINT (bit 2 of `SigCgt` in its status).
-fn catches_sigint(pid: u32) -> bool {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigCgt:"))
-        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & 2 != 0)
-}
-
 /// The reference: `args` run to completion into `name`, its bytes.
 fn uninterrupted(dir: &Workdir, args: &[&str], name: &str) -> Vec<u8> {
     let mut all = args.to_vec();
@@ -168,7 +149,7 @@ fn kill_and_resume(dir: &Workdir, args: &[&str], out: &str, fractions: &[f64], e
         if resume {
             all.push("--resume");
         }
-        let mut child = spawn(dir, &all);
+        let mut child = dir.spawn(&all, false);
         let at = (expected.len() as f64 * fraction) as u64;
         let killed = kill_when_larger(&mut child, &partial, at);
         assert!(killed, "the run ended before {at} bytes ({fraction:.3})");
@@ -285,8 +266,7 @@ fn sigint_exits_130_and_leaves_a_resumable_state() {
     dir.write("in.txt", mixed_input(120_000));
     let expected = uninterrupted(&dir, &["solve", "in.txt"], "ref.csv");
     // No checkpoint before the interrupt: the one it writes is what the resume goes by.
-    let child = spawn(
-        &dir,
+    let child = dir.spawn(
         &[
             "solve",
             "in.txt",
@@ -297,6 +277,7 @@ fn sigint_exits_130_and_leaves_a_resumable_state() {
             "--checkpoint-every",
             "1000",
         ],
+        false,
     );
     let mut child = child;
     let partial = dir.path("out.csv.partial");
@@ -348,7 +329,7 @@ fn sigterm_stops_like_ctrl_c_so_a_cancelled_batch_job_resumes() {
     dir.write("in.txt", mixed_input(120_000));
     let expected = uninterrupted(&dir, &["solve", "in.txt"], "ref.csv");
     let args = ["solve", "in.txt", "-o", "out.csv", "--threads", "1"];
-    let mut child = spawn(&dir, &args);
+    let mut child = dir.spawn(&args, false);
     let partial = dir.path("out.csv.partial");
     signal_when_larger(&mut child, &partial, expected.len() as u64 / 3, "-TERM");
     let (code, stderr) = wait_or_fail(child, "a terminated run");
@@ -374,8 +355,7 @@ fn an_interrupt_is_served_during_a_search_that_would_take_years() {
         format!("{PUZZLE}\n").repeat(64)
     );
     dir.write("in.txt", text);
-    let child = spawn(
-        &dir,
+    let child = dir.spawn(
         &[
             "solve",
             "in.txt",
@@ -388,6 +368,7 @@ fn an_interrupt_is_served_during_a_search_that_would_take_years() {
             "--threads",
             "2",
         ],
+        false,
     );
     while !catches_sigint(child.id()) {
         std::thread::yield_now();
@@ -410,14 +391,7 @@ fn a_second_ctrl_c_exits_at_once() {
     let dir = Workdir::new();
     // Standard input stays open and empty: the run waits for input and does not see the first
     // Ctrl-C until some arrives.
-    let mut child = Command::new(BIN)
-        .args(["solve", "-", "-o", "out.csv"])
-        .current_dir(dir.path(""))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = dir.spawn(&["solve", "-", "-o", "out.csv"], true);
     let stdin = child.stdin.take().unwrap();
     // Wait until the main thread blocks in read(0, ...): an interrupt before that would be seen.
     let pid = child.id();
@@ -593,7 +567,7 @@ fn a_resumed_run_that_fails_keeps_its_partial_output_for_the_next_try() {
         "--checkpoint-every",
         "0",
     ];
-    let mut child = spawn(&dir, &args);
+    let mut child = dir.spawn(&args, false);
     let partial = dir.path("out.csv.partial");
     assert!(kill_when_larger(
         &mut child,
@@ -631,7 +605,7 @@ fn resuming_with_changed_inputs_or_options_is_refused_naming_the_change() {
     dir.write("a.txt", mixed_input(100_000));
     dir.write("b.txt", format!("{PUZZLE}\n"));
     let base = ["solve", "a.txt", "b.txt", "-o", "out.csv", "--threads", "1"];
-    let mut child = spawn(&dir, &base);
+    let mut child = dir.spawn(&base, false);
     let partial = dir.path("out.csv.partial");
     signal_when_larger(&mut child, &partial, 1 << 20, "-INT");
     let (code, stderr) = wait_or_fail(child, "an interrupted run");

@@ -4,6 +4,8 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 
+#[cfg(target_os = "linux")]
+use crate::workdir::catches_sigint;
 use crate::workdir::{BIN, Workdir, csv_rows, gzip, puzzles};
 
 const PUZZLE: &str =
@@ -280,29 +282,11 @@ fn strict_exits_1_when_a_record_is_not_solved() {
     assert_eq!(dir.run(&["solve", "--strict", "mixed.txt"]).code, Some(1));
 }
 
-/// Whether the process has a handler for SIGINT (bit 2 of `SigCgt` in its status).
-#[cfg(target_os = "linux")]
-fn catches_sigint(pid: u32) -> bool {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigCgt:"))
-        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & 2 != 0)
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_exits_130_and_leaves_no_output_file() {
     let dir = Workdir::new();
-    let mut child = Command::new(BIN)
-        .args(["solve", "-", "-o", "out.csv"])
-        .current_dir(dir.path(""))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = dir.spawn(&["solve", "-", "-o", "out.csv"], true);
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(format!("{PUZZLE}\n").repeat(100).as_bytes())

@@ -78,6 +78,24 @@ impl Workdir {
     pub fn run(&self, args: &[&str]) -> Run {
         self.run_with_stdin(args, Vec::new())
     }
+
+    /// Starts the binary in this directory, stdout discarded, stderr piped, and stdin piped
+    /// (`piped_stdin`) or empty.
+    pub fn spawn(&self, args: &[&str], piped_stdin: bool) -> std::process::Child {
+        use std::process::Stdio;
+        std::process::Command::new(BIN)
+            .args(args)
+            .current_dir(self.dir.path())
+            .stdin(if piped_stdin {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
 }
 
 pub fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -144,4 +162,15 @@ pub fn assert_solves(puzzle: &str, solution: &str) {
     let s: Grid = solution.parse().unwrap();
     sudoku_bulk::verify::verify(&p, &s, &Layout::standard())
         .unwrap_or_else(|e| panic!("{solution} does not solve {puzzle}: {e}"));
+}
+
+/// Whether the process has a handler for SIGINT (bit 2 of `SigCgt` in its status).
+#[cfg(target_os = "linux")]
+pub fn catches_sigint(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & 2 != 0)
 }

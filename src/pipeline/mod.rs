@@ -752,16 +752,8 @@ mod tests {
 
     fn settings(threads: usize, chunk: ChunkSize) -> Settings {
         Settings {
-            job: Job::Solve(SolveOptions::default()),
-            layout: Layout::standard(),
-            input_format: None,
-            columns: Columns::default(),
-            output_format: OutputFormat::Csv,
-            threads,
-            skip_records: 0,
-            summarise: false,
             chunk,
-            shard: None,
+            ..crate::test_data::solve_settings(threads)
         }
     }
 
