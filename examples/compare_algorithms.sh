@@ -19,7 +19,7 @@ for set in "${sets[@]}"; do
   for algorithm in fast logic candidates naive random; do
     out="$work/out.csv"
     summary=$("$bin" solve "$set" --algorithm "$algorithm" --threads 1 --max-recursions 1000000 \
-      -o "$out" 2>&1 >/dev/null | grep " records in " | tail -n 1)
+      -o "$out" 2>&1 >/dev/null | grep -E " records? (\(.*\) )?in " | tail -n 1)
     rate=$(sed -E 's/.*\(([0-9]+) puzzles\/s\).*/\1/' <<<"$summary")
     table=$("$bin" stats "$out")
     records=$(awk '/^records:/ {print $2}' <<<"$table")

@@ -182,7 +182,8 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
             output.keep_partial();
             match recorded {
                 Ok(()) => say(&format!(
-                    "interrupted after {records} records, kept in {partial}; to go on, run: {}",
+                    "interrupted after {}, kept in {partial}; to go on, run: {}",
+                    records_word(records),
                     resume_command()
                 )),
                 Err(e) => say(&format!(
@@ -193,12 +194,13 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
             }
         } else if output.replaces_file() {
             say(&format!(
-                "interrupted after {records} records; {name} was not written"
+                "interrupted after {}; {name} was not written",
+                records_word(records)
             ));
         } else {
             // Rows already handed to a stream stay there; flush the rest of them.
             let _ = output.finish();
-            say(&format!("interrupted after {records} records"));
+            say(&format!("interrupted after {}", records_word(records)));
         }
         return Ok(Exit::Interrupted);
     }
@@ -365,6 +367,15 @@ fn same_file(file: &File, path: &Path) -> bool {
     }
 }
 
+/// `n records`, or `1 record`.
+fn records_word(n: u64) -> String {
+    if n == 1 {
+        "1 record".to_string()
+    } else {
+        format!("{n} records")
+    }
+}
+
 /// The partial file of an output, for messages.
 fn partial_name(output: &crate::output::Output) -> String {
     output
@@ -466,8 +477,8 @@ fn print_summary(job: &Job, summary: &Summary, flagged: u64, started: Instant, r
         String::new()
     };
     say(&format!(
-        "{} records{resumed} in {seconds:.2} s ({rate:.0} puzzles/s): {}",
-        tally.records(),
+        "{}{resumed} in {seconds:.2} s ({rate:.0} puzzles/s): {}",
+        records_word(tally.records()),
         counts.join(", ")
     ));
     if flagged > SHOWN {
