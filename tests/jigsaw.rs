@@ -29,7 +29,7 @@ fn options(algorithm: Algorithm, max_solutions: u64, max_recursions: u64) -> Sol
 }
 
 /// The shipped sample: (puzzle, layout, solution) per row.
-fn sample() -> Vec<(Grid, Layout, Grid)> {
+pub fn sample() -> Vec<(Grid, Layout, Grid)> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv");
     let mut reader = csv::Reader::from_path(path).unwrap();
     assert_eq!(

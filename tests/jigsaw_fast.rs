@@ -15,6 +15,8 @@ use sudoku_bulk::solver::{
 use sudoku_bulk::verify::verify;
 use sudoku_bulk::{Grid, Layout};
 
+use crate::jigsaw::sample;
+
 /// Solutions are compared up to this many.
 const LIMIT: usize = 3;
 
@@ -191,23 +193,6 @@ struct Tally {
     backtracks: u64,
     boards: u64,
     solutions: u64,
-}
-
-/// The shipped jigsaw sample: (puzzle, layout, solution) per row.
-fn sample() -> Vec<(Grid, Layout, Grid)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv");
-    csv::Reader::from_path(path)
-        .unwrap()
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (
-                r[0].parse().unwrap(),
-                Layout::parse(r[1].as_bytes()).unwrap(),
-                r[2].parse().unwrap(),
-            )
-        })
-        .collect()
 }
 
 #[test]
