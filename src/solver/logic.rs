@@ -39,6 +39,7 @@ pub(crate) fn search<O: Observer>(grid: &Grid, layout: &Layout, search: &mut Sea
         // With one solution the limit cannot cut anything short.
         let _ = search.solution(|| board.grid());
     } else {
-        search.stop = Some(Stop::Stuck(board.grid()));
+        search.sink.keep_partial(board.grid());
+        search.stop = Some(Stop::Stuck);
     }
 }

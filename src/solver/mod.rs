@@ -285,9 +285,10 @@ pub(crate) enum Stop {
     Enough,
     /// The recursion budget ran out.
     Budget,
-    /// Propagation without guessing could go no further (the `logic` algorithm); the grid is
-    /// what it had placed.
-    Stuck(Grid),
+    /// Propagation without guessing could go no further (the `logic` algorithm); the grid it
+    /// had placed is kept by the sink ([`Sink::keep_partial`]), so that a stop stays one byte on
+    /// every engine's hot path.
+    Stuck,
 }
 
 /// Where a search's solutions go.
@@ -356,6 +357,13 @@ impl<'a, O: Observer> Search<'a, O> {
 }
 
 impl Sink<'_> {
+    /// Keeps the grid a stuck search ended on, as the outcome's grid (no solution is counted).
+    pub fn keep_partial(&mut self, grid: Grid) {
+        if let Sink::Count { first, .. } = self {
+            *first = Some(grid);
+        }
+    }
+
     #[inline(always)]
     fn accept(&mut self, grid: impl FnOnce() -> Grid) -> Result<(), Stop> {
         match self {
@@ -402,7 +410,7 @@ pub fn solve_traced<O: Observer>(
     };
     let (status, solution) = match (stop, found) {
         (Some(Stop::Budget), _) => (Status::GaveUp, first),
-        (Some(Stop::Stuck(partial)), _) => (Status::Stuck, Some(partial)),
+        (Some(Stop::Stuck), _) => (Status::Stuck, first),
         (_, 0) => (Status::Unsolvable, first),
         (_, 1) => (Status::Solved, first),
         _ => (Status::Multiple, first),
