@@ -108,7 +108,7 @@ pub fn options(settings: &Settings) -> BTreeMap<String, Value> {
     let mut options: BTreeMap<String, Value> = [
         (
             "input_format",
-            json!(settings.input_format.map_or("detect", |f| f.name())),
+            json!(settings.input_format.map_or("(detected)", |f| f.name())),
         ),
         ("puzzle_column", json!(columns.puzzle)),
         ("keep_columns", json!(columns.keep)),

@@ -25,8 +25,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::RunError;
+use crate::fingerprint;
 use crate::input::{Input, Source};
 use crate::output::{self, Output, OutputError, PartialPaths, Target};
 use crate::pipeline::{Job, RowStatus, Settings, Tally};
@@ -349,67 +351,42 @@ fn tool() -> String {
     format!("sudoku-bulk {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// The command, and every option that shapes the output bytes by its flag name. The thread
-/// count, the chunk size and the messages shape nothing and are left out.
+/// The command, and every option that shapes the output bytes by its flag name: the options a
+/// shard's fingerprint records ([`fingerprint::options`], one list for both), plus the shard. The
+/// thread count, the chunk size and the messages shape nothing and are left out.
 fn output_options(settings: &Settings) -> (&'static str, BTreeMap<String, String>) {
-    let mut options = BTreeMap::new();
-    let mut set = |flag: &str, value: String| {
-        options.insert(flag.to_string(), value);
-    };
     let command = match settings.job {
-        Job::Solve(solve) => {
-            set("--algorithm", solve.algorithm.name().to_string());
-            set("--max-solutions", solve.max_solutions.to_string());
-            set("--max-recursions", solve.max_recursions.to_string());
-            set("--seed", solve.seed.to_string());
-            "solve"
-        }
-        Job::Verify(verify) => {
-            set("--unique", verify.unique.to_string());
-            set("--max-recursions", verify.max_recursions.to_string());
-            set(
-                "--solution-column",
-                column(settings.columns.solution.as_deref()),
-            );
-            "verify"
-        }
+        Job::Solve(_) => "solve",
+        Job::Verify(_) => "verify",
     };
-    set(
-        "--input-format",
-        settings
-            .input_format
-            .map_or("(detected)".to_string(), |f| f.name().to_string()),
-    );
-    set(
-        "--puzzle-column",
-        column(settings.columns.puzzle.as_deref()),
-    );
-    set("--keep-columns", settings.columns.keep.join(","));
-    set(
-        "--regions-column",
-        column(settings.columns.regions.as_deref()),
-    );
-    set(
-        "--shard",
+    let mut options: BTreeMap<String, String> = fingerprint::options(settings)
+        .into_iter()
+        .filter(|(name, _)| name != "command")
+        .map(|(name, value)| {
+            let flag = match name.as_str() {
+                "layout" => "regions".to_string(),
+                name => format!("--{}", name.replace('_', "-")),
+            };
+            let text = match value {
+                Value::Null => "(default)".to_string(),
+                Value::String(text) => text,
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| item.as_str().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                other => other.to_string(),
+            };
+            (flag, text)
+        })
+        .collect();
+    options.insert(
+        "--shard".to_string(),
         settings
             .shard
             .map_or("(none)".to_string(), |s| format!("{}/{}", s.index, s.count)),
     );
-    set("--output-format", settings.output_format.name().to_string());
-    set(
-        "regions",
-        if settings.layout.is_standard() {
-            "standard".to_string()
-        } else {
-            settings.layout.to_line()
-        },
-    );
     (command, options)
-}
-
-/// A column choice in words.
-fn column(name: Option<&str>) -> String {
-    name.map_or("(default)".to_string(), str::to_string)
 }
 
 /// Writes the checkpoints of a run: syncs the partial file, then records how far it got.
