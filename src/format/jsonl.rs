@@ -5,19 +5,31 @@
 
 use super::Cell;
 
-/// Appends one row as a JSON object and a newline.
+/// The key of each column as it opens a member, `"name":`, encoded once for every row.
+pub(crate) fn keys(columns: &[String]) -> Vec<Vec<u8>> {
+    columns
+        .iter()
+        .map(|name| {
+            let mut key = Vec::new();
+            write_string(name, &mut key);
+            key.push(b':');
+            key
+        })
+        .collect()
+}
+
+/// Appends one row as a JSON object and a newline; `keys` from [`keys`].
 pub(crate) fn write_row<'a>(
-    columns: &[String],
+    keys: &[Vec<u8>],
     cells: impl IntoIterator<Item = Cell<'a>>,
     out: &mut Vec<u8>,
 ) {
     out.push(b'{');
-    for (i, (name, cell)) in columns.iter().zip(cells).enumerate() {
+    for (i, (key, cell)) in keys.iter().zip(cells).enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        write_string(name, out);
-        out.push(b':');
+        out.extend_from_slice(key);
         match cell {
             Cell::Text(s) => write_string(s, out),
             Cell::Plain(b) => {
@@ -51,7 +63,7 @@ mod tests {
         let columns: Vec<String> = ["line", "note", "n", "gone"].map(String::from).to_vec();
         let mut out = Vec::new();
         write_row(
-            &columns,
+            &keys(&columns),
             [
                 Cell::Int(3),
                 Cell::Bytes(b"a\"b\n\xff"),

@@ -404,17 +404,22 @@ pub enum Cell<'a> {
 pub struct RowWriter {
     format: OutputFormat,
     columns: Vec<String>,
+    /// JSON lines: each column's `"name":`, encoded once.
+    keys: Vec<Vec<u8>>,
 }
 
 impl RowWriter {
     /// A writer of rows with these column names.
     pub fn new(format: OutputFormat, columns: Vec<String>) -> Self {
-        RowWriter { format, columns }
-    }
-
-    /// The column names.
-    pub fn columns(&self) -> &[String] {
-        &self.columns
+        let keys = match format {
+            OutputFormat::Jsonl => jsonl::keys(&columns),
+            OutputFormat::Csv => Vec::new(),
+        };
+        RowWriter {
+            format,
+            columns,
+            keys,
+        }
     }
 
     /// Appends what comes before the first row (the CSV header row; nothing for JSON lines).
@@ -431,7 +436,7 @@ impl RowWriter {
     pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Vec<u8>) {
         match self.format {
             OutputFormat::Csv => csv::write_row(cells, out),
-            OutputFormat::Jsonl => jsonl::write_row(&self.columns, cells, out),
+            OutputFormat::Jsonl => jsonl::write_row(&self.keys, cells, out),
         }
     }
 }
