@@ -19,7 +19,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::config::MergeRun;
-use crate::output::{Output, OutputError, Target};
+use crate::output::{Output, OutputError, Target, write_file};
 use crate::report::json::{self, JsonError, RunInfo, ShardInfo};
 use crate::shard;
 use crate::stats::Summary;
@@ -257,16 +257,7 @@ pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
     }
     // The rows first: a summary never describes rows that are not there.
     output.finish()?;
-    let mut file = Output::open(&Target::Path(run.summary.clone()))?;
-    let text = json::to_string(&summary);
-    file.writer()
-        .write_all(text.as_bytes())
-        .map_err(|source| OutputError {
-            action: "write",
-            name: run.summary.to_string_lossy().into_owned(),
-            source,
-        })?;
-    file.finish()?;
+    write_file(&run.summary, json::to_string(&summary).as_bytes())?;
     Ok(Merged {
         output: run.output.clone(),
         summary: run.summary.clone(),

@@ -384,6 +384,22 @@ pub fn sync_dir(path: &Path) {
     }
 }
 
+/// Writes a whole file the way `-o` writes rows: to `PATH.partial`, renamed over `path` only
+/// once complete.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let mut output = Output::open(&Target::Path(path.to_path_buf()))?;
+    let name = output.name().to_string();
+    output
+        .writer()
+        .write_all(bytes)
+        .map_err(|source| OutputError {
+            action: "write",
+            name,
+            source,
+        })?;
+    output.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

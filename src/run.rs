@@ -15,7 +15,7 @@ use crate::format::{self, escape_controls};
 use crate::input::{Input, Source};
 use crate::merge::{self, MergeError};
 use crate::output::Target;
-use crate::output::{Output, OutputError};
+use crate::output::{Output, OutputError, write_file};
 use crate::pipeline::{self, Events, Job, RowStatus, Summary, Tally};
 use crate::progress::Progress;
 use crate::report;
@@ -252,15 +252,20 @@ fn summarise(run: &StatsRun) -> Result<Exit, CommandError> {
     } else {
         report::text::render(&summary)
     };
+    print(&text)?;
+    Ok(Exit::Success)
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
+fn print(text: &str) -> Result<(), OutputError> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(OutputError {
             action: "write",
             name: "standard output".to_string(),
             source: e,
-        }
-        .into()),
-        _ => Ok(Exit::Success),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -286,21 +291,7 @@ fn show(run: &ShowRun) -> Result<Exit, CommandError> {
             max_trace_lines: run.max_trace_lines,
         },
     );
-    let mut out = io::stdout().lock();
-    match out
-        .write_all(shown.text.as_bytes())
-        .and_then(|()| out.flush())
-    {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            return Err(OutputError {
-                action: "write",
-                name: "standard output".to_string(),
-                source: e,
-            }
-            .into());
-        }
-        _ => {}
-    }
+    print(&shown.text)?;
     Ok(if shown.outcome.is_err() {
         Exit::Failures
     } else {
@@ -332,21 +323,6 @@ fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
         )));
     }
     Ok((record.puzzle, record.regions))
-}
-
-/// Writes a whole file the way `-o` writes rows: replaced only once complete.
-fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), OutputError> {
-    let mut output = Output::open(&Target::Path(path.to_path_buf()))?;
-    let name = output.name().to_string();
-    output
-        .writer()
-        .write_all(bytes)
-        .map_err(|source| OutputError {
-            action: "write",
-            name,
-            source,
-        })?;
-    output.finish()
 }
 
 /// Whether `path` names the regular file open as `file` (a device such as `/dev/null` may be
