@@ -268,11 +268,11 @@ impl Cli {
                     Job::Solve(solve),
                 )?;
                 if let Config::Bulk(run) = &mut config {
-                    run.pipeline.summarise = args.summary.is_some();
                     run.summary = args.summary;
                     if let Some(choice) = args.shard {
                         sharded(run, choice, args.shards)?;
                     }
+                    run.pipeline.summarise = run.summary.is_some();
                 }
                 Ok(config)
             }
@@ -344,7 +344,6 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     };
     run.summary
         .get_or_insert_with(|| shard::summary_path(output));
-    run.pipeline.summarise = true;
     run.pipeline.shard = Some(shard);
     Ok(())
 }

@@ -10,17 +10,21 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub struct Progress {
     bar: ProgressBar,
     started: Instant,
+    /// Records written by the interrupted run this one resumes: shown in the count, not in the
+    /// rate.
+    resumed: u64,
 }
 
 impl Progress {
     /// A bar over `total_bytes` of input (a spinner when unknown), shown only when `visible`
-    /// and stderr is a terminal.
-    pub fn new(total_bytes: Option<u64>, visible: bool) -> Progress {
+    /// and stderr is a terminal; `resumed` records were written by an interrupted run before.
+    pub fn new(total_bytes: Option<u64>, visible: bool, resumed: u64) -> Progress {
         let started = Instant::now();
         if !visible || !std::io::stderr().is_terminal() {
             return Progress {
                 bar: ProgressBar::hidden(),
                 started,
+                resumed,
             };
         }
         let bar = match total_bytes {
@@ -38,10 +42,14 @@ impl Progress {
             ),
         };
         bar.enable_steady_tick(Duration::from_millis(200));
-        Progress { bar, started }
+        Progress {
+            bar,
+            started,
+            resumed,
+        }
     }
 
-    /// Records done so far, and input bytes read so far.
+    /// Records done so far by this run, and input bytes read so far.
     pub fn update(&self, records: u64, bytes: u64) {
         if self.bar.is_hidden() {
             return;
@@ -53,8 +61,8 @@ impl Progress {
             0.0
         };
         self.bar.set_position(bytes);
-        self.bar
-            .set_message(format!("{records} records, {rate:.0}/s"));
+        let done = self.resumed + records;
+        self.bar.set_message(format!("{done} records, {rate:.0}/s"));
     }
 
     /// Runs `f` (which prints to stderr) with the bar cleared, and redraws it after.

@@ -133,10 +133,9 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     settings.skip_records = done.records();
     let total_bytes = run.inputs.iter().map(|i| i.size()).sum::<Option<u64>>();
     let mut reporter = Reporter {
-        progress: Progress::new(total_bytes, !run.quiet),
+        progress: Progress::new(total_bytes, !run.quiet, done.records()),
         quiet: run.quiet,
         flagged: 0,
-        before: done.records(),
         checkpointer,
     };
     let name = output.name().to_string();
@@ -386,15 +385,13 @@ struct Reporter {
     progress: Progress,
     quiet: bool,
     flagged: u64,
-    /// Records written by the interrupted run this one resumes.
-    before: u64,
     /// Records checkpoints, when the run can be resumed.
     checkpointer: Option<Checkpointer>,
 }
 
 impl Events for Reporter {
     fn progress(&mut self, records: u64, input_bytes: u64) {
-        self.progress.update(self.before + records, input_bytes);
+        self.progress.update(records, input_bytes);
     }
 
     fn flushed(&mut self, tally: &Tally) -> Result<(), RunError> {
