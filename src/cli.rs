@@ -100,13 +100,9 @@ struct OutputArgs {
     checkpoint_every: Duration,
 }
 
+/// The search options of `solve` and `show`.
 #[derive(Debug, Args)]
-struct SolveArgs {
-    #[command(flatten)]
-    input: InputArgs,
-    #[command(flatten)]
-    output: OutputArgs,
-
+struct SearchArgs {
     /// Stop after N solutions: 2 tells a unique solution (`solved`) from several (`multiple`);
     /// 1 finds a first solution, fastest.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
@@ -124,6 +120,28 @@ struct SolveArgs {
     /// Seed of the algorithms that make random choices.
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
+}
+
+impl SearchArgs {
+    fn options(&self) -> Result<SolveOptions, ConfigError> {
+        Ok(SolveOptions {
+            algorithm: parse_known(&self.algorithm),
+            max_solutions: config::positive("--max-solutions", self.max_solutions)?,
+            max_recursions: config::positive("--max-recursions", self.max_recursions)?,
+            seed: self.seed,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+
+    #[command(flatten)]
+    search: SearchArgs,
 
     /// Exit with 1 when a record is not `solved`.
     #[arg(long)]
@@ -177,22 +195,8 @@ struct ShowArgs {
     #[arg(long, value_name = "LAYOUT")]
     regions: Option<OsString>,
 
-    /// Search algorithm.
-    #[arg(long, value_name = "NAME", default_value = "fast", ignore_case = true,
-          value_parser = format_names(Algorithm::ALL.iter().map(|a| a.name())))]
-    algorithm: String,
-
-    /// Stop after N solutions.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
-    max_solutions: u64,
-
-    /// Recursion budget; a search that needs more gives `gave_up`.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
-    max_recursions: u64,
-
-    /// Seed of the algorithms that make random choices.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    search: SearchArgs,
 
     /// Print every propagation step, guess and backtrack, with the board after each round.
     #[arg(long)]
@@ -254,12 +258,7 @@ impl Cli {
     pub fn into_config(self) -> Result<Config, ConfigError> {
         match self.command {
             Command::Solve(args) => {
-                let solve = SolveOptions {
-                    algorithm: parse_known(&args.algorithm),
-                    max_solutions: config::positive("--max-solutions", args.max_solutions)?,
-                    max_recursions: config::positive("--max-recursions", args.max_recursions)?,
-                    seed: args.seed,
-                };
+                let solve = args.search.options()?;
                 let mut config = bulk(
                     args.input,
                     args.output,
@@ -292,12 +291,7 @@ impl Cli {
             Command::Show(args) => Ok(Config::Show(ShowRun {
                 puzzle: config::puzzle_source(&args.puzzle),
                 layout: config::regions(args.regions.as_deref())?,
-                options: SolveOptions {
-                    algorithm: parse_known(&args.algorithm),
-                    max_solutions: config::positive("--max-solutions", args.max_solutions)?,
-                    max_recursions: config::positive("--max-recursions", args.max_recursions)?,
-                    seed: args.seed,
-                },
+                options: args.search.options()?,
                 trace: args.trace,
                 max_trace_lines: args.max_trace_lines,
             })),
