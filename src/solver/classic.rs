@@ -136,25 +136,11 @@ impl<'a> Walk<'a> {
                 continue;
             }
             any = true;
-            search.stats.guesses += 1;
-            if O::ACTIVE {
-                search.observer.event(&Event::Guess {
-                    cell,
-                    digit: d,
-                    depth: depth + 1,
-                });
-            }
+            search.guess(cell, d, depth + 1);
             self.cells[cell] = d;
             self.next(cell, search, Self::naive)?;
             self.cells[cell] = 0;
-            search.stats.backtracks += 1;
-            if O::ACTIVE {
-                search.observer.event(&Event::Backtrack {
-                    cell,
-                    digit: d,
-                    depth: depth + 1,
-                });
-            }
+            search.backtrack(cell, d, depth + 1);
         }
         if O::ACTIVE && !any {
             search.observer.event(&Event::Contradiction);
@@ -207,25 +193,11 @@ impl<'a> Walk<'a> {
                     rng.shuffle(&mut list[..n]);
                 }
                 for &d in &list[..n] {
-                    search.stats.guesses += 1;
-                    if O::ACTIVE {
-                        search.observer.event(&Event::Guess {
-                            cell,
-                            digit: d,
-                            depth: depth + 1,
-                        });
-                    }
+                    search.guess(cell, d, depth + 1);
                     self.cells[cell] = d;
                     self.next(cell, search, Self::candidates)?;
                     self.cells[cell] = 0;
-                    search.stats.backtracks += 1;
-                    if O::ACTIVE {
-                        search.observer.event(&Event::Backtrack {
-                            cell,
-                            digit: d,
-                            depth: depth + 1,
-                        });
-                    }
+                    search.backtrack(cell, d, depth + 1);
                 }
             }
         }

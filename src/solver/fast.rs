@@ -1118,14 +1118,7 @@ macro_rules! search_instance {
                 while digits != 0 {
                     let d = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
-                    search.stats.guesses += 1;
-                    if O::ACTIVE {
-                        search.observer.event(&Event::Guess {
-                            cell,
-                            digit: d as u8 + 1,
-                            depth: depth + 1,
-                        });
-                    }
+                    search.guess(cell, d as u8 + 1, depth + 1);
                     if digits == 0 {
                         // The last candidate: no need to keep the parent board.
                         board.place_among(d, b, bit, all & !(1 << d));
@@ -1134,14 +1127,7 @@ macro_rules! search_instance {
                         let mut child = board.child(d, b, bit, all & !(1 << d));
                         node(&mut child, depth + 1, search)?;
                     }
-                    search.stats.backtracks += 1;
-                    if O::ACTIVE {
-                        search.observer.event(&Event::Backtrack {
-                            cell,
-                            digit: d as u8 + 1,
-                            depth: depth + 1,
-                        });
-                    }
+                    search.backtrack(cell, d as u8 + 1, depth + 1);
                 }
                 Ok(())
             }

@@ -538,14 +538,7 @@ fn node<O: Observer>(
     while digits != 0 {
         let d = digits.trailing_zeros() as usize;
         digits &= digits - 1;
-        search.stats.guesses += 1;
-        if O::ACTIVE {
-            search.observer.event(&Event::Guess {
-                cell,
-                digit: d as u8 + 1,
-                depth: depth + 1,
-            });
-        }
+        search.guess(cell, d as u8 + 1, depth + 1);
         if digits == 0 {
             // The last candidate: no need to keep the parent board.
             board.place(d, cell, units);
@@ -555,14 +548,7 @@ fn node<O: Observer>(
             child.place(d, cell, units);
             node(&mut child, units, depth + 1, search)?;
         }
-        search.stats.backtracks += 1;
-        if O::ACTIVE {
-            search.observer.event(&Event::Backtrack {
-                cell,
-                digit: d as u8 + 1,
-                depth: depth + 1,
-            });
-        }
+        search.backtrack(cell, d as u8 + 1, depth + 1);
     }
     Ok(())
 }

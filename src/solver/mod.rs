@@ -341,6 +341,25 @@ impl<'a, O: Observer> Search<'a, O> {
         Ok(())
     }
 
+    /// Counts a guess: `digit` placed in `cell` at a branch point, for the call at `depth`.
+    #[inline(always)]
+    pub fn guess(&mut self, cell: usize, digit: u8, depth: u64) {
+        self.stats.guesses += 1;
+        if O::ACTIVE {
+            self.observer.event(&Event::Guess { cell, digit, depth });
+        }
+    }
+
+    /// Counts a backtrack: the guess of `digit` in `cell` at `depth` taken back.
+    #[inline(always)]
+    pub fn backtrack(&mut self, cell: usize, digit: u8, depth: u64) {
+        self.stats.backtracks += 1;
+        if O::ACTIVE {
+            self.observer
+                .event(&Event::Backtrack { cell, digit, depth });
+        }
+    }
+
     /// Reports a complete grid, built by `grid` only if somebody looks at it; `Err` when no
     /// more solutions are wanted.
     #[inline(always)]
