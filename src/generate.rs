@@ -16,7 +16,7 @@
 //!   when the puzzle stays uniquely solvable (`fast`, limit 2), down to a floor.
 
 use crate::grid::{CELLS, Grid};
-use crate::layout::Layout;
+use crate::layout::{Layout, neighbours, region_connected};
 use crate::solver::rng::SplitMix64;
 use crate::solver::{Algorithm, SolveOptions, Status, solve};
 
@@ -47,7 +47,7 @@ pub fn random_layout(seed: u64, swaps: usize) -> Layout {
         let b = border[rng.below(border.len())];
         region[a] = rb;
         region[b] = ra;
-        if connected(&region, ra) && connected(&region, rb) {
+        if region_connected(&region, ra) && region_connected(&region, rb) {
             done += 1;
         } else {
             region[a] = ra;
@@ -56,38 +56,6 @@ pub fn random_layout(seed: u64, swaps: usize) -> Layout {
     }
     let text: Vec<u8> = region.iter().map(|&r| b'a' + r).collect();
     Layout::parse(&text).expect("nine regions of nine cells")
-}
-
-/// The orthogonal neighbours of cell `i`: up, down, left, right.
-fn neighbours(i: usize) -> [Option<usize>; 4] {
-    let (row, col) = (i / 9, i % 9);
-    [
-        (row > 0).then(|| i - 9),
-        (row < 8).then(|| i + 9),
-        (col > 0).then(|| i - 1),
-        (col < 8).then(|| i + 1),
-    ]
-}
-
-/// Whether the cells of region `r` are orthogonally connected.
-fn connected(region: &[u8; CELLS], r: u8) -> bool {
-    let Some(start) = (0..CELLS).find(|&i| region[i] == r) else {
-        return true;
-    };
-    let mut reached = [false; CELLS];
-    reached[start] = true;
-    let mut stack = vec![start];
-    let mut count = 1;
-    while let Some(i) = stack.pop() {
-        for j in neighbours(i).into_iter().flatten() {
-            if !reached[j] && region[j] == r {
-                reached[j] = true;
-                count += 1;
-                stack.push(j);
-            }
-        }
-    }
-    count == 9
 }
 
 /// A random complete grid for `layout`: the `random` algorithm on the empty grid, one

@@ -207,32 +207,9 @@ impl Layout {
 
     /// Labels of regions whose cells are not all orthogonally connected, in region order.
     pub fn disconnected_regions(&self) -> Vec<char> {
-        (0..9)
-            .filter(|&r| {
-                let cells = self.cells_of(r);
-                let mut reached = [false; CELLS];
-                let mut stack = vec![cells[0]];
-                reached[cells[0]] = true;
-                let mut count = 1;
-                while let Some(i) = stack.pop() {
-                    let (row, col) = (i / 9, i % 9);
-                    let neighbours = [
-                        (row > 0).then(|| i - 9),
-                        (row < 8).then(|| i + 9),
-                        (col > 0).then(|| i - 1),
-                        (col < 8).then(|| i + 1),
-                    ];
-                    for j in neighbours.into_iter().flatten() {
-                        if !reached[j] && self.region_of(j) == r {
-                            reached[j] = true;
-                            count += 1;
-                            stack.push(j);
-                        }
-                    }
-                }
-                count != 9
-            })
-            .map(|r| self.label(r))
+        (0..9u8)
+            .filter(|&r| !region_connected(&self.region, r))
+            .map(|r| self.label(r.into()))
             .collect()
     }
 
@@ -300,6 +277,39 @@ impl fmt::Debug for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Layout({})", self.to_line())
     }
+}
+
+/// The orthogonal neighbours of cell `i`: up, down, left, right.
+pub(crate) fn neighbours(i: usize) -> [Option<usize>; 4] {
+    let (row, col) = (i / 9, i % 9);
+    [
+        (row > 0).then(|| i - 9),
+        (row < 8).then(|| i + 9),
+        (col > 0).then(|| i - 1),
+        (col < 8).then(|| i + 1),
+    ]
+}
+
+/// Whether the cells of region `r` in `region` (the region of each cell) are orthogonally
+/// connected; a region without cells counts as connected.
+pub(crate) fn region_connected(region: &[u8; CELLS], r: u8) -> bool {
+    let Some(start) = (0..CELLS).find(|&i| region[i] == r) else {
+        return true;
+    };
+    let mut reached = [false; CELLS];
+    reached[start] = true;
+    let mut stack = vec![start];
+    let mut count = 1;
+    while let Some(i) = stack.pop() {
+        for j in neighbours(i).into_iter().flatten() {
+            if !reached[j] && region[j] == r {
+                reached[j] = true;
+                count += 1;
+                stack.push(j);
+            }
+        }
+    }
+    count == region.iter().filter(|&&x| x == r).count()
 }
 
 #[cfg(test)]
