@@ -44,7 +44,7 @@
 //! search, counters and solutions forever. The counters mean what they mean for `candidates`.
 
 use super::rng::SplitMix64;
-use super::{Event, Observer, Rule, Search, Stop};
+use super::{Event, Observer, Search, Stop};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 
@@ -176,14 +176,7 @@ impl<'a> Walk<'a> {
             }
             1 => {
                 let d = list[0];
-                search.stats.naked_singles += 1;
-                if O::ACTIVE {
-                    search.observer.event(&Event::Placed {
-                        cell,
-                        digit: d,
-                        rule: Rule::NakedSingle,
-                    });
-                }
+                search.naked_single(cell, d);
                 self.cells[cell] = d;
                 self.next(cell, search, Self::candidates)?;
                 self.cells[cell] = 0;

@@ -844,14 +844,7 @@ impl Board {
                 if d == 32 {
                     return Err(Contradiction);
                 }
-                search.stats.naked_singles += 1;
-                if O::ACTIVE {
-                    search.observer.event(&Event::Placed {
-                        cell: b * 27 + bit.trailing_zeros() as usize,
-                        digit: d as u8 + 1,
-                        rule: Rule::NakedSingle,
-                    });
-                }
+                search.naked_single(b * 27 + bit.trailing_zeros() as usize, d as u8 + 1);
                 self.place_among(d, b, bit, 0);
                 placed += 1;
             }
@@ -887,15 +880,10 @@ impl Board {
                     if self.cand[b * 9 + d] & bit == 0 || self.unsolved[b] & bit == 0 {
                         return Err(Contradiction);
                     }
-                    search.stats.hidden_singles += 1;
-                    if O::ACTIVE {
-                        let pos = bit.trailing_zeros() as usize;
-                        search.observer.event(&Event::Placed {
-                            cell: b * 27 + pos,
-                            digit: d as u8 + 1,
-                            rule: Rule::HiddenSingle(UnitName::Column((pos % 9) as u8 + 1)),
-                        });
-                    }
+                    let pos = bit.trailing_zeros() as usize;
+                    search.hidden_single(b * 27 + pos, d as u8 + 1, || {
+                        UnitName::Column((pos % 9) as u8 + 1)
+                    });
                     self.place(d, b, bit);
                     placed += 1;
                 }

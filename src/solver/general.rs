@@ -32,7 +32,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::{Event, Observer, Rule, Search};
+use super::{Observer, Search};
 use crate::grid::{CELLS, Grid};
 use crate::layout::{Layout, UnitName};
 
@@ -196,7 +196,7 @@ impl Board {
 
     /// The grid of placed cells.
     pub fn grid(&self) -> Grid {
-        Grid::from_cells(self.value)
+        Grid::from_cells_trusted(self.value)
     }
 
     /// Step 1 of the module page, once over the grid: places every blank cell with one
@@ -217,14 +217,7 @@ impl Board {
             }
             if c & (c - 1) == 0 {
                 let d = c.trailing_zeros() as u8 + 1;
-                search.stats.naked_singles += 1;
-                if O::ACTIVE {
-                    search.observer.event(&Event::Placed {
-                        cell: i,
-                        digit: d,
-                        rule: Rule::NakedSingle,
-                    });
-                }
+                search.naked_single(i, d);
                 self.place(i, d, units);
                 placed += 1;
             }
@@ -266,14 +259,7 @@ impl Board {
                     .map(|&i| i as usize)
                     .find(|&i| self.value[i] == 0 && self.cand[i] & bit != 0)
                     .ok_or(Contradiction)?;
-                search.stats.hidden_singles += 1;
-                if O::ACTIVE {
-                    search.observer.event(&Event::Placed {
-                        cell: i,
-                        digit: d,
-                        rule: Rule::HiddenSingle(units.name(u)),
-                    });
-                }
+                search.hidden_single(i, d, || units.name(u));
                 self.place(i, d, units);
                 placed += 1;
             }

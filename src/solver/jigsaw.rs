@@ -71,7 +71,7 @@
 //! depth 1, so a puzzle that propagation alone finishes has `recursions = 1`,
 //! `max_depth = 1`, no guesses.
 
-use super::{Event, Observer, Rule, Search, Stop};
+use super::{Event, Observer, Search, Stop};
 use crate::grid::{CELLS, Grid};
 use crate::layout::{Layout, UnitName};
 
@@ -276,22 +276,16 @@ impl Board {
             if self.cand[d] & bit == 0 {
                 return Err(Contradiction);
             }
-            search.stats.hidden_singles += 1;
-            if O::ACTIVE {
-                // The first unit (row, column, region) where the cell was alone.
-                let unit = if at_most_one(x & ROW[i / 9]) {
+            // The first unit (row, column, region) where the cell was alone.
+            search.hidden_single(i, d as u8 + 1, || {
+                if at_most_one(x & ROW[i / 9]) {
                     UnitName::Row((i / 9) as u8 + 1)
                 } else if at_most_one(x & COLUMN[i % 9]) {
                     UnitName::Column((i % 9) as u8 + 1)
                 } else {
                     units.names[units.region_of[i] as usize]
-                };
-                search.observer.event(&Event::Placed {
-                    cell: i,
-                    digit: d as u8 + 1,
-                    rule: Rule::HiddenSingle(unit),
-                });
-            }
+                }
+            });
             self.place(d, i, units);
         }
         Ok(())
@@ -392,14 +386,7 @@ impl Board {
             let d = (0..9)
                 .find(|&d| self.cand[d] & bit != 0)
                 .ok_or(Contradiction)?;
-            search.stats.naked_singles += 1;
-            if O::ACTIVE {
-                search.observer.event(&Event::Placed {
-                    cell: i,
-                    digit: d as u8 + 1,
-                    rule: Rule::NakedSingle,
-                });
-            }
+            search.naked_single(i, d as u8 + 1);
             self.place(d, i, units);
             placed += 1;
         }

@@ -341,6 +341,33 @@ impl<'a, O: Observer> Search<'a, O> {
         Ok(())
     }
 
+    /// Counts a naked single: `digit`, the last candidate of `cell`, placed.
+    #[inline(always)]
+    pub fn naked_single(&mut self, cell: usize, digit: u8) {
+        self.stats.naked_singles += 1;
+        if O::ACTIVE {
+            self.observer.event(&Event::Placed {
+                cell,
+                digit,
+                rule: Rule::NakedSingle,
+            });
+        }
+    }
+
+    /// Counts a hidden single: `digit` placed in `cell`, its last cell in the unit `unit` names
+    /// (asked only when tracing).
+    #[inline(always)]
+    pub fn hidden_single(&mut self, cell: usize, digit: u8, unit: impl FnOnce() -> UnitName) {
+        self.stats.hidden_singles += 1;
+        if O::ACTIVE {
+            self.observer.event(&Event::Placed {
+                cell,
+                digit,
+                rule: Rule::HiddenSingle(unit()),
+            });
+        }
+    }
+
     /// Counts a guess: `digit` placed in `cell` at a branch point, for the call at `depth`.
     #[inline(always)]
     pub fn guess(&mut self, cell: usize, digit: u8, depth: u64) {
