@@ -56,7 +56,7 @@ struct Scan {
 
 impl Scan {
     fn new(layout: &Layout) -> Scan {
-        let regions: Vec<[usize; 9]> = (0..9).map(|r| layout.cells_of(r)).collect();
+        let regions: [[usize; 9]; 9] = std::array::from_fn(|r| layout.cells_of(r));
         let mut units = [[[0u8; 9]; 3]; CELLS];
         for (i, u) in units.iter_mut().enumerate() {
             let (row, col) = (i / 9, i % 9);
