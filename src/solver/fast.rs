@@ -946,10 +946,7 @@ impl Board {
             while cells != 0 {
                 let bit = cells & cells.wrapping_neg();
                 cells &= cells - 1;
-                let n = self.cand[b * 9..b * 9 + 9]
-                    .iter()
-                    .filter(|&&x| x & bit != 0)
-                    .count() as u32;
+                let n = self.candidates_of(b, bit).count_ones();
                 let reach = unsolved_peers(&self.unsolved, b, bit.trailing_zeros() as usize);
                 if n < best.2 || (n == best.2 && reach > best.3) {
                     best = (b, bit, n, reach);
