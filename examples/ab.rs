@@ -16,6 +16,7 @@ fn cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
+use sudoku_bulk::input::Input;
 use sudoku_bulk::solver::{SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 
@@ -24,19 +25,14 @@ fn main() {
     let path = &args[1];
     let limit: u64 = args.get(2).map_or(2, |s| s.parse().unwrap());
     let rounds: usize = args.get(3).map_or(10, |s| s.parse().unwrap());
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    // Plain or gzip, as the tool reads its inputs.
+    let mut text = String::new();
+    Input::file(path.into())
+        .open(Default::default())
         .unwrap()
-        .read_to_end(&mut bytes)
+        .reader
+        .read_to_string(&mut text)
         .unwrap();
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .unwrap();
-        bytes = out;
-    }
-    let text = String::from_utf8(bytes).unwrap();
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
