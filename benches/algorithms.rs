@@ -13,7 +13,6 @@
 //!   minimal) against the first 40 puzzles of the 17-clue set.
 
 use std::hint::black_box;
-use std::io::Read;
 use std::time::Duration;
 
 use criterion::measurement::WallTime;
@@ -21,16 +20,11 @@ use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use sudoku_bulk::solver::{Algorithm, SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 
+mod common;
+
 fn load(name: &str, count: usize) -> Vec<Grid> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name);
-    let mut text = String::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).expect("data file"))
-        .read_to_string(&mut text)
-        .expect("gzip text");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    common::shipped_lines(name)
+        .iter()
         .take(count)
         .map(|l| l.parse().expect("a puzzle"))
         .collect()
@@ -131,29 +125,19 @@ fn bench_jigsaw(c: &mut Criterion) {
     group.finish();
 }
 
-/// Reads criterion's estimates back and prints puzzles/s for this run.
+/// Reads criterion's results back and prints puzzles/s for this run.
 fn print_summary() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion");
-    let mean_ns = |path: std::path::PathBuf| -> Option<f64> {
-        let text = std::fs::read_to_string(path.join("new/estimates.json")).ok()?;
-        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-        v["mean"]["point_estimate"].as_f64()
-    };
     println!("\n{:<16} {:>12} {:>14}", "sample", "algorithm", "puzzles/s");
-    for (sample, n) in [("serg", 200.0), ("17_clue_easier", 50.0)] {
+    for sample in ["serg", "17_clue_easier"] {
         for algorithm in Algorithm::ALL {
-            if let Some(ns) = mean_ns(root.join(sample).join(algorithm.name())) {
-                println!(
-                    "{sample:<16} {:>12} {:>14.0}",
-                    algorithm.name(),
-                    n / ns * 1e9
-                );
+            if let Some(rate) = common::rate(&format!("{sample}/{}", algorithm.name())) {
+                println!("{sample:<16} {:>12} {rate:>14.0}", algorithm.name());
             }
         }
     }
     for layout in ["jigsaw", "standard"] {
-        if let Some(ns) = mean_ns(root.join("jigsaw_vs_standard/fast").join(layout)) {
-            println!("{:<16} {:>12} {:>14.0}", layout, "fast", 40.0 / ns * 1e9);
+        if let Some(rate) = common::rate(&format!("jigsaw_vs_standard/fast/{layout}")) {
+            println!("{layout:<16} {:>12} {rate:>14.0}", "fast");
         }
     }
 }

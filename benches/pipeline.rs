@@ -13,7 +13,7 @@
 
 use std::fs::File;
 use std::hint::black_box;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -24,6 +24,8 @@ use sudoku_bulk::input::Input;
 use sudoku_bulk::pipeline::{self, ChunkSize, Events, Job, RowStatus, Settings};
 use sudoku_bulk::solver::{SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
+
+mod common;
 
 const SETS: &[(&str, &str)] = &[
     ("17_clue", "puzzles2_17_clue.txt.gz"),
@@ -59,16 +61,7 @@ fn source_puzzles() -> Vec<String> {
         if !names.split(',').any(|n| name.contains(n.trim())) {
             continue;
         }
-        let mut text = String::new();
-        flate2::read::MultiGzDecoder::new(File::open(root().join("data").join(file)).unwrap())
-            .read_to_string(&mut text)
-            .unwrap();
-        out.extend(
-            text.lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(str::to_string),
-        );
+        out.extend(common::shipped_lines(file));
     }
     assert!(!out.is_empty(), "no set matches {names}");
     out
@@ -173,31 +166,24 @@ fn bench(c: &mut Criterion) {
 
 /// Reads criterion's estimates back and prints rates and the ratios.
 fn print_ratios(n: usize) {
-    let dir = root().join("target/criterion/pipeline");
-    let mean = |id: &str| -> Option<f64> {
-        let text = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).ok()?;
-        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-        v["mean"]["point_estimate"].as_f64()
-    };
     let (Some(core), Some(one), Some(two)) = (
-        mean("core_1_thread"),
-        mean("pipeline_1_thread"),
-        mean("pipeline_2_thread"),
+        common::rate("pipeline/core_1_thread"),
+        common::rate("pipeline/pipeline_1_thread"),
+        common::rate("pipeline/pipeline_2_thread"),
     ) else {
         return;
     };
-    let rate = |ns: f64| n as f64 / ns * 1e9;
     println!("\n{n} puzzles from {}", set_names());
-    println!("core, 1 thread:      {:>10.0} puzzles/s", rate(core));
-    println!("pipeline, 1 thread:  {:>10.0} puzzles/s", rate(one));
-    println!("pipeline, 2 threads: {:>10.0} puzzles/s", rate(two));
+    println!("core, 1 thread:      {core:>10.0} puzzles/s");
+    println!("pipeline, 1 thread:  {one:>10.0} puzzles/s");
+    println!("pipeline, 2 threads: {two:>10.0} puzzles/s");
     println!(
         "2 threads / 1 thread:       {:.3} (target >= 1.8)",
-        one / two
+        two / one
     );
     println!(
         "pipeline 1 thread / core:   {:.3} (target >= 0.85)",
-        core / one
+        one / core
     );
 }
 

@@ -5,39 +5,23 @@
 //! `cargo bench --bench solver`; `SUDOKU_BENCH_SETS=17_clue,serg` picks sets by substring.
 
 use std::hint::black_box;
-use std::io::Read;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use sudoku_bulk::solver::{Algorithm, SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 
+mod common;
+
 const SETS: &[(&str, &str)] = &[
-    ("17_clue", "data/puzzles2_17_clue.txt.gz"),
-    (
-        "magictour_top1465",
-        "data/puzzles3_magictour_top1465.txt.gz",
-    ),
+    ("17_clue", "puzzles2_17_clue.txt.gz"),
+    ("magictour_top1465", "puzzles3_magictour_top1465.txt.gz"),
     (
         "forum_hardest_1905_11+",
-        "data/puzzles5_forum_hardest_1905_11+.txt.gz",
+        "puzzles5_forum_hardest_1905_11+.txt.gz",
     ),
-    ("serg_benchmark", "data/puzzles7_serg_benchmark.txt.gz"),
+    ("serg_benchmark", "puzzles7_serg_benchmark.txt.gz"),
 ];
-
-fn load(path: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut text = String::new();
-    flate2::read::MultiGzDecoder::new(file)
-        .read_to_string(&mut text)
-        .expect("gzip text");
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect()
-}
 
 fn wanted(name: &str) -> bool {
     match std::env::var("SUDOKU_BENCH_SETS") {
@@ -48,7 +32,7 @@ fn wanted(name: &str) -> bool {
 
 fn bench_sets(c: &mut Criterion) {
     for &(name, path) in SETS.iter().filter(|(name, _)| wanted(name)) {
-        let lines = load(path);
+        let lines = common::shipped_lines(path);
         let ours: Vec<Grid> = lines.iter().map(|l| l.parse().unwrap()).collect();
         let theirs: Vec<sudoku::Sudoku> = lines
             .iter()
@@ -99,31 +83,18 @@ fn bench_sets(c: &mut Criterion) {
     }
 }
 
-/// Reads criterion's estimates back and prints puzzles/s and ratios for this run.
+/// Reads criterion's results back and prints puzzles/s and ratios for this run.
 fn print_ratios() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion");
-    let mean_ns = |group: &str, id: &str, limit: u64| -> Option<f64> {
-        let path = root
-            .join(group)
-            .join(id)
-            .join(format!("limit{limit}"))
-            .join("new/estimates.json");
-        let text = std::fs::read_to_string(path).ok()?;
-        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-        v["mean"]["point_estimate"].as_f64()
-    };
     println!(
         "\n{:<24} {:>5} {:>14} {:>14} {:>8}",
         "set", "limit", "ours/s", "crate/s", "ratio"
     );
-    for &(name, path) in SETS.iter().filter(|(name, _)| wanted(name)) {
-        let n = load(path).len() as f64;
+    for &(name, _) in SETS.iter().filter(|(name, _)| wanted(name)) {
         for limit in [1, 2] {
-            if let (Some(ours), Some(theirs)) = (
-                mean_ns(name, "sudoku-bulk", limit),
-                mean_ns(name, "sudoku-crate", limit),
+            if let (Some(a), Some(b)) = (
+                common::rate(&format!("{name}/sudoku-bulk/limit{limit}")),
+                common::rate(&format!("{name}/sudoku-crate/limit{limit}")),
             ) {
-                let (a, b) = (n / ours * 1e9, n / theirs * 1e9);
                 println!("{name:<24} {limit:>5} {a:>14.0} {b:>14.0} {:>8.3}", a / b);
             }
         }
