@@ -122,9 +122,7 @@ fn status_colour(status: RowStatus) -> RGBColor {
         RowStatus::Invalid => RGBColor(0xc6, 0x28, 0x28),
         RowStatus::GaveUp => RGBColor(0x6a, 0x1b, 0x9a),
         RowStatus::Stuck => RGBColor(0x75, 0x75, 0x75),
-        // Summaries hold solve rows only; verify's statuses get neutral colours.
-        RowStatus::Ok => RGBColor(0x2e, 0x7d, 0x32),
-        RowStatus::Wrong => RGBColor(0xc6, 0x28, 0x28),
+        RowStatus::Ok | RowStatus::Wrong => unreachable!("summaries hold solve rows only"),
     }
 }
 
@@ -714,25 +712,12 @@ fn group_distribution_chart(summary: &Summary) -> Result<String, ChartError> {
         .filter(|(_, g)| !g.counter(Counter::Recursions).is_empty())
         .collect();
     let caption = if groups.len() > MAX_LINES {
-        let mut sizes: Vec<u64> = groups
-            .iter()
-            .map(|(_, g)| g.counter(Counter::Recursions).count())
-            .collect();
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
-        let smallest_kept = sizes[MAX_LINES - 1];
-        let mut ties = sizes[..MAX_LINES]
-            .iter()
-            .filter(|&&s| s == smallest_kept)
-            .count();
-        groups.retain(|(_, g)| {
-            let size = g.counter(Counter::Recursions).count();
-            if size == smallest_kept && ties > 0 {
-                ties -= 1;
-                true
-            } else {
-                size > smallest_kept
-            }
-        });
+        // The largest first, ties in group order (a stable sort); then back to group order.
+        let mut kept: Vec<usize> = (0..groups.len()).collect();
+        kept.sort_by_key(|&i| std::cmp::Reverse(groups[i].1.counter(Counter::Recursions).count()));
+        kept.truncate(MAX_LINES);
+        kept.sort_unstable();
+        groups = kept.into_iter().map(|i| groups[i]).collect();
         format!("Recursions distribution per group (the {MAX_LINES} largest groups)")
     } else {
         "Recursions distribution per group".to_string()
