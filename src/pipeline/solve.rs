@@ -6,7 +6,7 @@ use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::solver::{self, Outcome, SolveOptions, Status};
-use crate::stats;
+use crate::stats::{self, Counter};
 use crate::verify::verify;
 
 use super::RowStatus;
@@ -66,24 +66,23 @@ impl SolveRow {
             self.outcome.as_ref().and_then(|o| o.solution.as_ref()),
             solution_text,
         );
-        let count = |f: fn(&Outcome) -> u64| {
-            self.outcome
-                .as_ref()
-                .map_or(Cell::Null, |o| Cell::Int(f(o)))
-        };
+        let outcome = self.outcome.as_ref();
+        // The counters, in `Counter::ALL` order: the order of their columns.
+        let [c0, c1, c2, c3, c4, c5, c6] =
+            Counter::ALL.map(|c| outcome.map_or(Cell::Null, |o| Cell::Int(c.of(&o.stats))));
         [
             Cell::Int(line),
             puzzle,
             solution,
             Cell::Plain(self.status.name().as_bytes()),
-            count(|o| o.solutions),
-            count(|o| o.stats.recursions),
-            count(|o| o.stats.max_depth),
-            count(|o| o.stats.guesses),
-            count(|o| o.stats.backtracks),
-            count(|o| o.stats.naked_singles),
-            count(|o| o.stats.hidden_singles),
-            count(|o| o.stats.givens),
+            outcome.map_or(Cell::Null, |o| Cell::Int(o.solutions)),
+            c0,
+            c1,
+            c2,
+            c3,
+            c4,
+            c5,
+            c6,
             self.error.as_deref().map_or(Cell::Null, Cell::Text),
         ]
     }
@@ -171,6 +170,12 @@ mod tests {
     use super::*;
     use crate::solver::SearchStats;
     use crate::test_data::{PUZZLE, SOLUTION};
+
+    #[test]
+    fn the_counter_columns_are_the_statistics_counters() {
+        let names: Vec<&str> = Counter::ALL.map(|c| c.name()).to_vec();
+        assert_eq!(COLUMNS[5..12], names[..]);
+    }
 
     fn record(text: &str) -> Record {
         Record {
