@@ -90,6 +90,15 @@ pub struct Record {
     pub defect: Option<Defect>,
 }
 
+impl Record {
+    /// The bytes of text the record holds: puzzle, solution and kept values.
+    pub fn text_len(&self) -> usize {
+        self.puzzle.len()
+            + self.solution.as_ref().map_or(0, Vec::len)
+            + self.kept.iter().map(Vec::len).sum::<usize>()
+    }
+}
+
 /// A record the reader could not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Defect {

@@ -99,9 +99,7 @@ fn read(format: InputFormat, bytes: &[u8], job: &Job) -> Result<Option<(Vec<Item
                 record.line, record.offset, last.record.line, last.record.offset
             ));
         }
-        let text = record.puzzle.len()
-            + record.solution.as_ref().map_or(0, Vec::len)
-            + record.kept.iter().map(Vec::len).sum::<usize>();
+        let text = record.text_len();
         if text > MAX_LINE + CELLS {
             return Err(format!("record at line {} holds {text} bytes", record.line));
         }

@@ -353,10 +353,7 @@ impl<'a> Feed<'a> {
                 }
                 continue;
             }
-            let r = &item.record;
-            bytes += r.puzzle.len()
-                + r.solution.as_ref().map_or(0, Vec::len)
-                + r.kept.iter().map(Vec::len).sum::<usize>();
+            bytes += item.record.text_len();
             chunk.push(item);
         }
         Ok(Chunk {
