@@ -1,7 +1,7 @@
 //! Reproducible random puzzles: jigsaw layouts, complete grids and puzzles with a unique
 //! solution, for the tests, the shipped jigsaw sample and the benchmarks.
 //!
-//! Everything is drawn from the crate's own SplitMix64 generator (see `solver::rng`), so a
+//! Everything is drawn from the crate's own SplitMix64 generator (see [`crate::rng`]), so a
 //! seed gives the same layouts, grids and puzzles forever. Nothing here does I/O.
 //!
 //! - [`random_layout`]: start from the 3x3 boxes and repeat a swap across a boundary: a cell
@@ -17,7 +17,7 @@
 
 use crate::grid::{CELLS, Grid};
 use crate::layout::{Layout, neighbours, region_connected};
-use crate::solver::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::solver::{Algorithm, SolveOptions, Status, solve};
 
 /// A jigsaw layout made from the 3x3 boxes by `swaps` boundary-preserving swaps (see the

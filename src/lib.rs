@@ -44,6 +44,7 @@ pub mod progress;
 pub mod render;
 pub mod report;
 pub mod resume;
+pub mod rng;
 pub mod run;
 pub mod shard;
 pub mod solver;

@@ -43,10 +43,10 @@
 //! order (see [`super::rng`] for the exact generator and shuffle), so a seed gives the same
 //! search, counters and solutions forever. The counters mean what they mean for `candidates`.
 
-use super::rng::SplitMix64;
 use super::{Event, Observer, Search, Stop};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
+use crate::rng::SplitMix64;
 
 /// The units each cell belongs to, as lists of the other cells to scan.
 struct Scan {

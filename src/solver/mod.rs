@@ -37,7 +37,6 @@ mod fast;
 mod general;
 mod jigsaw;
 mod logic;
-pub(crate) mod rng;
 
 /// The search algorithms a user can choose by name.
 ///
@@ -524,7 +523,7 @@ fn run<'a, O: Observer>(
                 Algorithm::Naive => classic::naive(grid, layout, &mut search),
                 Algorithm::Candidates => classic::candidates(grid, layout, None, &mut search),
                 Algorithm::Random => {
-                    let mut rng = rng::SplitMix64::new(options.seed);
+                    let mut rng = crate::rng::SplitMix64::new(options.seed);
                     classic::candidates(grid, layout, Some(&mut rng), &mut search)
                 }
                 Algorithm::Logic => logic::search(grid, layout, &mut search),

@@ -24,7 +24,7 @@
 
 /// SplitMix64: a 64-bit state and a mixing function. See the module page.
 #[derive(Debug, Clone)]
-pub(crate) struct SplitMix64 {
+pub struct SplitMix64 {
     state: u64,
 }
 
