@@ -38,6 +38,7 @@ use crate::shard::{Plan, Shard};
 use crate::solver::SolveOptions;
 use crate::stats;
 
+#[cfg(feature = "fuzzing")]
 pub mod fuzz;
 mod solve;
 mod tally;
