@@ -21,7 +21,8 @@ use std::time::Duration;
 use criterion::{Criterion, SamplingMode, Throughput};
 use sudoku_bulk::format::{Columns, OutputFormat};
 use sudoku_bulk::input::Input;
-use sudoku_bulk::pipeline::{self, ChunkSize, Events, Job, RowStatus, Settings};
+use sudoku_bulk::pipeline::{self, ChunkSize, Events, Job, Settings};
+use sudoku_bulk::row::RowStatus;
 use sudoku_bulk::solver::{SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 

@@ -1,5 +1,5 @@
 //! What the rows of a shard depend on, recorded in the summary it writes (the `run` field of
-//! [`crate::report::json`]) so that `merge` can tell the shards of one run from strangers: the
+//! [`crate::stats::document`]) so that `merge` can tell the shards of one run from strangers: the
 //! inputs' fingerprints, the options that change the output's bytes, the tool's version, and
 //! which shard it is.
 //!
@@ -18,7 +18,7 @@ use crate::error::RunError;
 use crate::input::Input;
 use crate::output::Target;
 use crate::pipeline::{Job, Settings};
-use crate::report::json::{InputPrint, RunInfo, ShardInfo};
+use crate::stats::document::{InputPrint, RunInfo, ShardInfo};
 
 /// The size of one sampled block.
 const BLOCK: u64 = 64 * 1024;

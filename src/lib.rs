@@ -45,11 +45,11 @@ pub mod render;
 pub mod report;
 pub mod resume;
 pub mod rng;
+pub mod row;
 pub mod run;
 pub mod shard;
 pub mod solver;
 pub mod stats;
-pub mod status;
 pub mod verify;
 
 #[cfg(test)]

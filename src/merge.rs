@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 
 use crate::config::MergeRun;
 use crate::output::{Output, OutputError, Target, write_file};
-use crate::report::json::{self, JsonError, RunInfo, ShardInfo};
 use crate::shard;
 use crate::stats::Summary;
+use crate::stats::document::{self, JsonError, RunInfo, ShardInfo};
 
 /// Why shard outputs cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -257,7 +257,7 @@ pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
     }
     // The rows first: a summary never describes rows that are not there.
     output.finish()?;
-    write_file(&run.summary, json::to_string(&summary).as_bytes())?;
+    write_file(&run.summary, document::to_string(&summary).as_bytes())?;
     Ok(Merged {
         output: run.output.clone(),
         summary: run.summary.clone(),
@@ -287,7 +287,7 @@ fn read_part(output: &Path) -> Result<Part, MergeError> {
         }
         Err(source) => return Err(MergeError::Read { path, source }),
     };
-    let saved = json::read_saved(&bytes).map_err(|source| MergeError::Summary {
+    let saved = document::read_saved(&bytes).map_err(|source| MergeError::Summary {
         path: path.clone(),
         source,
     })?;
@@ -308,7 +308,7 @@ fn read_part(output: &Path) -> Result<Part, MergeError> {
 fn is_shard_output(path: &Path) -> bool {
     std::fs::read(shard::summary_path(path))
         .ok()
-        .and_then(|bytes| json::read_saved(&bytes).ok())
+        .and_then(|bytes| document::read_saved(&bytes).ok())
         .and_then(|saved| saved.run)
         .is_some_and(|run| run.shard.is_some())
 }
@@ -329,7 +329,7 @@ fn difference(first: &Part, other: &Part) -> Option<String> {
         ));
     }
     if a.inputs != b.inputs {
-        let describe = |inputs: &[json::InputPrint]| -> String {
+        let describe = |inputs: &[document::InputPrint]| -> String {
             inputs
                 .iter()
                 .map(|i| {

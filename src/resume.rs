@@ -31,7 +31,8 @@ use crate::error::RunError;
 use crate::fingerprint;
 use crate::input::{Input, Source};
 use crate::output::{self, Output, OutputError, PartialPaths, Target};
-use crate::pipeline::{Job, RowStatus, Settings, Tally};
+use crate::pipeline::{Job, Settings};
+use crate::row::{RowStatus, Status, Tally};
 
 /// The first line of every checkpoint: what the file is, and the version of its layout.
 pub const FORMAT: &str = "sudoku-bulk checkpoint 1";
@@ -206,7 +207,7 @@ impl Checkpoint {
     }
 
     /// The rows recorded, by status.
-    pub fn done(&self) -> Result<Tally, String> {
+    pub fn done(&self) -> Result<Tally<RowStatus>, String> {
         let mut tally = Tally::default();
         for (name, &count) in &self.tally {
             tally.add_count(name.parse().map_err(|e| format!("{e}"))?, count);
@@ -397,7 +398,7 @@ pub struct Checkpointer {
     path: PathBuf,
     checkpoint: Checkpoint,
     /// Rows written by the runs before this one.
-    before: Tally,
+    before: Tally<RowStatus>,
     every: Duration,
     last: Instant,
 }
@@ -416,7 +417,7 @@ impl Checkpointer {
     /// Records a checkpoint after a chunk (every row this run counted in `this_run` has been
     /// flushed to the partial file) if the interval has passed since the last one, or at once
     /// when `now` is set.
-    pub fn record(&mut self, this_run: &Tally, now: bool) -> Result<(), RunError> {
+    pub fn record(&mut self, this_run: &Tally<RowStatus>, now: bool) -> Result<(), RunError> {
         if !now && self.last.elapsed() < self.every {
             return Ok(());
         }
@@ -431,7 +432,8 @@ impl Checkpointer {
         self.checkpoint.records = tally.records();
         self.checkpoint.bytes = bytes;
         self.checkpoint.tally = RowStatus::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|s| tally.get(*s) > 0)
             .map(|s| (s.name().to_string(), tally.get(s)))
             .collect();
@@ -451,7 +453,7 @@ pub struct Prepared {
     /// Where rows go.
     pub output: Output,
     /// The rows already in the output, by status: the run skips as many records.
-    pub done: Tally,
+    pub done: Tally<RowStatus>,
     /// Records checkpoints, when the run could be resumed.
     pub checkpointer: Option<Checkpointer>,
 }

@@ -16,10 +16,11 @@ use crate::input::{Input, Source};
 use crate::merge::{self, MergeError};
 use crate::output::Target;
 use crate::output::{Output, OutputError, write_file};
-use crate::pipeline::{self, Events, Job, RowStatus, Summary, Tally};
+use crate::pipeline::{self, Events, Job, Summary};
 use crate::progress::Progress;
 use crate::report;
 use crate::resume::{self, Checkpointer, ResumeError};
+use crate::row::{RowStatus, Status, Tally};
 use crate::stats;
 use crate::{Grid, Layout, render};
 
@@ -209,11 +210,13 @@ fn bulk(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     }
     summary.tally += done;
     if let (Some(before), Some(dataset)) = (summary_before, &mut summary.dataset) {
-        *dataset += before;
+        dataset
+            .merge(&before)
+            .expect("both summaries are ungrouped");
     }
     if let (Some(path), Some(dataset)) = (&run.summary, &summary.dataset) {
         let made_from = fingerprint::run_info(&run.inputs, &run.pipeline, &run.output)?;
-        let text = report::json::to_string_with_run(dataset, made_from.as_ref());
+        let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
         write_file(path, text.as_bytes())?;
     }
     if !run.quiet {
@@ -247,7 +250,7 @@ fn summarise(run: &StatsRun) -> Result<Exit, CommandError> {
         write_file(path, page.as_bytes())?;
     }
     let text = if run.json {
-        report::json::to_string(&summary)
+        stats::document::to_string(&summary)
     } else {
         report::text::render(&summary)
     };
@@ -394,7 +397,7 @@ impl Events for Reporter {
         self.progress.update(records, input_bytes);
     }
 
-    fn flushed(&mut self, tally: &Tally) -> Result<(), RunError> {
+    fn flushed(&mut self, tally: &Tally<RowStatus>) -> Result<(), RunError> {
         match &mut self.checkpointer {
             Some(checkpointer) => checkpointer.record(tally, false),
             None => Ok(()),

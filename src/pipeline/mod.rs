@@ -41,10 +41,10 @@ use crate::stats;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
 mod solve;
-mod tally;
 mod verify;
 
-pub use tally::{RowStatus, Tally};
+pub use crate::row::RowStatus;
+use crate::row::Tally;
 
 /// What to do with each record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -134,7 +134,7 @@ pub trait Events {
     /// Called after every chunk (and when a run is interrupted), once the output has been
     /// flushed: every row counted in `tally` has been handed to it. A resumable run syncs the
     /// output and records its checkpoint here; an error ends the run. The default does nothing.
-    fn flushed(&mut self, tally: &Tally) -> Result<(), RunError> {
+    fn flushed(&mut self, tally: &Tally<RowStatus>) -> Result<(), RunError> {
         let _ = tally;
         Ok(())
     }
@@ -144,7 +144,7 @@ pub trait Events {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Summary {
     /// Rows written, by status.
-    pub tally: Tally,
+    pub tally: Tally<RowStatus>,
     /// Whether the run stopped early because the interrupt flag was set.
     pub interrupted: bool,
     /// The dataset summary of the rows written, when [`Settings::summarise`] asked for one.
@@ -486,7 +486,7 @@ struct Batch {
     /// The formatted rows of the records handled.
     bytes: Vec<u8>,
     /// Rows in `bytes`, by status.
-    tally: Tally,
+    tally: Tally<RowStatus>,
     /// The records to report: (index of the input, line, status, reason).
     flagged: Vec<(usize, u64, RowStatus, String)>,
     /// Why the batch stopped before its end.
@@ -577,13 +577,13 @@ impl Work {
                     if let Some(dataset) = dataset {
                         dataset.add(&row.summary_row());
                     }
-                    (row.status, row.error)
+                    (row.status.into(), row.error)
                 })
             }
             Job::Verify(options) => {
                 verify::handle(record, options, &self.settings.layout).map(|row| {
                     self.write_row(item, row.cells(record.line), out);
-                    (row.status, row.error)
+                    (row.status.into(), row.error)
                 })
             }
         }

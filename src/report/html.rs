@@ -16,7 +16,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{PERCENTILES, mean, percent, value};
-use crate::stats::{Bucket, Buckets, Counter, RowStatus, Summary};
+use crate::row::{SolveStatus, Status};
+use crate::stats::{Bucket, Buckets, Counter, Summary};
 
 /// A chart that plotters could not draw.
 #[derive(Debug, thiserror::Error)]
@@ -114,15 +115,14 @@ footer { color: #5b6475; font-size: 13px; }
 ";
 
 /// The colour of each status in every chart.
-fn status_colour(status: RowStatus) -> RGBColor {
+fn status_colour(status: SolveStatus) -> RGBColor {
     match status {
-        RowStatus::Solved => RGBColor(0x2e, 0x7d, 0x32),
-        RowStatus::Multiple => RGBColor(0x19, 0x76, 0xd2),
-        RowStatus::Unsolvable => RGBColor(0xef, 0x6c, 0x00),
-        RowStatus::Invalid => RGBColor(0xc6, 0x28, 0x28),
-        RowStatus::GaveUp => RGBColor(0x6a, 0x1b, 0x9a),
-        RowStatus::Stuck => RGBColor(0x75, 0x75, 0x75),
-        RowStatus::Ok | RowStatus::Wrong => unreachable!("summaries hold solve rows only"),
+        SolveStatus::Solved => RGBColor(0x2e, 0x7d, 0x32),
+        SolveStatus::Multiple => RGBColor(0x19, 0x76, 0xd2),
+        SolveStatus::Unsolvable => RGBColor(0xef, 0x6c, 0x00),
+        SolveStatus::Invalid => RGBColor(0xc6, 0x28, 0x28),
+        SolveStatus::GaveUp => RGBColor(0x6a, 0x1b, 0x9a),
+        SolveStatus::Stuck => RGBColor(0x75, 0x75, 0x75),
     }
 }
 
@@ -157,7 +157,10 @@ fn key_figures(page: &mut String, summary: &Summary) {
     let recursions = summary.counter(Counter::Recursions);
     let figures = [
         (summary.records().to_string(), "records"),
-        (percent(summary.share(summary.status().solved)), "solved"),
+        (
+            percent(summary.share(summary.status().get(SolveStatus::Solved))),
+            "solved",
+        ),
         (
             percent(summary.share(summary.solved_without_guess())),
             "solved without guessing",
@@ -181,8 +184,8 @@ fn key_figures(page: &mut String, summary: &Summary) {
 
 fn status_table(page: &mut String, summary: &Summary) {
     page.push_str("<table>\n<tr><th>status</th><th>count</th><th>share</th></tr>\n");
-    for status in RowStatus::SOLVE {
-        let count = summary.status().get(status);
+    for status in SolveStatus::ALL {
+        let count = summary.status().get(*status);
         let _ = writeln!(
             page,
             "<tr><td>{}</td><td>{count}</td><td>{}</td></tr>",
@@ -244,7 +247,7 @@ fn group_table(page: &mut String, summary: &Summary) {
             escape(&group_label(key)),
             group.records(),
             percent(summary.share(group.records())),
-            percent(group.share(group.status().solved)),
+            percent(group.share(group.status().get(SolveStatus::Solved))),
             percent(group.share(group.solved_without_guess())),
             mean(r.mean()),
         );
@@ -430,7 +433,7 @@ fn small(size: u32) -> TextStyle<'static> {
 /// Bars of the status counts, one per status, as a share of the records.
 fn status_chart(summary: &Summary) -> Result<String, ChartError> {
     let caption = "Records per status";
-    let statuses = RowStatus::SOLVE;
+    let statuses = SolveStatus::ALL;
     let n = statuses.len();
     // The first status on top: category i is drawn at n - 1 - i.
     let labels: Vec<String> = statuses
@@ -541,15 +544,15 @@ fn histogram_chart(
 
 /// The parts of a group's status bar: solved split by whether it guessed, then the other
 /// statuses.
-const STATUS_PARTS: usize = RowStatus::SOLVE.len() + 1;
+const STATUS_PARTS: usize = SolveStatus::ALL.len() + 1;
 
 fn status_part(part: usize) -> (&'static str, RGBColor) {
     match part {
         0 => ("solved, no guess", NO_GUESS),
-        1 => ("solved with guessing", status_colour(RowStatus::Solved)),
+        1 => ("solved with guessing", status_colour(SolveStatus::Solved)),
         k => (
-            RowStatus::SOLVE[k - 1].name(),
-            status_colour(RowStatus::SOLVE[k - 1]),
+            SolveStatus::ALL[k - 1].name(),
+            status_colour(SolveStatus::ALL[k - 1]),
         ),
     }
 }
@@ -557,8 +560,8 @@ fn status_part(part: usize) -> (&'static str, RGBColor) {
 fn status_part_count(group: &Summary, part: usize) -> u64 {
     match part {
         0 => group.solved_without_guess(),
-        1 => group.status().solved - group.solved_without_guess(),
-        k => group.status().get(RowStatus::SOLVE[k - 1]),
+        1 => group.status().get(SolveStatus::Solved) - group.solved_without_guess(),
+        k => group.status().get(SolveStatus::ALL[k - 1]),
     }
 }
 
@@ -804,9 +807,9 @@ mod tests {
             let group = if i % 2 == 0 { "<easy>" } else { "hard & co" };
             s.add(&Row {
                 status: if i % 50 == 7 {
-                    RowStatus::Multiple
+                    SolveStatus::Multiple
                 } else {
-                    RowStatus::Solved
+                    SolveStatus::Solved
                 },
                 counters: Some(SearchStats {
                     recursions: 1 + (i % 2) * i * 3,
@@ -887,7 +890,7 @@ mod tests {
             for r in 0..size {
                 let key = format!("group{g}");
                 s.add(&Row {
-                    status: RowStatus::Solved,
+                    status: SolveStatus::Solved,
                     counters: Some(SearchStats {
                         recursions: 1 + r,
                         givens: 17,

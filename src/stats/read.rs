@@ -6,7 +6,7 @@
 //! - a UTF-8 byte order mark is skipped;
 //! - input whose first non-blank byte is `{` is JSON: a *summary document* when its first line
 //!   is a lone `{` (pretty-printed) or an object whose `format` is
-//!   [`json::FORMAT`], otherwise *JSONL rows*, one object per line;
+//!   [`super::document::FORMAT`], otherwise *JSONL rows*, one object per line;
 //! - anything else is CSV with a header row.
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
@@ -25,8 +25,9 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::{Counter, Row, RowStatus, Summary, UnknownStatus};
-use crate::report::json::{self, JsonError};
+use super::document::JsonError;
+use super::{Counter, Row, Summary};
+use crate::row::{RowStatus, SolveStatus, Status, UnknownStatus};
 use crate::solver::SearchStats;
 
 /// Why an input could not be summarised.
@@ -76,6 +77,14 @@ pub enum ReadError {
         /// What is wrong.
         source: JsonError,
     },
+    /// Summaries that cannot be merged.
+    #[error("{}: {source}", path.display())]
+    Grouping {
+        /// The input.
+        path: PathBuf,
+        /// Why.
+        source: super::GroupingMismatch,
+    },
     /// A summary document grouped by another column than the one asked for: groups can only
     /// be rebuilt from the result rows.
     #[error("{}: the summary is {}, so it cannot be grouped by '{wanted}'; summarise the results files instead", path.display(), found.as_ref().map_or("not grouped".to_string(), |c| format!("grouped by '{c}'")))]
@@ -112,7 +121,7 @@ pub enum RowProblem {
         /// The first missing counter.
         column: &'static str,
         /// The row's status.
-        status: RowStatus,
+        status: SolveStatus,
     },
     /// A JSONL row lacks a field it needs.
     #[error("no field '{column}'")]
@@ -132,7 +141,12 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summa
     for path in paths {
         let summary = read_path(path.as_ref(), by)?;
         // Both are grouped by `by` (or not at all), so they merge.
-        total += summary;
+        total
+            .merge(&summary)
+            .map_err(|source| ReadError::Grouping {
+                path: path.as_ref().to_path_buf(),
+                source,
+            })?;
     }
     Ok(total)
 }
@@ -385,10 +399,11 @@ fn build_row<'g>(
     mut count: impl FnMut(usize) -> Result<Option<u64>, RowProblem>,
     group: Option<&'g str>,
 ) -> Result<Row<'g>, RowProblem> {
-    let status: RowStatus = String::from_utf8_lossy(status.trim_ascii()).parse()?;
-    if !RowStatus::SOLVE.contains(&status) {
-        return Err(RowProblem::NotSolve(status));
-    }
+    let name = String::from_utf8_lossy(status.trim_ascii());
+    let status: SolveStatus = match SolveStatus::from_name(&name) {
+        Some(status) => status,
+        None => return Err(RowProblem::NotSolve(name.parse::<RowStatus>()?)),
+    };
     let mut values = [None; 7];
     for (i, value) in values.iter_mut().enumerate() {
         *value = count(i)?;
@@ -411,7 +426,7 @@ fn build_row<'g>(
             hidden_singles,
             givens,
         }),
-        [None, None, None, None, None, None, None] if status == RowStatus::Invalid => None,
+        [None, None, None, None, None, None, None] if status == SolveStatus::Invalid => None,
         _ => {
             let missing = values.iter().position(Option::is_none).unwrap_or(0);
             return Err(RowProblem::MissingCounter {
@@ -448,7 +463,9 @@ fn read_json(mut input: impl BufRead, path: &Path, by: Option<&str>) -> Result<S
     let first: Option<Map<String, Value>> = serde_json::from_slice(&line).ok();
     let is_document = match &first {
         None => line.trim_ascii() == b"{",
-        Some(object) => object.get("format").and_then(Value::as_str) == Some(json::FORMAT),
+        Some(object) => {
+            object.get("format").and_then(Value::as_str) == Some(super::document::FORMAT)
+        }
     };
     if is_document {
         input.read_to_end(&mut line).map_err(io_error)?;
@@ -510,7 +527,7 @@ fn add_json_row(
 }
 
 fn read_document(text: &[u8], path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let summary = json::from_slice(text).map_err(|source| ReadError::Summary {
+    let summary = super::document::from_slice(text).map_err(|source| ReadError::Summary {
         path: path.to_path_buf(),
         source,
     })?;
@@ -544,7 +561,7 @@ mod tests {
         );
         let s = read(&text, Some("difficulty")).unwrap();
         assert_eq!(s.records(), 3);
-        assert_eq!(s.status().invalid, 1);
+        assert_eq!(s.status().get(SolveStatus::Invalid), 1);
         assert_eq!(s.solved_without_guess(), 1);
         assert_eq!(s.counter(Counter::Givens).count(), 2);
         assert_eq!(s.groups()["hard"].records(), 2);
@@ -621,8 +638,8 @@ mod tests {
         );
         let s = read_from(text.as_bytes(), Path::new("r.jsonl"), Some("stars")).unwrap();
         assert_eq!(s.records(), 2);
-        assert_eq!(s.groups()["4"].status().solved, 1);
-        assert_eq!(s.groups()[""].status().invalid, 1);
+        assert_eq!(s.groups()["4"].status().get(SolveStatus::Solved), 1);
+        assert_eq!(s.groups()[""].status().get(SolveStatus::Invalid), 1);
         assert_eq!(s.counter(Counter::Givens).max(), Some(17));
 
         let bad = "{\"status\":\"solved\"}\n{\"status\":\"solved\",\n";

@@ -1,5 +1,6 @@
-//! The summary as JSON: the output of `stats --json` and the file `solve --summary FILE.json`
-//! writes, and its reader, so that summaries saved by separate runs merge later.
+//! The summary file's schema: the JSON document that `stats --json` prints and `solve --summary`
+//! and `merge` write, its writer and its reader, so that summaries saved by separate runs merge
+//! later. Everything that reads or writes a summary file goes through this module.
 //!
 //! # Format (version 1)
 //! One object. Field names are stable; a new field may be added in a later version, an
@@ -58,9 +59,8 @@ use std::io;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{
-    Bucket, Counter, Distribution, Inconsistency, RowStatus, StatusCounts, Summary,
-};
+use super::{Bucket, Counter, Distribution, Inconsistency, Summary};
+use crate::row::{SolveStatus, Tally};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "sudoku-bulk-summary";
@@ -242,7 +242,7 @@ impl<'a> Document<'a> {
 #[derive(Serialize)]
 struct Body<'a> {
     records: u64,
-    status: &'a StatusCounts,
+    status: &'a Tally<SolveStatus>,
     status_share: StatusShares,
     solved_without_guess: u64,
     solved_without_guess_share: Option<f64>,
@@ -256,12 +256,12 @@ impl<'a> Body<'a> {
             records: summary.records(),
             status: summary.status(),
             status_share: StatusShares {
-                solved: share(RowStatus::Solved),
-                multiple: share(RowStatus::Multiple),
-                unsolvable: share(RowStatus::Unsolvable),
-                invalid: share(RowStatus::Invalid),
-                gave_up: share(RowStatus::GaveUp),
-                stuck: share(RowStatus::Stuck),
+                solved: share(SolveStatus::Solved),
+                multiple: share(SolveStatus::Multiple),
+                unsolvable: share(SolveStatus::Unsolvable),
+                invalid: share(SolveStatus::Invalid),
+                gave_up: share(SolveStatus::GaveUp),
+                stuck: share(SolveStatus::Stuck),
             },
             solved_without_guess: summary.solved_without_guess(),
             solved_without_guess_share: summary.share(summary.solved_without_guess()),
@@ -354,9 +354,9 @@ mod tests {
             let group = (i % 3).to_string();
             let row = Row {
                 status: if i % 10 == 9 {
-                    RowStatus::Multiple
+                    SolveStatus::Multiple
                 } else {
-                    RowStatus::Solved
+                    SolveStatus::Solved
                 },
                 counters: Some(stats),
                 group: Some(&group),
