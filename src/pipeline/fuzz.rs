@@ -16,7 +16,9 @@ use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::solver::{self, Algorithm, SolveOptions, Status};
 
-use super::{ChunkSize, Item, Job, Settings, VerifyOptions, Work};
+use super::feed::Item;
+use super::pool::Work;
+use super::{ChunkSize, Job, Settings, VerifyOptions};
 
 /// The search budget per puzzle: enough for any real puzzle, small enough that a fuzz input
 /// full of near-empty grids stays fast.
@@ -118,6 +120,7 @@ fn settings(job: &Job, output_format: OutputFormat) -> Settings {
         output_format,
         threads: 1,
         skip_records: 0,
+        consumed: Vec::new(),
         summarise: matches!(job, Job::Solve(_)),
         chunk: ChunkSize::default(),
         shard: None,

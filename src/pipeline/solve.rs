@@ -1,7 +1,7 @@
 //! The solve job: one record in, one result row out, every reported solution checked by the
 //! independent verifier.
 
-use crate::error::SolverBug;
+use super::error::SolverBug;
 use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
@@ -115,7 +115,7 @@ pub(crate) fn handle(
         Ok(puzzle) => puzzle,
         Err(e) => return Ok(SolveRow::invalid(None, e.to_string())),
     };
-    let layout = match super::record_layout(record, layout) {
+    let layout = match super::pool::record_layout(record, layout) {
         Ok(layout) => layout,
         Err(e) => return Ok(SolveRow::invalid(Some(puzzle), e.to_string())),
     };

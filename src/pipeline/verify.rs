@@ -1,7 +1,7 @@
 //! The verify job: is the proposed solution of each record right (and, with `--unique`, the only
 //! one)?
 
-use crate::error::SolverBug;
+use super::error::SolverBug;
 use crate::format::{Cell, Record};
 use crate::grid::Grid;
 use crate::layout::Layout;
@@ -67,7 +67,7 @@ pub(crate) fn handle(
         Ok(solution) => solution,
         Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("solution: {e}"))),
     };
-    let layout = match super::record_layout(record, layout) {
+    let layout = match super::pool::record_layout(record, layout) {
         Ok(layout) => layout,
         Err(e) => return Ok(VerifyRow::new(Invalid, e)),
     };

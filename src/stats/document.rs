@@ -32,11 +32,11 @@
 //!   },
 //!   "run": {                             only in the summary of a shard (solve --shard):
 //!     "tool_version": "0.1.0",           what the rows were made from and how
-//!     "inputs": [                        the inputs in order (see RunInfo)
-//!       { "name": "data/a.txt.gz", "bytes": 1034, "sample_sha256": "3f1c..." }
+//!     "inputs": [                        the inputs in order, each whole (see RunInfo)
+//!       { "name": "data/a.txt.gz", "bytes": 90234, "digest": "3f1c...(32 hex digits)" }
 //!     ],
 //!     "options": { "algorithm": "fast", "max_solutions": 2, ... },
-//!     "shard": { "index": 3, "count": 16, "output_bytes": 81234 }
+//!     "shard": { "index": 3, "count": 16, "output_bytes": 81234, "output_digest": "9a0e..." }
 //!   }
 //! }
 //! ```
@@ -60,6 +60,7 @@ use std::io;
 use serde::{Deserialize, Serialize};
 
 use super::{Bucket, Counter, Distribution, Inconsistency, Summary};
+use crate::files::digest::{Digest, Prefix};
 use crate::row::{SolveStatus, Tally};
 
 /// The value of the `format` field.
@@ -99,27 +100,14 @@ pub enum JsonError {
 pub struct RunInfo {
     /// The version of sudoku-bulk that wrote the rows.
     pub tool_version: String,
-    /// The inputs, in order.
-    pub inputs: Vec<InputPrint>,
+    /// The inputs, in order, each whole: its name, the length of its (decompressed) stream and
+    /// the digest of it.
+    pub inputs: Vec<Prefix>,
     /// The options that change the bytes of the output, by name.
     pub options: BTreeMap<String, serde_json::Value>,
     /// Which shard the rows are (always present in what this version writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardInfo>,
-}
-
-/// The fingerprint of one input: enough to tell another file (or a changed one) apart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputPrint {
-    /// The input's name as given (`<stdin>` for standard input).
-    pub name: String,
-    /// Its size in bytes as stored (compressed, for gzip); `null` for standard input.
-    pub bytes: Option<u64>,
-    /// SHA-256 (lowercase hex) of a sample of the stored bytes: the whole file up to 1 MiB;
-    /// beyond, 16 blocks of 64 KiB starting at `floor(i * (bytes - 65536) / 15)` for `i` in
-    /// `0..16` (the first and the last 64 KiB included), hashed one after the other. `null`
-    /// for standard input.
-    pub sample_sha256: Option<String>,
 }
 
 /// Which shard a summary's rows are.
@@ -131,6 +119,8 @@ pub struct ShardInfo {
     pub count: u64,
     /// The size of the shard's output file when the shard finished.
     pub output_bytes: u64,
+    /// The digest of the shard's output file when the shard finished.
+    pub output_digest: Digest,
 }
 
 /// A summary document as saved, with its `run` field if it has one.
@@ -427,10 +417,10 @@ mod tests {
     fn run_info(shard: Option<ShardInfo>) -> RunInfo {
         RunInfo {
             tool_version: "0.1.0".into(),
-            inputs: vec![InputPrint {
+            inputs: vec![Prefix {
                 name: "a.txt".into(),
-                bytes: Some(12),
-                sample_sha256: Some("ab".repeat(32)),
+                bytes: 12,
+                digest: crate::files::digest::of(b"twelve bytes"),
             }],
             options: [("seed".to_string(), serde_json::json!(0))].into(),
             shard,
@@ -444,6 +434,7 @@ mod tests {
             index: 1,
             count: 4,
             output_bytes: 99,
+            output_digest: crate::files::digest::of(b"rows"),
         };
         for run in [run_info(None), run_info(Some(shard))] {
             let text = to_string_with_run(&s, Some(&run));
