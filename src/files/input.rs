@@ -118,37 +118,7 @@ impl Input {
             Source::Stdin => Box::new(io::stdin()),
             Source::File(path) => Box::new(File::open(path)?),
         };
-        let mut raw = BufReader::with_capacity(
-            BUFFER,
-            Counting {
-                inner: raw,
-                counter,
-            },
-        );
-        let magic = peek(&mut raw, 6)?;
-        if let Some(kind) = unsupported_compression(&magic) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "it is {kind}, which is not read (only gzip is): decompress it first, or \
-                     pipe it in, e.g. `{unpack} FILE | sudoku-bulk solve -`",
-                    unpack = match kind {
-                        "xz-compressed" => "xz -dc",
-                        "bzip2-compressed" => "bzip2 -dc",
-                        "zstd-compressed" => "zstd -dc",
-                        _ => "unzip -p",
-                    }
-                ),
-            ));
-        }
-        Ok(if magic.starts_with(GZIP_MAGIC) {
-            (
-                Box::new(BufReader::with_capacity(BUFFER, GzipMembers::new(raw))),
-                true,
-            )
-        } else {
-            (Box::new(raw), false)
-        })
+        decode(raw, counter)
     }
 
     /// Opens the input: a buffered stream of its (decompressed) bytes from the start, and its
@@ -156,64 +126,125 @@ impl Input {
     /// the raw bytes read.
     pub fn open(&self, counter: Arc<AtomicU64>) -> io::Result<Opened> {
         let counted_before = counter.load(Ordering::Relaxed);
-        let (mut stream, gzip) = self.stream(counter.clone())?;
-        let mut prefix = Vec::new();
-        let limit = if self.rereadable() { HEAD } else { MAX_PREFIX };
-        let head = loop {
-            let mut line = Vec::new();
-            let n = (&mut stream)
-                .take(HEAD as u64)
-                .read_until(b'\n', &mut line)?;
-            if n == 0 || is_significant(&line, prefix.is_empty()) {
-                prefix.extend_from_slice(&line);
-                break line;
-            }
-            // A blank or comment line: kept for the reader, the rest of a long one too.
-            let cut = !line.ends_with(b"\n");
-            prefix.extend_from_slice(&line);
-            if cut {
-                let room = (limit + 1).saturating_sub(prefix.len()) as u64;
-                (&mut stream).take(room).read_until(b'\n', &mut prefix)?;
-            }
-            if prefix.len() > limit {
-                if !self.rereadable() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!(
-                            "more than {} MiB of blank and comment lines before the first \
-                             record: standard input cannot be read twice to find it; give \
-                             --input-format, or a file",
-                            MAX_PREFIX >> 20
-                        ),
-                    ));
-                }
-                // Too much to hold: find the line without keeping what comes before it, then
-                // read the input again from its start.
-                if !prefix.ends_with(b"\n") {
-                    stream.skip_until(b'\n')?;
-                }
-                let head = first_significant(&mut stream)?;
-                drop(stream);
-                // The bytes of this look count once, when read again.
-                counter.store(counted_before, Ordering::Relaxed);
-                let (stream, _) = self.stream(counter)?;
-                return Ok(Opened {
-                    reader: stream,
-                    head,
-                    gzip,
-                });
-            }
+        let (stream, gzip) = self.stream(counter.clone())?;
+        if !self.rereadable() {
+            return find_head(stream, gzip, MAX_PREFIX, None);
+        }
+        let reopen = || {
+            // The bytes of the first look count once, when read again.
+            counter.store(counted_before, Ordering::Relaxed);
+            self.stream(counter.clone()).map(|(stream, _)| stream)
         };
-        let reader = Box::new(BufReader::with_capacity(
-            BUFFER,
-            Cursor::new(prefix).chain(stream),
-        ));
-        Ok(Opened {
-            reader,
-            head: strip_bom(&head).to_vec(),
-            gzip,
-        })
+        find_head(stream, gzip, HEAD, Some(&reopen))
     }
+}
+
+/// Finds the first line of `stream` that is neither blank nor a comment (see the module page),
+/// holding at most `limit` bytes of what comes before it: past that, `reopen` gives the stream
+/// again from its start, or (without it) the input is refused.
+fn find_head(
+    mut stream: Box<dyn BufRead + Send>,
+    gzip: bool,
+    limit: usize,
+    reopen: Option<&dyn Fn() -> io::Result<Box<dyn BufRead + Send>>>,
+) -> io::Result<Opened> {
+    let mut prefix = Vec::new();
+    let head = loop {
+        let mut line = Vec::new();
+        let n = (&mut stream)
+            .take(HEAD as u64)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 || is_significant(&line, prefix.is_empty()) {
+            prefix.extend_from_slice(&line);
+            break line;
+        }
+        // A blank or comment line: kept for the reader, the rest of a long one too.
+        let cut = !line.ends_with(b"\n");
+        prefix.extend_from_slice(&line);
+        if cut {
+            let room = (limit + 1).saturating_sub(prefix.len()) as u64;
+            (&mut stream).take(room).read_until(b'\n', &mut prefix)?;
+        }
+        if prefix.len() > limit {
+            let Some(reopen) = reopen else {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "more than {} MiB of blank and comment lines before the first record: \
+                         standard input cannot be read twice to find it; give --input-format, \
+                         or a file",
+                        limit >> 20
+                    ),
+                ));
+            };
+            // Too much to hold: find the line without keeping what comes before it, then read
+            // the input again from its start.
+            if !prefix.ends_with(b"\n") {
+                stream.skip_until(b'\n')?;
+            }
+            let head = first_significant(&mut stream)?;
+            drop(stream);
+            return Ok(Opened {
+                reader: reopen()?,
+                head,
+                gzip,
+            });
+        }
+    };
+    let reader = Box::new(BufReader::with_capacity(
+        BUFFER,
+        Cursor::new(prefix).chain(stream),
+    ));
+    Ok(Opened {
+        reader,
+        head: strip_bom(&head).to_vec(),
+        gzip,
+    })
+}
+
+/// `raw` decompressed when it is gzip (and refused when it is another compression), and
+/// whether it is gzip. `counter` grows by the raw bytes read.
+fn decode(
+    raw: Box<dyn Read + Send>,
+    counter: Arc<AtomicU64>,
+) -> io::Result<(Box<dyn BufRead + Send>, bool)> {
+    let mut raw = BufReader::with_capacity(
+        BUFFER,
+        Counting {
+            inner: raw,
+            counter,
+        },
+    );
+    let magic = peek(&mut raw, 6)?;
+    if let Some(kind) = unsupported_compression(&magic) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is {kind}, which is not read (only gzip is): decompress it first, or \
+                 pipe it in, e.g. `{unpack} FILE | sudoku-bulk solve -`",
+                unpack = match kind {
+                    "xz-compressed" => "xz -dc",
+                    "bzip2-compressed" => "bzip2 -dc",
+                    "zstd-compressed" => "zstd -dc",
+                    _ => "unzip -p",
+                }
+            ),
+        ));
+    }
+    Ok(if magic.starts_with(GZIP_MAGIC) {
+        (
+            Box::new(BufReader::with_capacity(BUFFER, GzipMembers::new(raw))),
+            true,
+        )
+    } else {
+        (Box::new(raw), false)
+    })
+}
+
+/// Opens bytes from any reader as [`Input::open`] opens an input that cannot be read twice.
+pub fn open_reader(raw: impl Read + Send + 'static) -> io::Result<Opened> {
+    let (stream, gzip) = decode(Box::new(raw), Arc::new(AtomicU64::new(0)))?;
+    find_head(stream, gzip, MAX_PREFIX, None)
 }
 
 /// The first two bytes of every gzip member.

@@ -67,7 +67,10 @@ pub(super) struct Feed<'a> {
 impl<'a> Feed<'a> {
     pub fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
         let options = ReadOptions {
-            want_solution: matches!(settings.job, Job::Verify(_)),
+            wanted: match settings.job {
+                Job::Solve(_) => format::Wanted::Puzzle,
+                Job::Verify(_) => format::Wanted::PuzzleAndSolution,
+            },
             columns: settings.columns.clone(),
             ..ReadOptions::default()
         };

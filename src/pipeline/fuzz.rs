@@ -49,7 +49,7 @@ pub fn check_bytes(format: InputFormat, bytes: &[u8]) -> Result<Checked, String>
     });
     let jobs: &[Job] = match format {
         InputFormat::Grid => &[solve],
-        InputFormat::Line | InputFormat::Csv => &[solve, verify],
+        InputFormat::Line | InputFormat::Csv | InputFormat::Jsonl => &[solve, verify],
     };
     for job in jobs {
         let Some((items, regions)) = read(format, bytes, job)? else {
@@ -75,7 +75,11 @@ pub fn check_bytes(format: InputFormat, bytes: &[u8]) -> Result<Checked, String>
 fn read(format: InputFormat, bytes: &[u8], job: &Job) -> Result<Option<(Vec<Item>, bool)>, String> {
     let capacity = bytes.first().map_or(8, |&b| usize::from(b % 64) + 1);
     let options = ReadOptions {
-        want_solution: matches!(job, Job::Verify(_)),
+        wanted: if matches!(job, Job::Verify(_)) {
+            format::Wanted::PuzzleAndSolution
+        } else {
+            format::Wanted::Puzzle
+        },
         ..ReadOptions::default()
     };
     let mut reader =
