@@ -432,18 +432,37 @@ fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), Joi
     Ok(())
 }
 
-/// The first CSV record of `input` with its line end: up to the first newline outside quotes.
+/// The first CSV record of `input` as written, with its line end: up to the first line break
+/// outside quotes, as the CSV parser of the crate finds it (`csv_core`).
 fn csv_header(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    let mut parser = csv_core::Reader::new();
     let mut header = Vec::new();
-    let mut quoted = false;
+    let (mut fields, mut ends) = ([0; 1024], [0; 64]);
     loop {
-        let start = header.len();
-        if input.read_until(b'\n', &mut header)? == 0 {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
             return Ok(header);
         }
-        let quotes = memchr::memchr_iter(b'"', &header[start..]).count();
-        quoted ^= quotes % 2 == 1;
-        if !quoted {
+        let mut at = 0;
+        let ended = loop {
+            let (result, read, _, _) = parser.read_record(&available[at..], &mut fields, &mut ends);
+            at += read;
+            match result {
+                csv_core::ReadRecordResult::Record => break true,
+                csv_core::ReadRecordResult::InputEmpty | csv_core::ReadRecordResult::End => {
+                    break false;
+                }
+                // Fields and field ends are not kept: only where the record ends matters.
+                _ => {}
+            }
+        };
+        // The parser stops after the first byte of a CRLF: the LF is the header's too.
+        if ended && available[..at].last() == Some(&b'\r') && available.get(at) == Some(&b'\n') {
+            at += 1;
+        }
+        header.extend_from_slice(&available[..at]);
+        input.consume(at);
+        if ended {
             return Ok(header);
         }
     }
