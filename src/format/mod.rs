@@ -7,15 +7,19 @@
 //! format is one module and one enum arm.
 
 use std::fmt;
-use std::io::BufRead;
+use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::str::FromStr;
 
+pub mod columns;
 pub mod csv;
 pub mod grid;
 pub mod jsonl;
 pub mod line;
 mod lines;
+pub mod parquet;
+
+use columns::{ColumnBatch, ColumnKind};
 
 /// The longest line a reader holds in memory; longer lines become invalid records.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -179,6 +183,25 @@ pub enum HeaderError {
         /// The format the input is read as.
         format: InputFormat,
     },
+    /// A file that starts as Parquet does but cannot be read as Parquet (truncated, corrupt).
+    #[error("not a readable Parquet file: {detail}")]
+    NotParquet {
+        /// What the Parquet library said.
+        detail: String,
+    },
+    /// A Parquet column that is needed has a shape or type that is not read.
+    #[error("column {column} is {detail}, which is not read: only flat columns are")]
+    ParquetColumn {
+        /// The column's name.
+        column: String,
+        /// What it is.
+        detail: String,
+    },
+    /// A Parquet input in a sharded run.
+    #[error(
+        "a Parquet input cannot be sharded: --shard divides inputs by bytes of text; convert it to CSV, or run it whole"
+    )]
+    ParquetSpan,
 }
 
 /// Which columns to read from a CSV, as the user chose them.
@@ -424,18 +447,37 @@ pub enum OutputFormat {
     Csv,
     /// One JSON object per line.
     Jsonl,
+    /// A Parquet file: typed columns, compressed ([`parquet`]).
+    Parquet,
 }
 
 impl OutputFormat {
     /// Every output format.
-    pub const ALL: &'static [OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+    pub const ALL: &'static [OutputFormat] = &[
+        OutputFormat::Csv,
+        OutputFormat::Jsonl,
+        OutputFormat::Parquet,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
             OutputFormat::Csv => "csv",
             OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Parquet => "parquet",
         }
+    }
+
+    /// The format an output file's name asks for: a name ending in `.parquet` is Parquet.
+    pub fn of_name(path: &Path) -> Option<OutputFormat> {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        name.ends_with(".parquet").then_some(OutputFormat::Parquet)
+    }
+
+    /// Whether the rows are text, one per line, that can be appended to and concatenated
+    /// (CSV, JSON lines); a Parquet file is whole only once its footer is written.
+    pub fn is_text(self) -> bool {
+        self != OutputFormat::Parquet
     }
 }
 
@@ -474,44 +516,124 @@ pub enum Cell<'a> {
     Null,
 }
 
-/// Writes rows of one format with fixed columns.
+/// The rows of a batch, formatted: text (CSV, JSON lines) or columns (Parquet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rows {
+    /// Rows as bytes, ready to write.
+    Text(Vec<u8>),
+    /// Rows as columns, for the writer to gather into row groups.
+    Columns(ColumnBatch),
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::Text(Vec::new())
+    }
+}
+
+/// Formats rows of one format with fixed columns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowWriter {
     format: OutputFormat,
     columns: Vec<String>,
+    kinds: Vec<ColumnKind>,
     /// JSON lines: each column's `"name":`, encoded once.
     keys: Vec<Vec<u8>>,
 }
 
 impl RowWriter {
-    /// A writer of rows with these column names.
-    pub fn new(format: OutputFormat, columns: Vec<String>) -> Self {
+    /// A writer of rows with these column names and types.
+    pub fn new(format: OutputFormat, columns: Vec<String>, kinds: Vec<ColumnKind>) -> Self {
+        assert_eq!(columns.len(), kinds.len(), "a kind per column");
         let keys = match format {
             OutputFormat::Jsonl => jsonl::keys(&columns),
-            OutputFormat::Csv => Vec::new(),
+            OutputFormat::Csv | OutputFormat::Parquet => Vec::new(),
         };
         RowWriter {
             format,
             columns,
+            kinds,
             keys,
         }
     }
 
-    /// Appends what comes before the first row (the CSV header row; nothing for JSON lines).
-    pub fn header(&self, out: &mut Vec<u8>) {
+    /// No rows yet, for about `rows` rows.
+    pub fn rows(&self, rows: usize) -> Rows {
         match self.format {
-            OutputFormat::Csv => {
-                csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), out);
-            }
-            OutputFormat::Jsonl => {}
+            OutputFormat::Csv | OutputFormat::Jsonl => Rows::Text(Vec::with_capacity(rows * 256)),
+            OutputFormat::Parquet => Rows::Columns(ColumnBatch::new(&self.kinds)),
         }
     }
 
     /// Appends one row; `cells` gives one value per column, in order.
-    pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Vec<u8>) {
+    pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Rows) {
+        match (self.format, out) {
+            (OutputFormat::Csv, Rows::Text(out)) => csv::write_row(cells, out),
+            (OutputFormat::Jsonl, Rows::Text(out)) => jsonl::write_row(&self.keys, cells, out),
+            (OutputFormat::Parquet, Rows::Columns(out)) => out.push_row(cells),
+            (format, _) => panic!("rows of another format than {format}"),
+        }
+    }
+
+    /// Starts the output in `out`: the CSV header row unless `continued` (the rows continue an
+    /// earlier output, which has it); a Parquet file's magic bytes, with `metadata` kept for
+    /// its footer.
+    pub fn start<'a>(
+        &self,
+        out: &'a mut dyn Write,
+        continued: bool,
+        metadata: &[(String, String)],
+    ) -> io::Result<Sink<'a>> {
         match self.format {
-            OutputFormat::Csv => csv::write_row(cells, out),
-            OutputFormat::Jsonl => jsonl::write_row(&self.keys, cells, out),
+            OutputFormat::Csv | OutputFormat::Jsonl => {
+                if !continued && self.format == OutputFormat::Csv {
+                    let mut header = Vec::new();
+                    csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), &mut header);
+                    out.write_all(&header)?;
+                }
+                Ok(Sink::Text(out))
+            }
+            OutputFormat::Parquet => {
+                assert!(!continued, "a Parquet output cannot be continued");
+                parquet::ParquetWriter::new(out, &self.columns, &self.kinds, metadata)
+                    .map(|writer| Sink::Parquet(Box::new(writer)))
+            }
+        }
+    }
+}
+
+/// Where formatted rows go, in order: text rows are written as they are; columns are gathered
+/// into row groups.
+pub enum Sink<'a> {
+    /// CSV or JSON lines.
+    Text(&'a mut dyn Write),
+    /// A Parquet file.
+    Parquet(Box<parquet::ParquetWriter<'a>>),
+}
+
+impl Sink<'_> {
+    /// Writes the rows of a batch.
+    pub fn write(&mut self, rows: &Rows) -> io::Result<()> {
+        match (self, rows) {
+            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(bytes),
+            (Sink::Parquet(writer), Rows::Columns(columns)) => writer.write(columns),
+            _ => panic!("rows of another format than the output's"),
+        }
+    }
+
+    /// Flushes the output (a Parquet row group being gathered stays in memory).
+    pub fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Text(out) => out.flush(),
+            Sink::Parquet(writer) => writer.flush(),
+        }
+    }
+
+    /// Ends the output: a Parquet file's last row group and footer. Text needs nothing.
+    pub fn finish(self) -> io::Result<()> {
+        match self {
+            Sink::Text(out) => out.flush(),
+            Sink::Parquet(writer) => writer.finish(),
         }
     }
 }
