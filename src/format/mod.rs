@@ -1,10 +1,13 @@
 //! Record formats: readers that turn input bytes into [`Record`]s, writers that turn result
 //! cells into output rows.
 //!
-//! Every reader has the same shape ([`RecordReader`]): it reads lines through one capped line
-//! splitter, so line numbers, byte offsets, CRLF, a byte order mark and over-long lines are handled
-//! once for all formats. Every writer has the same shape too ([`RowWriter`] over [`Cell`]s). A new
-//! format is one module and one enum arm.
+//! Every reader has the same shape ([`RecordReader`]): the text formats read lines through one
+//! capped line splitter, so line numbers, byte offsets, CRLF, a byte order mark and over-long
+//! lines are handled once for all of them; Parquet ([`parquet`]) reads rows from a file's path.
+//! Every writer has the same shape too: a [`RowWriter`] formats [`Cell`]s into a batch of
+//! [`Rows`] (bytes for CSV and JSON lines, [`columns`] for Parquet) on any thread, and a [`Sink`]
+//! writes the batches in order (copying bytes, or gathering columns into Parquet row groups). A
+//! new format is one module and one enum arm.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};

@@ -161,6 +161,10 @@ def test_duckdb_parquet(d, expected):
     rows = relation.fetchall()
     columns = relation.columns
     check_frame(expected, lambda c: [r[columns.index(c)] for r in rows], "duckdb parquet")
+    # README: duckdb.sql("SELECT status, avg(recursions) FROM 'results.parquet' GROUP BY status")
+    by_status = dict(duckdb.sql(
+        f"SELECT status, avg(recursions) FROM '{d['parquet']}' GROUP BY status").fetchall())
+    assert by_status["invalid"] is None and by_status["gave_up"] == 100, by_status
     frame = relation.df()
     for c in COUNTERS:
         assert integer_dtype(frame[c].dtype), (c, frame[c].dtype)
