@@ -45,6 +45,7 @@ mod error;
 mod feed;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
+mod memory;
 mod pool;
 mod settings;
 mod solve;
@@ -52,6 +53,7 @@ mod verify;
 mod writer;
 
 pub use error::{RunError, SolverBug};
+pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{ChunkSize, Job, Settings, VerifyOptions};
 

@@ -34,6 +34,7 @@ mod distribution;
 pub mod document;
 pub mod read;
 mod summary;
+pub mod table;
 
 pub use counter::Counter;
 pub use distribution::{Bucket, Buckets, Distribution, PER_VALUE_SPAN};
