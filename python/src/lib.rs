@@ -966,12 +966,9 @@ fn summarize_batch(
         } else {
             array
         };
+        // Read below as Utf8 only: large strings, string views and numbers are cast to it.
         let kind = array.getattr("type")?;
-        let text = types.call_method1("is_string", (&kind,))?.is_truthy()?
-            || types
-                .call_method1("is_large_string", (&kind,))?
-                .is_truthy()?;
-        let array = if text {
+        let array = if types.call_method1("is_string", (&kind,))?.is_truthy()? {
             array
         } else {
             array
