@@ -795,6 +795,7 @@ fn integer_grids(py: Python<'_>, values: &Bound<'_, PyAny>, name: &str) -> PyRes
 
 /// An Arrow array from an object of the Arrow PyCapsule protocol (`__arrow_c_array__`).
 fn import_array(value: &Bound<'_, PyAny>) -> PyResult<ArrayRef> {
+    let value = aligned(value)?;
     let capsules = value.call_method0("__arrow_c_array__")?;
     let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) = capsules.extract()?;
     let schema = schema
@@ -809,6 +810,25 @@ fn import_array(value: &Bound<'_, PyAny>) -> PyResult<ArrayRef> {
     let data = unsafe { from_ffi(FFI_ArrowArray::from_raw(array.as_ptr()), schema.as_ref()) }
         .map_err(arrow_error)?;
     Ok(arrow_array::make_array(data))
+}
+
+/// A pyarrow array whose buffers all start at a multiple of 8 bytes: `value` itself, or a copy
+/// (`pyarrow.concat_arrays` allocates anew). Arrays unpickled from out-of-band buffers (as Dask
+/// sends a pandas string column to a worker) may start anywhere, and the Arrow C data import
+/// reads a string array's last offset through a pointer it assumes aligned.
+fn aligned<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let pa = value.py().import("pyarrow")?;
+    if !value.is_instance(&pa.getattr("Array")?)? {
+        return Ok(value.clone());
+    }
+    let buffers: Vec<Option<Bound<'py, PyAny>>> = value.call_method0("buffers")?.extract()?;
+    for buffer in buffers.iter().flatten() {
+        let address: usize = buffer.getattr("address")?.extract()?;
+        if !address.is_multiple_of(8) {
+            return pa.call_method1("concat_arrays", (vec![value.clone()],));
+        }
+    }
+    Ok(value.clone())
 }
 
 /// Appends the values of a string or binary array to `out`; the array's type when it is

@@ -59,6 +59,16 @@ def test_bad_records_are_invalid_rows_with_their_error():
     assert [r["line"] for r in rows] == list(range(1, len(MIXED) + 1))
 
 
+def misaligned(values, kind):
+    """A string array whose offsets start one byte past an 8-byte boundary, as arrays unpickled
+    from out-of-band buffers may (Dask sends pandas string columns to workers so)."""
+    array = pa.array(values, kind)
+    validity, offsets, data = array.buffers()
+    moved = pa.py_buffer(b"\0" + offsets.to_pybytes())[1:]
+    assert moved.address % 8 != 0
+    return pa.Array.from_buffers(kind, len(array), [validity, moved, data])
+
+
 def every_input_kind(puzzles):
     """The same puzzles (str or None) in every kind `solve` takes."""
     text = [p if p is not None else "" for p in puzzles]
@@ -75,6 +85,8 @@ def every_input_kind(puzzles):
     yield "pyarrow chunked array", pa.chunked_array([puzzles[:3], puzzles[3:]], pa.string())
     yield "pyarrow dictionary array", pa.array(puzzles, pa.string()).dictionary_encode()
     yield "pyarrow binary array", pa.array([p.encode() if p else None for p in puzzles])
+    yield "pyarrow array with misaligned offsets", misaligned(puzzles, pa.string())
+    yield "pyarrow large array with misaligned offsets", misaligned(puzzles, pa.large_string())
     yield "numpy object array", np.array(puzzles, dtype=object)
     yield "numpy str array", np.array(text)
     yield "numpy bytes array", np.array([t.encode() for t in text])
