@@ -28,9 +28,12 @@ DROPPED = ["line", "puzzle"]
 
 
 def solve_partition(part: pd.DataFrame, column: str, max_solutions: int) -> pd.DataFrame:
-    """One partition's rows: its columns, then the results of solving `column`."""
+    """One partition's rows: its columns, then the results of solving `column` (a result
+    column whose name the input already has, such as the Kaggle set's `solutions`, gets the
+    suffix `_found`)."""
     table = sudoku_bulk.solve(part[column], max_solutions=max_solutions, threads=1)
     results = table.drop_columns(DROPPED).to_pandas(types_mapper=pd.ArrowDtype)
+    results.columns = [f"{c}_found" if c in part.columns else c for c in results.columns]
     results.index = part.index
     return pd.concat([part, results], axis=1)
 

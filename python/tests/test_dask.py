@@ -91,3 +91,13 @@ def test_the_script_writes_a_parquet_dataset_equal_to_a_single_run(dataset, tmp_
     assert written.num_rows == len(frame)
     assert written["id"].to_pylist() == list(frame["id"])
     assert written.drop_columns(["id", "puzzle", "level"]).equals(single)
+
+
+def test_a_result_column_named_like_an_input_column_gets_a_suffix(client):
+    example = load_example()
+    import dask.dataframe as dd
+    frame = pd.DataFrame({"quizzes": [PUZZLE, "." * 81], "solutions": ["given", "given"]})
+    solved = example.solve(dd.from_pandas(frame, npartitions=2), "quizzes").compute()
+    assert list(solved["solutions"]) == ["given", "given"]
+    assert list(solved["solutions_found"]) == [1, 2]
+    assert list(solved["status"]) == ["solved", "multiple"]
