@@ -133,7 +133,7 @@ def solve_file(
     seed: int = 0,
     regions: Optional[str] = None,
     threads: Optional[int] = None,
-    batch_size: int = 65_536,
+    batch_size: int = 16_384,
     input_format: Optional[InputFormat] = None,
     puzzle_column: Optional[str] = None,
     keep_columns: Optional[Sequence[str]] = None,

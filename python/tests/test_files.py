@@ -134,7 +134,7 @@ MEMORY_SCRIPT = textwrap.dedent("""
     import sys
     import sudoku_bulk
     rows = 0
-    for batch in sudoku_bulk.solve_file(sys.argv[1], max_solutions=1, batch_size=16384):
+    for batch in sudoku_bulk.solve_file(sys.argv[1], max_solutions=1):
         rows += batch.num_rows
     # The peak resident memory of this process since it started (VmHWM: getrusage's ru_maxrss
     # would also count the parent's memory at the fork that started it).
@@ -146,7 +146,7 @@ MEMORY_SCRIPT = textwrap.dedent("""
 def test_memory_stays_bounded_over_a_large_input(tmp_path):
     """150 MB of puzzles (1.8 million) stream through in much less memory than the input, let
     alone the results (over 400 MB as a table). The 1 GB measurement is
-    python/benchmarks/memory.py."""
+    `python/benchmarks/bench.py --memory-gb 1`."""
     puzzles = puzzles_of(SHIPPED[0])
     block = "".join(f"{p}\n" for p in puzzles).encode()
     path = tmp_path / "large.txt"

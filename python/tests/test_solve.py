@@ -211,7 +211,7 @@ def test_help_reads_well():
         "regions=None, threads=None)")
     assert str(inspect.signature(sudoku_bulk.verify)) == (
         "(puzzles, solutions, *, unique=False, max_recursions=10000000, regions=None, threads=None)")
-    assert "batch_size=65536" in str(inspect.signature(sudoku_bulk.solve_file))
+    assert "batch_size=16384" in str(inspect.signature(sudoku_bulk.solve_file))
     text = pydoc.render_doc(sudoku_bulk.solve, renderer=pydoc.plaintext)
     assert "solve(puzzles, *, max_solutions=2" in text
     assert "Solve puzzles held in memory." in text
