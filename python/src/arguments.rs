@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString};
+use pyo3::types::{PyBool, PyInt, PyString};
 
 use sudoku_bulk::Layout;
 use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
@@ -33,12 +33,17 @@ pub(crate) fn count(
             "{name}: expected an int, not a bool"
         )));
     }
-    let number: i128 = value.extract().map_err(|_| {
+    // Only ints: Python 3.9 would turn a float into one (with a deprecation warning).
+    let not_int = || {
         PyTypeError::new_err(format!(
             "{name}: expected an int, not {}",
             type_name(value).unwrap_or_default()
         ))
-    })?;
+    };
+    if !value.is_instance_of::<PyInt>() {
+        return Err(not_int());
+    }
+    let number: i128 = value.extract().map_err(|_| not_int())?;
     u64::try_from(number)
         .ok()
         .filter(|&v| v >= min)

@@ -185,6 +185,7 @@ def test_jigsaw_puzzles_with_their_own_regions_equal_the_command_line(cli, tmp_p
     (lambda: sudoku_bulk.solve([PUZZLE], algorithm="dlx"), ValueError, "algorithm: unknown algorithm 'dlx'"),
     (lambda: sudoku_bulk.solve([PUZZLE], regions="abc"), ValueError, "regions: region layout"),
     (lambda: sudoku_bulk.solve([PUZZLE], regions=["a" * 81] * 2), ValueError, "regions: 2 layouts for 1 puzzles"),
+    (lambda: sudoku_bulk.solve([PUZZLE], threads=2.0), TypeError, "threads: expected an int, not float"),
     (lambda: sudoku_bulk.solve([PUZZLE], threads=True), TypeError, "threads: expected an int, not a bool"),
     (lambda: sudoku_bulk.solve([PUZZLE], algorithm=3), TypeError, "algorithm: expected a str, not int"),
     (lambda: sudoku_bulk.verify([PUZZLE], [PUZZLE], unique=1), TypeError, "unique: expected a bool"),
