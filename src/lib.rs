@@ -41,6 +41,7 @@ pub mod merge;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
+pub mod rate;
 pub mod render;
 pub mod report;
 pub mod resume;
