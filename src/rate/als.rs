@@ -27,10 +27,29 @@ struct Als {
     sees_all: [Cells; 9],
 }
 
-/// Memory reused from search to search.
+/// Memory reused from search to search, and the sets of the last board searched (ALS-XZ and
+/// ALS-XY-Wing are tried one after the other on the same board).
 #[derive(Debug, Clone, Default)]
 pub struct Scratch {
     sets: Vec<Als>,
+    /// Each set's cells and digits, packed for the pair loops.
+    keys: Vec<(Cells, u16)>,
+    /// The candidates the sets were collected from.
+    board: Option<[u16; 81]>,
+}
+
+impl Scratch {
+    /// Collects the sets of `board` unless they are those of the last call.
+    fn prepare(&mut self, board: &Board, houses: &Houses) {
+        if self.board == Some(board.cand) {
+            return;
+        }
+        collect(board, houses, &mut self.sets);
+        self.keys.clear();
+        self.keys
+            .extend(self.sets.iter().map(|a| (a.cells, a.digits)));
+        self.board = Some(board.cand);
+    }
 }
 
 fn collect(board: &Board, houses: &Houses, out: &mut Vec<Als>) {
@@ -112,14 +131,16 @@ fn step(t: Technique, sets: &[&Als], eliminations: Vec<Candidate>) -> Step {
 }
 
 /// ALS-XZ.
+#[inline(never)]
 pub fn xz(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step> {
-    collect(board, houses, &mut scratch.sets);
-    let sets = &scratch.sets;
-    for (i, a) in sets.iter().enumerate() {
-        for b in &sets[i + 1..] {
-            if a.cells & b.cells != 0 || (a.digits & b.digits).count_ones() < 2 {
+    scratch.prepare(board, houses);
+    let (sets, keys) = (&scratch.sets, &scratch.keys);
+    for (i, &(a_cells, a_digits)) in keys.iter().enumerate() {
+        for (j, &(b_cells, b_digits)) in keys.iter().enumerate().skip(i + 1) {
+            if a_cells & b_cells != 0 || (a_digits & b_digits).count_ones() < 2 {
                 continue;
             }
+            let (a, b) = (&sets[i], &sets[j]);
             let mut rcc = restricted(a, b);
             while rcc != 0 {
                 let x = rcc.trailing_zeros() as usize;
@@ -136,27 +157,29 @@ pub fn xz(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step>
 }
 
 /// ALS-XY-Wing.
+#[inline(never)]
 pub fn xy_wing(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step> {
-    collect(board, houses, &mut scratch.sets);
-    let sets = &scratch.sets;
+    scratch.prepare(board, houses);
+    let (sets, keys) = (&scratch.sets, &scratch.keys);
     let mut linked: Vec<(usize, u16)> = Vec::new();
     for c in sets {
         linked.clear();
-        for (k, o) in sets.iter().enumerate() {
-            if o.cells & c.cells != 0 {
+        for (k, &(o_cells, o_digits)) in keys.iter().enumerate() {
+            if o_cells & c.cells != 0 || o_digits & c.digits == 0 {
                 continue;
             }
-            let r = restricted(o, c);
+            let r = restricted(&sets[k], c);
             if r != 0 {
                 linked.push((k, r));
             }
         }
         for (i, &(ka, ra)) in linked.iter().enumerate() {
             for &(kb, rb) in &linked[i + 1..] {
-                let (a, b) = (&sets[ka], &sets[kb]);
-                if a.cells & b.cells != 0 || a.digits & b.digits == 0 {
+                let ((a_cells, a_digits), (b_cells, b_digits)) = (keys[ka], keys[kb]);
+                if a_cells & b_cells != 0 || a_digits & b_digits == 0 {
                     continue;
                 }
+                let (a, b) = (&sets[ka], &sets[kb]);
                 // x from A-C and y from B-C, different.
                 for x in (0..9).filter(|x| ra & (1 << x) != 0) {
                     for y in (0..9).filter(|y| rb & (1 << y) != 0 && *y != x) {

@@ -227,7 +227,8 @@ pub fn propagate(
     }
 }
 
-/// The first chain of `kind` that removes a candidate.
+/// The chain of `kind` that removes the most candidates (HoDoKu sorts its chains the same
+/// way); among equals, the first found: starts in reading order, shortest chain from each.
 pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
     let mut imp = Implications::new();
     let technique = match kind {
@@ -239,12 +240,13 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
         Kind::Xy => board.bivalue_cells(),
         _ => board.unsolved,
     };
+    let mut best: Option<(u32, Step)> = None;
     for sc in cells_of(starts) {
         let mut digits = board.cand[sc];
         while digits != 0 {
             let sd = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let found = propagate(
+            propagate(
                 board,
                 houses,
                 kind,
@@ -253,38 +255,39 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
                 &mut imp,
                 |imp, vc, vd| {
                     let removed = removals(board, houses, kind, (sc, sd), (vc, vd));
-                    if removed.is_empty() {
-                        return None;
+                    let n: u32 = removed.iter().map(|m| count(*m)).sum();
+                    if n > best.as_ref().map_or(0, |b| b.0) {
+                        let (cells, digits) = imp.chain(vc * 9 + vd, true);
+                        let mut s = Step::new(technique);
+                        s.cells = cells;
+                        s.digits = digits;
+                        for d in 0..9 {
+                            s.eliminations.extend(
+                                cells_of(removed[d]).map(|c| Candidate::new(c, d as u8 + 1)),
+                            );
+                        }
+                        best = Some((n, s));
                     }
-                    let (cells, digits) = imp.chain(vc * 9 + vd, true);
-                    let mut s = Step::new(technique);
-                    s.cells = cells;
-                    s.digits = digits;
-                    s.eliminations = removed;
-                    Some(s)
+                    None
                 },
             );
-            if found.is_some() {
-                return found;
-            }
         }
     }
-    None
+    best.map(|(_, s)| s)
 }
 
-/// What "`s` or `v` is true" removes.
+/// What "`s` or `v` is true" removes, per digit.
 fn removals(
     board: &Board,
     houses: &Houses,
     kind: Kind,
     s: (usize, usize),
     v: (usize, usize),
-) -> Vec<Candidate> {
+) -> [Cells; 9] {
     let ((sc, sd), (vc, vd)) = (s, v);
-    let mut out = Vec::new();
+    let mut out = [0 as Cells; 9];
     if sd == vd && sc != vc {
-        let removed = board.digit[sd] & houses.peers[sc] & houses.peers[vc];
-        out.extend(cells_of(removed).map(|c| Candidate::new(c, sd as u8 + 1)));
+        out[sd] = board.digit[sd] & houses.peers[sc] & houses.peers[vc];
         return out;
     }
     if kind != Kind::Aic {
@@ -295,15 +298,15 @@ fn removals(
         let keep = (1u16 << sd) | (1 << vd);
         let mut gone = board.cand[sc] & !keep;
         while gone != 0 {
-            out.push(Candidate::new(sc, gone.trailing_zeros() as u8 + 1));
+            out[gone.trailing_zeros() as usize] |= bit(sc);
             gone &= gone - 1;
         }
     } else if houses.sees(sc, vc) {
         if board.has(sc, vd) {
-            out.push(Candidate::new(sc, vd as u8 + 1));
+            out[vd] |= bit(sc);
         }
         if board.has(vc, sd) {
-            out.push(Candidate::new(vc, sd as u8 + 1));
+            out[sd] |= bit(vc);
         }
     }
     out

@@ -76,6 +76,7 @@ fn step(t: Technique, d: usize, pattern: Cells, removed: Cells) -> Step {
 }
 
 /// Simple Colors: digits 1..9, clusters in order, wrap before trap.
+#[inline(never)]
 pub fn simple(board: &Board, houses: &Houses) -> Option<Step> {
     let mut list = Vec::new();
     for d in 0..9 {
@@ -97,6 +98,7 @@ pub fn simple(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// Multi Colors: digits 1..9, pairs of clusters in order.
+#[inline(never)]
 pub fn multi(board: &Board, houses: &Houses) -> Option<Step> {
     let mut list = Vec::new();
     for d in 0..9 {

@@ -54,6 +54,8 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins) -> Option<Step
                 cover_first: if rows_base { 9 } else { 0 },
                 lines: [0; 9],
                 cover: [0; 9],
+                cover_in: [[0; 9]; 9],
+                cover_out: [[0; 9]; 9],
                 chosen: [0; 4],
                 usable: [0; 9],
                 len: 0,
@@ -62,6 +64,15 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins) -> Option<Step
                 let cells = board.digit[d] & houses.house[search.base_first + k];
                 search.lines[k] = cells;
                 search.cover[k] = search.cover_mask(cells);
+                for i in cells_of(cells) {
+                    let line = if rows_base { i % 9 } else { i / 9 };
+                    search.cover_in[k][houses.region_of(i) - 18] |= 1 << line;
+                }
+                for g in 0..9 {
+                    search.cover_out[k][g] = (0..9)
+                        .filter(|&g2| g2 != g)
+                        .fold(0, |m, g2| m | search.cover_in[k][g2]);
+                }
                 let c = count(cells) as usize;
                 let fits = match fins {
                     Fins::None => c >= 1 && c <= n,
@@ -95,6 +106,10 @@ struct Search<'a> {
     lines: [Cells; 9],
     /// The cover lines each base line touches (bit k: cover line k).
     cover: [u16; 9],
+    /// The same, per region (`[line][region]`): the cover lines of the line's cells there.
+    cover_in: [[u16; 9]; 9],
+    /// The cover lines of the line's cells outside each region.
+    cover_out: [[u16; 9]; 9],
     chosen: [u8; 4],
     usable: [u8; 9],
     len: usize,
@@ -109,9 +124,13 @@ impl Search<'_> {
     }
 
     fn houses_of(&self, first: usize, mask: u16) -> Cells {
-        (0..9)
-            .filter(|k| mask & (1 << k) != 0)
-            .fold(0, |s, k| s | self.houses.house[first + k])
+        let mut out = 0;
+        let mut m = mask;
+        while m != 0 {
+            out |= self.houses.house[first + m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
     }
 
     fn combos(&mut self, from: usize, depth: usize) -> Option<Step> {
@@ -142,17 +161,23 @@ impl Search<'_> {
                 & !base_houses;
             return (removed != 0).then(|| self.step(base_cells, 0, removed, Fins::None));
         }
-        for g in 18..27 {
-            let region = self.houses.house[g];
-            if base_cells & region == 0 {
+        for g in 0..9 {
+            let (mut inside, mut outside) = (0u16, 0u16);
+            for &k in chosen {
+                let k = k as usize;
+                inside |= self.cover_in[k][g];
+                outside |= self.cover_out[k][g];
+            }
+            if inside == 0 {
                 continue;
             }
-            let needed = self.cover_mask(base_cells & !region);
+            let needed = outside;
             let have = needed.count_ones() as usize;
             if have > self.n {
                 continue;
             }
-            let optional = self.cover_mask(base_cells & region) & !needed;
+            let region = self.houses.house[18 + g];
+            let optional = inside & !needed;
             // Every way to fill the cover up to n lines with lines through the region.
             let mut extra = optional;
             loop {

@@ -104,6 +104,7 @@ fn meet(outcomes: impl Iterator<Item = Outcome>) -> ([Cells; 9], [Cells; 9]) {
 }
 
 /// A forcing chain.
+#[inline(never)]
 pub fn chain(board: &Board, houses: &Houses) -> Option<Step> {
     let mut imp = Implications::new();
     let mut results = vec![EMPTY; 729 * 2];
@@ -184,6 +185,7 @@ fn verities(
 }
 
 /// A forcing net.
+#[inline(never)]
 pub fn net(board: &Board, houses: &Houses) -> Option<Step> {
     let mut results = vec![EMPTY; 729];
     for c in cells_of(board.unsolved) {

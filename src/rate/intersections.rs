@@ -21,6 +21,7 @@ fn step(technique: Technique, d: usize, pattern: Cells, removed: Cells) -> Step 
 }
 
 /// Pointing: the digit's cells in a region all lie in one line; the rest of the line loses it.
+#[inline(never)]
 pub fn pointing(board: &Board, houses: &Houses) -> Option<Step> {
     for region in 18..27 {
         for d in 0..9 {
@@ -45,6 +46,7 @@ pub fn pointing(board: &Board, houses: &Houses) -> Option<Step> {
 
 /// Claiming: the digit's cells in a line all lie in one region; the rest of the region loses
 /// it.
+#[inline(never)]
 pub fn claiming(board: &Board, houses: &Houses) -> Option<Step> {
     for line in 0..18 {
         for d in 0..9 {

@@ -63,6 +63,8 @@ mod wings;
 
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod tests;
 
 pub use board::Board;
 pub use houses::Houses;
@@ -175,7 +177,8 @@ impl Rater {
     }
 
     /// Rates `grid`, calling `observe` with each step and the board it applies to (before
-    /// the step): for `show --explain` and the candidates grid.
+    /// the step, and before the safety net checks it): for `show --explain` and the
+    /// candidates grid.
     pub fn rate_with(
         &mut self,
         grid: &Grid,
@@ -199,10 +202,10 @@ impl Rater {
         };
         while board.unsolved != 0 {
             let step = self.next_step(&board, options.unique, &mut solution)?;
+            observe(&step, &board);
             if let Some(s) = &solution {
                 check_step(&step, s)?;
             }
-            observe(&step, &board);
             if !self.apply(&mut board, &step) {
                 return Err(RateError::NoProgress {
                     technique: step.technique,

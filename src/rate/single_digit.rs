@@ -61,6 +61,7 @@ fn seen_by_both(
 }
 
 /// Skyscraper: rows first, then columns; digits 1..9.
+#[inline(never)]
 pub fn skyscraper(board: &Board, houses: &Houses) -> Option<Step> {
     for d in 0..9 {
         for (from, line_of) in [(0usize, 1usize), (9, 0)] {
@@ -99,6 +100,7 @@ pub fn skyscraper(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// 2-String Kite: a row link and a column link with one end each in one region.
+#[inline(never)]
 pub fn two_string_kite(board: &Board, houses: &Houses) -> Option<Step> {
     for d in 0..9 {
         let (rows, nr) = links(board, houses, d, 0, 9);
@@ -132,6 +134,7 @@ pub fn two_string_kite(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// Turbot Fish: any two strong links whose near ends see each other.
+#[inline(never)]
 pub fn turbot_fish(board: &Board, houses: &Houses) -> Option<Step> {
     for d in 0..9 {
         let (l, n) = links(board, houses, d, 0, 27);
@@ -169,6 +172,7 @@ pub fn turbot_fish(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// Empty Rectangle (standard layout only).
+#[inline(never)]
 pub fn empty_rectangle(board: &Board, houses: &Houses) -> Option<Step> {
     if !houses.standard() {
         return None;

@@ -29,7 +29,7 @@ impl Candidate {
 
 impl fmt::Display for Candidate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", cell_name(self.cell as usize), self.digit)
+        write!(f, "{} in {}", self.digit, cell_name(self.cell as usize))
     }
 }
 

@@ -22,11 +22,13 @@ enum Kind {
 }
 
 /// The locked pair (`n = 2`) or triple (`n = 3`), in regions.
+#[inline(never)]
 pub fn locked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
     (18..27).find_map(|h| naked_in(board, houses, h, n, Kind::Locked))
 }
 
 /// The naked subset of `n` cells that is not locked: regions, rows, columns.
+#[inline(never)]
 pub fn naked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
     (18..27)
         .chain(0..18)
@@ -34,6 +36,7 @@ pub fn naked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
 }
 
 /// The hidden subset of `n` digits: regions, rows, columns.
+#[inline(never)]
 pub fn hidden(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
     (18..27)
         .chain(0..18)

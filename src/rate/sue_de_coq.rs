@@ -36,6 +36,7 @@ fn removals(board: &Board, cells: Cells, digits: u16) -> impl Iterator<Item = Ca
 }
 
 /// The first Sue de Coq: lines, then regions, then subsets of the intersection.
+#[inline(never)]
 pub fn find(board: &Board, houses: &Houses) -> Option<Step> {
     let (mut line_groups, mut region_groups) = (Vec::new(), Vec::new());
     for line in 0..18 {

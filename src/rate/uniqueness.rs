@@ -49,11 +49,12 @@ pub fn rectangle(board: &Board, houses: &Houses, t: Technique) -> Option<Step> {
                     if cells.iter().any(|&c| board.value[c] != 0) {
                         continue;
                     }
-                    let mut regions = 0u32;
-                    for &c in &cells {
-                        regions |= 1 << houses.region_of(c);
-                    }
-                    if regions.count_ones() != 2 {
+                    // Two regions, each holding two cells on one line (on a jigsaw layout a
+                    // region could hold two opposite corners: no deadly pattern then).
+                    let region = |k: usize| houses.region_of(cells[k]);
+                    let by_rows = region(0) == region(1) && region(2) == region(3);
+                    let by_cols = region(0) == region(2) && region(1) == region(3);
+                    if region(0) == region(3) || !(by_rows || by_cols) {
                         continue;
                     }
                     let common = cells.iter().fold(0x1FF, |m, &c| m & board.cand[c]);
@@ -133,10 +134,9 @@ fn one_rectangle(
         }
         Technique::HiddenRectangle if !floor.is_empty() => {
             for &corner in &floor {
-                let opposite = cells
-                    .iter()
-                    .copied()
-                    .find(|&c| !houses.sees(c, corner) && c != corner)?;
+                // cells are [r1c1, r1c2, r2c1, r2c2]: the opposite of k is 3 - k.
+                let k = cells.iter().position(|&c| c == corner).expect("a corner");
+                let opposite = cells[3 - k];
                 let row = houses.house[houses.row_of(opposite)];
                 let col = houses.house[houses.col_of(opposite)];
                 for (strong, gone) in [(a, b), (b, a)] {
@@ -215,6 +215,7 @@ fn type3(
 }
 
 /// BUG+1.
+#[inline(never)]
 pub fn bug_plus_one(board: &Board, houses: &Houses) -> Option<Step> {
     let mut three = None;
     for c in cells_of(board.unsolved) {
@@ -237,6 +238,16 @@ pub fn bug_plus_one(board: &Board, houses: &Houses) -> Option<Step> {
         }
     }
     let x = odd?;
+    if !board.has(t, x) {
+        return None;
+    }
+    // Without `x` in `t`, each of t's houses must hold `x` twice: so three times now.
+    if houses.cell_houses[t]
+        .iter()
+        .any(|&h| count(board.digit[x] & houses.house[h as usize]) != 3)
+    {
+        return None;
+    }
     let removed: Vec<(usize, usize)> = (0..9)
         .filter(|&d| d != x && board.has(t, d))
         .map(|d| (t, d))
@@ -355,6 +366,16 @@ mod tests {
         assert!(bug_plus_one(&b.board, &b.houses).is_none());
         marks[0] = "125".into();
         let b = TestBoard::from_pencilmarks(&marks.join(" "));
+        assert!(bug_plus_one(&b.board, &b.houses).is_none());
+    }
+
+    /// Regression: a digit seen three times in the trivalue cell's houses but not a candidate
+    /// of that cell made a false BUG+1 (magictour puzzle `.672......2....`).
+    #[test]
+    fn bug_plus_one_digit_must_be_in_the_cell() {
+        let b = TestBoard::from_pencilmarks(
+            "+9 +6 +7 +2 +3 +5 +4 18 18 15 +2 45 49 +8 19 36 36 +7 18 34 38 46 +7 16 +9 +2 +5 46 +1 34 +7 +5 +2 +8 36 +9 56 35 29 69 +4 +8 123 +7 16 +7 +8 29 +3 +1 69 26 +5 +4 28 +9 68 +1 26 +7 +5 +4 +3 +3 57 56 +8 69 +4 17 19 +2 24 47 +1 +5 29 +3 67 89 68",
+        );
         assert!(bug_plus_one(&b.board, &b.houses).is_none());
     }
 }

@@ -27,6 +27,7 @@ fn step(t: Technique, cells: &[usize], digits: u16, removed: &[(Cells, usize)]) 
 }
 
 /// Remote Pair: per pair of digits, per chain of at least four cells.
+#[inline(never)]
 pub fn remote_pair(board: &Board, houses: &Houses) -> Option<Step> {
     let bivalue = board.bivalue_cells();
     let mut done: Cells = 0;
@@ -83,6 +84,7 @@ pub fn remote_pair(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// XY-Wing: pivots in reading order.
+#[inline(never)]
 pub fn xy_wing(board: &Board, houses: &Houses) -> Option<Step> {
     let bivalue = board.bivalue_cells();
     for p in cells_of(bivalue) {
@@ -109,6 +111,7 @@ pub fn xy_wing(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// XYZ-Wing: trivalue pivots in reading order.
+#[inline(never)]
 pub fn xyz_wing(board: &Board, houses: &Houses) -> Option<Step> {
     let bivalue = board.bivalue_cells();
     for p in cells_of(board.unsolved) {
@@ -137,6 +140,7 @@ pub fn xyz_wing(board: &Board, houses: &Houses) -> Option<Step> {
 }
 
 /// W-Wing: pairs of equal bivalue cells in reading order.
+#[inline(never)]
 pub fn w_wing(board: &Board, houses: &Houses) -> Option<Step> {
     let bivalue = board.bivalue_cells();
     for c1 in cells_of(bivalue) {
