@@ -34,6 +34,12 @@ pub struct Scratch {
     sets: Vec<Als>,
     /// Each set's cells and digits, packed for the pair loops.
     keys: Vec<(Cells, u16)>,
+    /// Pairs of disjoint sets with a restricted common digit: `(i, j, digits)`, `i < j`.
+    links: Vec<(u32, u32, u16)>,
+    /// The same as adjacency lists: the links of set `k` are
+    /// `adjacent[start[k]..start[k + 1]]`, each `(other set, digits)`.
+    start: Vec<u32>,
+    adjacent: Vec<(u32, u16)>,
     /// The candidates the sets were collected from.
     board: Option<[u16; 81]>,
 }
@@ -48,6 +54,37 @@ impl Scratch {
         self.keys.clear();
         self.keys
             .extend(self.sets.iter().map(|a| (a.cells, a.digits)));
+        self.links.clear();
+        for (i, &(a_cells, a_digits)) in self.keys.iter().enumerate() {
+            for (j, &(b_cells, b_digits)) in self.keys.iter().enumerate().skip(i + 1) {
+                if a_cells & b_cells != 0 || a_digits & b_digits == 0 {
+                    continue;
+                }
+                let r = restricted(&self.sets[i], &self.sets[j]);
+                if r != 0 {
+                    self.links.push((i as u32, j as u32, r));
+                }
+            }
+        }
+        let n = self.sets.len();
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        for &(i, j, _) in &self.links {
+            self.start[i as usize + 1] += 1;
+            self.start[j as usize + 1] += 1;
+        }
+        for k in 0..n {
+            self.start[k + 1] += self.start[k];
+        }
+        self.adjacent.clear();
+        self.adjacent.resize(self.links.len() * 2, (0, 0));
+        let mut fill: Vec<u32> = self.start[..n].to_vec();
+        for &(i, j, r) in &self.links {
+            self.adjacent[fill[i as usize] as usize] = (j, r);
+            fill[i as usize] += 1;
+            self.adjacent[fill[j as usize] as usize] = (i, r);
+            fill[j as usize] += 1;
+        }
         self.board = Some(board.cand);
     }
 }
@@ -134,22 +171,20 @@ fn step(t: Technique, sets: &[&Als], eliminations: Vec<Candidate>) -> Step {
 #[inline(never)]
 pub fn xz(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step> {
     scratch.prepare(board, houses);
-    let (sets, keys) = (&scratch.sets, &scratch.keys);
-    for (i, &(a_cells, a_digits)) in keys.iter().enumerate() {
-        for (j, &(b_cells, b_digits)) in keys.iter().enumerate().skip(i + 1) {
-            if a_cells & b_cells != 0 || (a_digits & b_digits).count_ones() < 2 {
-                continue;
-            }
-            let (a, b) = (&sets[i], &sets[j]);
-            let mut rcc = restricted(a, b);
-            while rcc != 0 {
-                let x = rcc.trailing_zeros() as usize;
-                rcc &= rcc - 1;
-                let zs = a.digits & b.digits & !(1 << x);
-                let gone = removals(board, a, b, zs, a.cells | b.cells);
-                if !gone.is_empty() {
-                    return Some(step(Technique::AlsXz, &[a, b], gone));
-                }
+    let sets = &scratch.sets;
+    for &(i, j, rcc) in &scratch.links {
+        let (a, b) = (&sets[i as usize], &sets[j as usize]);
+        let common = a.digits & b.digits;
+        if common.count_ones() < 2 {
+            continue;
+        }
+        let mut rcc = rcc;
+        while rcc != 0 {
+            let x = rcc.trailing_zeros() as usize;
+            rcc &= rcc - 1;
+            let gone = removals(board, a, b, common & !(1 << x), a.cells | b.cells);
+            if !gone.is_empty() {
+                return Some(step(Technique::AlsXz, &[a, b], gone));
             }
         }
     }
@@ -161,20 +196,11 @@ pub fn xz(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step>
 pub fn xy_wing(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step> {
     scratch.prepare(board, houses);
     let (sets, keys) = (&scratch.sets, &scratch.keys);
-    let mut linked: Vec<(usize, u16)> = Vec::new();
-    for c in sets {
-        linked.clear();
-        for (k, &(o_cells, o_digits)) in keys.iter().enumerate() {
-            if o_cells & c.cells != 0 || o_digits & c.digits == 0 {
-                continue;
-            }
-            let r = restricted(&sets[k], c);
-            if r != 0 {
-                linked.push((k, r));
-            }
-        }
+    for (k, c) in sets.iter().enumerate() {
+        let linked = &scratch.adjacent[scratch.start[k] as usize..scratch.start[k + 1] as usize];
         for (i, &(ka, ra)) in linked.iter().enumerate() {
             for &(kb, rb) in &linked[i + 1..] {
+                let (ka, kb) = (ka as usize, kb as usize);
                 let ((a_cells, a_digits), (b_cells, b_digits)) = (keys[ka], keys[kb]);
                 if a_cells & b_cells != 0 || a_digits & b_digits == 0 {
                     continue;

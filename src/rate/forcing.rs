@@ -22,16 +22,36 @@
 
 use super::board::{Board, NoEvents};
 use super::chains::{Implications, Kind, propagate};
-use super::houses::{Cells, Houses, bit, cells_of, count};
+use super::houses::{Cells, Houses, cells_of, count};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
 
 /// What an assumption implies: candidates true and false, per digit.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Outcome {
     broken: bool,
     on: [Cells; 9],
     off: [Cells; 9],
+}
+
+/// Memory reused from search to search: the outcome of every assumption.
+#[derive(Clone, Default)]
+pub struct Scratch {
+    outcomes: Vec<Outcome>,
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scratch").finish_non_exhaustive()
+    }
+}
+
+impl Scratch {
+    fn outcomes(&mut self, n: usize) -> &mut Vec<Outcome> {
+        self.outcomes.clear();
+        self.outcomes.resize(n, EMPTY);
+        &mut self.outcomes
+    }
 }
 
 const EMPTY: Outcome = Outcome {
@@ -105,9 +125,9 @@ fn meet(outcomes: impl Iterator<Item = Outcome>) -> ([Cells; 9], [Cells; 9]) {
 
 /// A forcing chain.
 #[inline(never)]
-pub fn chain(board: &Board, houses: &Houses) -> Option<Step> {
+pub fn chain(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step> {
     let mut imp = Implications::new();
-    let mut results = vec![EMPTY; 729 * 2];
+    let results = scratch.outcomes(729 * 2);
     for c in cells_of(board.unsolved) {
         for d in (0..9).filter(|&d| board.has(c, d)) {
             for (k, on) in [(0, true), (1, false)] {
@@ -186,8 +206,8 @@ fn verities(
 
 /// A forcing net.
 #[inline(never)]
-pub fn net(board: &Board, houses: &Houses) -> Option<Step> {
-    let mut results = vec![EMPTY; 729];
+pub fn net(board: &Board, houses: &Houses, scratch: &mut Scratch) -> Option<Step> {
+    let results = scratch.outcomes(729);
     for c in cells_of(board.unsolved) {
         for d in (0..9).filter(|&d| board.has(c, d)) {
             let mut copy = board.clone();
@@ -216,7 +236,6 @@ pub fn net(board: &Board, houses: &Houses) -> Option<Step> {
             results[c * 9 + d] = outcome;
         }
     }
-    let _ = bit;
     verities(board, houses, Technique::ForcingNet, &|c, d| {
         results[c * 9 + d]
     })
@@ -240,17 +259,17 @@ mod tests {
         marks[0] = "35".into();
         marks[1] = "3".into();
         let b = TestBoard::from_pencilmarks(&marks.join(" "));
-        let s = net(&b.board, &b.houses).unwrap();
+        let s = net(&b.board, &b.houses, &mut Scratch::default()).unwrap();
         assert_eq!(s.eliminations, vec![Candidate::new(0, 3)]);
         assert_sound(&s, crate::test_data::SOLUTION);
-        let s = chain(&b.board, &b.houses).unwrap();
+        let s = chain(&b.board, &b.houses, &mut Scratch::default()).unwrap();
         assert_sound(&s, crate::test_data::SOLUTION);
     }
 
     #[test]
     fn nothing_to_force_on_a_solved_board() {
         let b = TestBoard::from_puzzle(crate::test_data::SOLUTION);
-        assert!(net(&b.board, &b.houses).is_none());
-        assert!(chain(&b.board, &b.houses).is_none());
+        assert!(net(&b.board, &b.houses, &mut Scratch::default()).is_none());
+        assert!(chain(&b.board, &b.houses, &mut Scratch::default()).is_none());
     }
 }

@@ -148,6 +148,7 @@ pub struct Rater {
     houses: Houses,
     queues: singles::Queues,
     scratch: als::Scratch,
+    forcing: forcing::Scratch,
 }
 
 /// Rates one puzzle (builds a [`Rater`]; keep one to rate many puzzles of a layout).
@@ -163,6 +164,7 @@ impl Rater {
             houses: Houses::new(layout),
             queues: singles::Queues::default(),
             scratch: als::Scratch::default(),
+            forcing: forcing::Scratch::default(),
         }
     }
 
@@ -305,8 +307,8 @@ impl Rater {
             T::NiceLoop => chains::find(board, h, chains::Kind::Aic),
             T::AlsXz => als::xz(board, h, &mut self.scratch),
             T::AlsXyWing => als::xy_wing(board, h, &mut self.scratch),
-            T::ForcingChain => forcing::chain(board, h),
-            T::ForcingNet => forcing::net(board, h),
+            T::ForcingChain => forcing::chain(board, h, &mut self.forcing),
+            T::ForcingNet => forcing::net(board, h, &mut self.forcing),
             T::BruteForce => None,
         }
     }
