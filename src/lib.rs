@@ -6,6 +6,8 @@
 //! - [`layout`]: boxes or free-form regions, and the givens check;
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
 //! - [`verify`]: the independent checker of solutions;
+//! - [`rate`]: how hard a puzzle is for a person: a logic solver with a ladder of human
+//!   techniques, rated as HoDoKu rates (it uses only `grid` and `layout`);
 //! - [`generate`]: reproducible random layouts, grids and puzzles;
 //! - [`render`]: text views of puzzles, outcomes and search traces.
 //!

@@ -317,21 +317,13 @@ mod tests {
     use super::*;
     use crate::rate::test_support::TestBoard;
 
-    fn only(b: &mut TestBoard, cells: impl Iterator<Item = usize>, keep: &[usize], d: usize) {
-        for c in cells {
-            if !keep.contains(&c) {
-                b.remove_candidate(c, d);
-            }
-        }
-    }
-
     #[test]
     fn x_chain_of_three_strong_links() {
         // Digit 5, five links: r1c1=r1c5 - r4c5=r4c8 - r8c8=r8c2; r1c1 or r8c2 is 5.
         let mut b = TestBoard::empty();
-        only(&mut b, 0..9, &[0, 4], 5);
-        only(&mut b, 27..36, &[31, 34], 5);
-        only(&mut b, 63..72, &[70, 64], 5);
+        b.only(0..9, &[0, 4], 5);
+        b.only(27..36, &[31, 34], 5);
+        b.only(63..72, &[70, 64], 5);
         let s = find(&b.board, &b.houses, Kind::X).unwrap();
         assert_eq!(s.technique, Technique::XChain);
         assert!(s.eliminations.iter().all(|e| e.digit == 5));
@@ -362,8 +354,8 @@ mod tests {
         // r1c1 or r4c9 is 1, and r1c9 sees both.
         let mut b = TestBoard::empty();
         b.keep(0, &[1, 2]);
-        only(&mut b, (0..9).map(|r| r * 9 + 4), &[4, 31], 2);
-        only(&mut b, 27..36, &[31, 35], 1);
+        b.only((0..9).map(|r| r * 9 + 4), &[4, 31], 2);
+        b.only(27..36, &[31, 35], 1);
         assert!(find(&b.board, &b.houses, Kind::X).is_none());
         assert!(find(&b.board, &b.houses, Kind::Xy).is_none());
         let s = find(&b.board, &b.houses, Kind::Aic).unwrap();

@@ -9,7 +9,7 @@
 
 use super::board::Board;
 use super::houses::{Cells, Houses, bit, cells_of, count};
-use super::step::{Candidate, Step};
+use super::step::Step;
 use super::technique::Technique;
 
 /// One cluster's two colours.
@@ -66,12 +66,8 @@ fn seen_by(houses: &Houses, set: Cells) -> Cells {
 }
 
 fn step(t: Technique, d: usize, pattern: Cells, removed: Cells) -> Step {
-    let mut s = Step::new(t);
-    s.cells = cells_of(pattern).map(|c| c as u8).collect();
-    s.digits = 1 << d;
-    s.eliminations = cells_of(removed)
-        .map(|c| Candidate::new(c, d as u8 + 1))
-        .collect();
+    let mut s = Step::pattern(t, cells_of(pattern), 1 << d);
+    s.remove(d, cells_of(removed));
     s
 }
 
@@ -135,15 +131,8 @@ pub fn multi(board: &Board, houses: &Houses) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::step::Candidate;
     use crate::rate::test_support::TestBoard;
-
-    fn only(b: &mut TestBoard, cells: impl Iterator<Item = usize>, keep: &[usize], d: usize) {
-        for c in cells {
-            if !keep.contains(&c) {
-                b.remove_candidate(c, d);
-            }
-        }
-    }
 
     #[test]
     fn simple_colors_trap() {
@@ -151,9 +140,9 @@ mod tests {
         // {r1c1, r8c3} and {r2c3, r8c7}: r1c7 sees r1c1 and r8c7.
         let mut b = TestBoard::empty();
         let box1: Vec<usize> = cells_of(b.houses.house(18)).collect();
-        only(&mut b, box1.into_iter(), &[0, 11], 4);
-        only(&mut b, (0..9).map(|r| r * 9 + 2), &[11, 65], 4);
-        only(&mut b, 63..72, &[65, 69], 4);
+        b.only(box1, &[0, 11], 4);
+        b.only((0..9).map(|r| r * 9 + 2), &[11, 65], 4);
+        b.only(63..72, &[65, 69], 4);
         let s = simple(&b.board, &b.houses).unwrap();
         assert_eq!(s.technique, Technique::SimpleColors);
         assert!(s.eliminations.contains(&Candidate::new(6, 4)), "{s}");
@@ -169,13 +158,13 @@ mod tests {
         // Cluster 1: row 1 link r1c1-r1c5. Cluster 2: column 2 link r2c2-r8c2.
         // r1c1 sees r2c2 (box 1): r1c5 or r8c2 is 7, so r8c5 loses 7.
         let mut b = TestBoard::empty();
-        only(&mut b, 0..9, &[0, 4], 7);
-        only(&mut b, (0..9).map(|r| r * 9 + 1), &[10, 64], 7);
+        b.only(0..9, &[0, 4], 7);
+        b.only((0..9).map(|r| r * 9 + 1), &[10, 64], 7);
         let s = multi(&b.board, &b.houses).unwrap();
         assert_eq!(s.technique, Technique::MultiColors);
         assert_eq!(s.eliminations, vec![Candidate::new(67, 7)]);
         let mut b = TestBoard::empty();
-        only(&mut b, 0..9, &[0, 4], 7);
+        b.only(0..9, &[0, 4], 7);
         assert!(multi(&b.board, &b.houses).is_none(), "one cluster only");
     }
 }

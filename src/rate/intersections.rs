@@ -6,19 +6,9 @@
 //! claiming over rows, then columns, digits 1..9.
 
 use super::board::Board;
-use super::houses::{Cells, Houses, cells_of, count, first};
-use super::step::{Candidate, Step};
+use super::houses::{Houses, cells_of, count, first};
+use super::step::Step;
 use super::technique::Technique;
-
-fn step(technique: Technique, d: usize, pattern: Cells, removed: Cells) -> Step {
-    let mut step = Step::new(technique);
-    step.cells = cells_of(pattern).map(|c| c as u8).collect();
-    step.digits = 1 << d;
-    step.eliminations = cells_of(removed)
-        .map(|c| Candidate::new(c, d as u8 + 1))
-        .collect();
-    step
-}
 
 /// Pointing: the digit's cells in a region all lie in one line; the rest of the line loses it.
 #[inline(never)]
@@ -35,7 +25,13 @@ pub fn pointing(board: &Board, houses: &Houses) -> Option<Step> {
                 if here & !line_cells == 0 {
                     let removed = board.digit[d] & line_cells & !houses.house[region];
                     if removed != 0 {
-                        return Some(step(Technique::LockedCandidatesPointing, d, here, removed));
+                        let mut s = Step::pattern(
+                            Technique::LockedCandidatesPointing,
+                            cells_of(here),
+                            1 << d,
+                        );
+                        s.remove(d, cells_of(removed));
+                        return Some(s);
                     }
                 }
             }
@@ -59,7 +55,10 @@ pub fn claiming(board: &Board, houses: &Houses) -> Option<Step> {
             if here & !region_cells == 0 {
                 let removed = board.digit[d] & region_cells & !houses.house[line];
                 if removed != 0 {
-                    return Some(step(Technique::LockedCandidatesClaiming, d, here, removed));
+                    let mut s =
+                        Step::pattern(Technique::LockedCandidatesClaiming, cells_of(here), 1 << d);
+                    s.remove(d, cells_of(removed));
+                    return Some(s);
                 }
             }
         }
@@ -70,6 +69,7 @@ pub fn claiming(board: &Board, houses: &Houses) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::step::Candidate;
     use crate::rate::test_support::TestBoard;
 
     #[test]

@@ -14,7 +14,7 @@
 
 use super::board::Board;
 use super::houses::{Cells, Houses, bit, cells_of, count, first};
-use super::step::{Candidate, Step};
+use super::step::Step;
 use super::technique::Technique;
 
 /// The strong links of digit `d` in houses `from..to`: the two cells of each.
@@ -39,12 +39,8 @@ fn links(
 }
 
 fn step(t: Technique, d: usize, pattern: &[usize], removed: Cells) -> Step {
-    let mut s = Step::new(t);
-    s.cells = pattern.iter().map(|&c| c as u8).collect();
-    s.digits = 1 << d;
-    s.eliminations = cells_of(removed)
-        .map(|c| Candidate::new(c, d as u8 + 1))
-        .collect();
+    let mut s = Step::pattern(t, pattern.iter().copied(), 1 << d);
+    s.remove(d, cells_of(removed));
     s
 }
 
@@ -235,23 +231,15 @@ pub fn empty_rectangle(board: &Board, houses: &Houses) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::step::Candidate;
     use crate::rate::test_support::TestBoard;
-
-    /// Keeps digit `d` (1..=9) only at `keep` among `cells`.
-    fn only(b: &mut TestBoard, cells: impl Iterator<Item = usize>, keep: &[usize], d: usize) {
-        for c in cells {
-            if !keep.contains(&c) {
-                b.remove_candidate(c, d);
-            }
-        }
-    }
 
     #[test]
     fn skyscraper_on_two_rows() {
         // Row 1: 4 at r1c1, r1c5; row 5: 4 at r5c1, r5c6. Far ends r1c5 and r5c6.
         let mut b = TestBoard::empty();
-        only(&mut b, 0..9, &[0, 4], 4);
-        only(&mut b, 36..45, &[36, 41], 4);
+        b.only(0..9, &[0, 4], 4);
+        b.only(36..45, &[36, 41], 4);
         let s = skyscraper(&b.board, &b.houses).unwrap();
         assert_eq!(s.technique, Technique::Skyscraper);
         let mut cells: Vec<u8> = s.eliminations.iter().map(|e| e.cell).collect();
@@ -264,8 +252,8 @@ mod tests {
     fn two_string_kite_joins_in_a_box() {
         // Row 1: 6 at r1c2, r1c9; column 1: 6 at r2c1, r8c1; r1c2 and r2c1 share box 1.
         let mut b = TestBoard::empty();
-        only(&mut b, 0..9, &[1, 8], 6);
-        only(&mut b, (0..9).map(|r| r * 9), &[9, 63], 6);
+        b.only(0..9, &[1, 8], 6);
+        b.only((0..9).map(|r| r * 9), &[9, 63], 6);
         let s = two_string_kite(&b.board, &b.houses).unwrap();
         assert_eq!(s.technique, Technique::TwoStringKite);
         // r8c9 sees r1c9 (column) and r8c1 (row).
@@ -278,8 +266,8 @@ mod tests {
         // Box 1: 2 at r1c1 and r2c3; row 5: 2 at r5c3 and r5c7. r2c3 sees r5c3 (column 3).
         let mut b = TestBoard::empty();
         let box1: Vec<usize> = cells_of(b.houses.house(18)).collect();
-        only(&mut b, box1.into_iter(), &[0, 11], 2);
-        only(&mut b, 36..45, &[38, 42], 2);
+        b.only(box1, &[0, 11], 2);
+        b.only(36..45, &[38, 42], 2);
         let s = turbot_fish(&b.board, &b.houses).unwrap();
         assert_eq!(s.technique, Technique::TurbotFish);
         assert!(s.eliminations.iter().all(|e| {
@@ -295,8 +283,8 @@ mod tests {
         // Column 6: 9 only at r2c6 and r7c6. Target: r7c2.
         let mut b = TestBoard::empty();
         let box1: Vec<usize> = cells_of(b.houses.house(18)).collect();
-        only(&mut b, box1.into_iter(), &[9, 10, 11, 1, 19], 9);
-        only(&mut b, (0..9).map(|r| r * 9 + 5), &[14, 59], 9);
+        b.only(box1, &[9, 10, 11, 1, 19], 9);
+        b.only((0..9).map(|r| r * 9 + 5), &[14, 59], 9);
         let s = empty_rectangle(&b.board, &b.houses).unwrap();
         assert_eq!(s.technique, Technique::EmptyRectangle);
         assert_eq!(s.eliminations, vec![Candidate::new(55, 9)]);

@@ -68,6 +68,25 @@ impl Step {
         step
     }
 
+    /// A step of `technique` on the pattern `cells` (in that order) and `digits` (bit `d - 1`
+    /// for digit `d`), with no placements or eliminations yet.
+    pub(crate) fn pattern(
+        technique: Technique,
+        cells: impl IntoIterator<Item = usize>,
+        digits: u16,
+    ) -> Step {
+        let mut step = Step::new(technique);
+        step.cells = cells.into_iter().map(|c| c as u8).collect();
+        step.digits = digits;
+        step
+    }
+
+    /// Adds the elimination of digit index `d` (`0..9`, digit `d + 1`) from each of `cells`.
+    pub(crate) fn remove(&mut self, d: usize, cells: impl IntoIterator<Item = usize>) {
+        self.eliminations
+            .extend(cells.into_iter().map(|c| Candidate::new(c, d as u8 + 1)));
+    }
+
     /// The digits of the pattern, smallest first.
     pub fn pattern_digits(&self) -> impl Iterator<Item = u8> + '_ {
         (1..=9u8).filter(|d| self.digits & (1 << (d - 1)) != 0)

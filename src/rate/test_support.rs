@@ -61,6 +61,15 @@ impl TestBoard {
             .remove(&self.houses, cell, digit - 1, &mut NoEvents);
     }
 
+    /// Keeps digit `digit` (`1..=9`) only at `keep` among `cells`.
+    pub fn only(&mut self, cells: impl IntoIterator<Item = usize>, keep: &[usize], digit: usize) {
+        for c in cells {
+            if !keep.contains(&c) {
+                self.remove_candidate(c, digit);
+            }
+        }
+    }
+
     /// Keeps only the digits of `digits` (`1..=9`) as candidates of `cell`.
     pub fn keep(&mut self, cell: usize, digits: &[usize]) {
         for d in 1..=9 {
