@@ -254,7 +254,14 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
                 false,
                 &mut imp,
                 |imp, vc, vd| {
-                    let removed = removals(board, houses, kind, (sc, sd), (vc, vd));
+                    let mut removed = removals(board, houses, kind, (sc, sd), (vc, vd));
+                    if kind == Kind::Aic && weakly_linked(houses, (sc, sd), (vc, vd)) {
+                        // A continuous loop: every link of it holds exactly one truth.
+                        let gone = loop_removals(board, houses, imp, (sc, sd), (vc, vd));
+                        for d in 0..9 {
+                            removed[d] |= gone[d];
+                        }
+                    }
                     let n: u32 = removed.iter().map(|m| count(*m)).sum();
                     if n > best.as_ref().map_or(0, |b| b.0) {
                         let (cells, digits) = imp.chain(vc * 9 + vd, true);
@@ -274,6 +281,72 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
         }
     }
     best.map(|(_, s)| s)
+}
+
+/// Whether two distinct candidates cannot both be true.
+fn weakly_linked(houses: &Houses, a: (usize, usize), b: (usize, usize)) -> bool {
+    (a.0 == b.0 && a.1 != b.1) || (a.1 == b.1 && houses.sees(a.0, b.0))
+}
+
+/// What a link between candidates `a` and `b` holding exactly one truth removes: the
+/// candidates seeing both.
+fn link_removals(
+    board: &Board,
+    houses: &Houses,
+    a: (usize, usize),
+    b: (usize, usize),
+    out: &mut [Cells; 9],
+) {
+    if a.0 == b.0 {
+        let mut gone = board.cand[a.0] & !((1u16 << a.1) | (1 << b.1));
+        while gone != 0 {
+            out[gone.trailing_zeros() as usize] |= bit(a.0);
+            gone &= gone - 1;
+        }
+    } else if a.1 == b.1 {
+        out[a.1] |= board.digit[a.1] & houses.peers[a.0] & houses.peers[b.0];
+    }
+}
+
+/// The removals of the continuous loop closed by the weak link from `v` (implied true) back
+/// to the start `s` (assumed false): the loop alternates strong and weak links, as many of
+/// each, every candidate of it in one of each; strong links hold at least one truth and weak
+/// ones at most one, so each holds exactly one, and a candidate seeing both ends of any of its
+/// links is false.
+fn loop_removals(
+    board: &Board,
+    houses: &Houses,
+    imp: &Implications,
+    s: (usize, usize),
+    v: (usize, usize),
+) -> [Cells; 9] {
+    let mut out = [0 as Cells; 9];
+    let node = |n: usize| (n / 9, n % 9);
+    link_removals(board, houses, v, s, &mut out);
+    // The loop's candidates, to make sure none comes twice (a path may meet a candidate
+    // false and later true: that is no loop).
+    let mut seen = [0 as Cells; 9];
+    seen[v.1] |= bit(v.0);
+    let (mut n, mut on) = (v.0 * 9 + v.1, true);
+    loop {
+        let p = if on {
+            imp.parent_on[n]
+        } else {
+            imp.parent_off[n]
+        };
+        if p == NONE {
+            break;
+        }
+        let (pc, pd) = node(p as usize);
+        if seen[pd] & bit(pc) != 0 {
+            return [0; 9];
+        }
+        seen[pd] |= bit(pc);
+        link_removals(board, houses, (pc, pd), node(n), &mut out);
+        n = p as usize;
+        on = !on;
+    }
+    out
 }
 
 /// What "`s` or `v` is true" removes, per digit.
