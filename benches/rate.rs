@@ -8,7 +8,7 @@
 //! Sets and how much of each is rated per iteration (the slow ones are cut so that one
 //! iteration stays near a second): the four QQWing-graded sets of `data/graded/` (all 1000),
 //! the first 2000 17-clue puzzles, the first 200 of magictour top1465, the first 30 of
-//! forum_hardest_1106 and of forum_hardest_1905_11+, and the first 500 of serg's benchmark,
+//! forum_hardest_1106 and of forum_hardest_1905_11+, and the first 100 of serg's benchmark,
 //! whose puzzles have several solutions (rated without uniqueness techniques).
 
 use std::hint::black_box;
@@ -47,7 +47,7 @@ const SETS: &[(&str, &str, usize)] = &[
         "puzzles5_forum_hardest_1905_11+.txt.gz",
         30,
     ),
-    ("serg_benchmark", "puzzles7_serg_benchmark.txt.gz", 500),
+    ("serg_benchmark", "puzzles7_serg_benchmark.txt.gz", 100),
 ];
 
 fn wanted(name: &str) -> bool {

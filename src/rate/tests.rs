@@ -497,3 +497,54 @@ fn jigsaw_puzzles_are_rated_without_box_techniques() {
         "the sample should need more than singles somewhere"
     );
 }
+
+/// The rater sits beside the solver and the verifier: it may use `grid` and `layout` (and
+/// `rng`), nothing else of the crate.
+#[test]
+fn the_rater_imports_only_grid_and_layout() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rate");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            let mut rest = line;
+            while let Some(at) = rest.find("crate::") {
+                let after = &rest[at + "crate::".len()..];
+                rest = after;
+                // `crate::name` or `crate::{a, b}`; anything else (a string) is no path.
+                let names: Vec<&str> = if let Some(list) = after.strip_prefix('{') {
+                    list.split('}')
+                        .next()
+                        .unwrap()
+                        .split(',')
+                        .map(str::trim)
+                        .collect()
+                } else if after.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    vec![after]
+                } else {
+                    continue;
+                };
+                let allowed = [
+                    "rate",
+                    "grid",
+                    "layout",
+                    "rng",
+                    "Grid",
+                    "Layout",
+                    "test_data",
+                ];
+                for name in names {
+                    assert!(
+                        allowed.iter().any(|m| name.starts_with(m)),
+                        "{}:{}: {line}",
+                        path.display(),
+                        n + 1
+                    );
+                }
+            }
+        }
+    }
+}

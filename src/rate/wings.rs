@@ -89,11 +89,12 @@ pub fn xy_wing(board: &Board, houses: &Houses) -> Option<Step> {
     let bivalue = board.bivalue_cells();
     for p in cells_of(bivalue) {
         let xy = board.cand[p];
-        let wings: Vec<usize> = cells_of(houses.peers[p] & bivalue)
+        let wings = cells_of(houses.peers[p] & bivalue)
             .filter(|&w| (board.cand[w] & xy).count_ones() == 1)
-            .collect();
-        for (i, &a) in wings.iter().enumerate() {
-            for &b in &wings[i + 1..] {
+            .fold(0 as Cells, |s, w| s | bit(w));
+        for a in cells_of(wings) {
+            let a_after = wings & !((bit(a) << 1) - 1);
+            for b in cells_of(a_after) {
                 let (ca, cb) = (board.cand[a], board.cand[b]);
                 let z = ca & cb & !xy;
                 if z == 0 || ca == cb || (ca | cb) & xy != xy {
@@ -119,11 +120,12 @@ pub fn xyz_wing(board: &Board, houses: &Houses) -> Option<Step> {
         if xyz.count_ones() != 3 {
             continue;
         }
-        let wings: Vec<usize> = cells_of(houses.peers[p] & bivalue)
+        let wings = cells_of(houses.peers[p] & bivalue)
             .filter(|&w| board.cand[w] & !xyz == 0)
-            .collect();
-        for (i, &a) in wings.iter().enumerate() {
-            for &b in &wings[i + 1..] {
+            .fold(0 as Cells, |s, w| s | bit(w));
+        for a in cells_of(wings) {
+            let a_after = wings & !((bit(a) << 1) - 1);
+            for b in cells_of(a_after) {
                 let z = board.cand[a] & board.cand[b];
                 if z.count_ones() != 1 {
                     continue;
