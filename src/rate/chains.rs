@@ -79,6 +79,24 @@ impl Implications {
         self.off = [0; 9];
     }
 
+    /// How many candidates the chain to `node` (implied true) has, the start included.
+    fn length(&self, mut node: usize) -> usize {
+        let (mut n, mut on) = (1, true);
+        loop {
+            let p = if on {
+                self.parent_on[node]
+            } else {
+                self.parent_off[node]
+            };
+            if p == NONE || n > 1458 {
+                return n;
+            }
+            node = p as usize;
+            on = !on;
+            n += 1;
+        }
+    }
+
     /// The chain that implied `node` (`on` says which state), back to the start: cells in
     /// chain order, start first, and the digits used.
     fn chain(&self, mut node: usize, mut on: bool) -> (Vec<u8>, u16) {
@@ -240,7 +258,8 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
         Kind::Xy => board.bivalue_cells(),
         _ => board.unsolved,
     };
-    let mut best: Option<(u32, Step)> = None;
+    // The best so far: (candidates removed, HoDoKu's index sum, chain length) and its step.
+    let mut best: Option<((u32, u64, usize), Step)> = None;
     for sc in cells_of(starts) {
         let mut digits = board.cand[sc];
         while digits != 0 {
@@ -263,7 +282,15 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
                         }
                     }
                     let n: u32 = removed.iter().map(|m| count(*m)).sum();
-                    if n > best.as_ref().map_or(0, |b| b.0) {
+                    if n == 0 || best.as_ref().is_some_and(|b| n < b.0.0) {
+                        return None;
+                    }
+                    let rank = (n, index_sum(&removed), imp.length(vc * 9 + vd));
+                    let better = best.as_ref().is_none_or(|b| {
+                        let r = b.0;
+                        n > r.0 || (rank.1, rank.2) < (r.1, r.2)
+                    });
+                    if better {
                         let (cells, digits) = imp.chain(vc * 9 + vd, true);
                         let mut s = Step::new(technique);
                         s.cells = cells;
@@ -273,7 +300,7 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
                                 cells_of(removed[d]).map(|c| Candidate::new(c, d as u8 + 1)),
                             );
                         }
-                        best = Some((n, s));
+                        best = Some((rank, s));
                     }
                     None
                 },
@@ -281,6 +308,20 @@ pub fn find(board: &Board, houses: &Houses, kind: Kind) -> Option<Step> {
         }
     }
     best.map(|(_, s)| s)
+}
+
+/// HoDoKu's tie-break between steps removing as many candidates (`getIndexSumme`): the
+/// removed candidates sorted by digit, then cell, the `k`-th weighing `cell * (1 + 80k) +
+/// digit`; the smaller sum wins.
+fn index_sum(removed: &[Cells; 9]) -> u64 {
+    let (mut sum, mut weight) = (0u64, 1u64);
+    for (d, &cells) in removed.iter().enumerate() {
+        for c in cells_of(cells) {
+            sum += c as u64 * weight + d as u64 + 1;
+            weight += 80;
+        }
+    }
+    sum
 }
 
 /// Whether two distinct candidates cannot both be true.
