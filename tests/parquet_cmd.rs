@@ -573,3 +573,79 @@ fn one_gigabyte_to_parquet_stays_far_below_100_mb() {
     eprintln!("peak RSS over {written} bytes of input to Parquet: {kib} KiB");
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
 }
+
+/// Quiet events for a pipeline run.
+struct Quiet;
+
+impl sudoku_bulk::pipeline::Events for Quiet {
+    fn progress(&mut self, _: u64, _: u64) {}
+    fn flagged(&mut self, _: &str, _: u64, _: sudoku_bulk::row::RowStatus, _: &str) {}
+}
+
+#[test]
+fn a_resumed_run_checks_a_parquet_input_whole_and_skips_its_rows() {
+    use std::sync::atomic::AtomicBool;
+    use sudoku_bulk::files::Input;
+    use sudoku_bulk::pipeline::{self, ChunkSize, Job, RunError, Settings};
+
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(&dir, &["solve", "mixed.csv", "-o", "in.parquet"]);
+    let input = Input::file(dir.path("in.parquet"));
+    let settings = Settings {
+        job: Job::Solve(Default::default()),
+        layout: sudoku_bulk::Layout::standard(),
+        input_format: None,
+        columns: Columns::default(),
+        output_format: sudoku_bulk::format::OutputFormat::Csv,
+        threads: 2,
+        skip_records: 0,
+        consumed: Vec::new(),
+        summarise: false,
+        chunk: ChunkSize::default(),
+        shard: None,
+        file_metadata: Vec::new(),
+    };
+    let run = |settings: &Settings| {
+        let mut out = Vec::new();
+        pipeline::run(
+            std::slice::from_ref(&input),
+            settings,
+            &mut out,
+            "out",
+            &mut Quiet,
+            &AtomicBool::new(false),
+        )
+        .map(|_| String::from_utf8(out).unwrap())
+    };
+    let whole = run(&settings).unwrap();
+    // What an interrupted run after four rows recorded: the whole file's digest.
+    let resumed = Settings {
+        skip_records: 4,
+        consumed: vec![input.whole().unwrap()],
+        ..settings.clone()
+    };
+    let rest = run(&resumed).unwrap();
+    let head: String = whole.split_inclusive('\n').take(5).collect();
+    assert_eq!(head + &rest, whole);
+    // One byte changed anywhere in the file (here: in the footer) is a changed input.
+    let mut bytes = std::fs::read(dir.path("in.parquet")).unwrap();
+    let at = bytes.len() - 30;
+    bytes[at] ^= 1;
+    let changed = Input::file(dir.write("changed.parquet", &bytes));
+    let mut recorded = changed.whole().unwrap();
+    recorded.digest = resumed.consumed[0].digest;
+    let err = pipeline::run(
+        &[changed],
+        &Settings {
+            consumed: vec![recorded],
+            ..resumed
+        },
+        &mut Vec::new(),
+        "out",
+        &mut Quiet,
+        &AtomicBool::new(false),
+    )
+    .unwrap_err();
+    assert!(matches!(err, RunError::InputChanged { .. }), "{err}");
+}
