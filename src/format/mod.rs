@@ -564,11 +564,17 @@ impl RowWriter {
     pub fn rows(&self, rows: usize) -> Rows {
         match self.format {
             OutputFormat::Csv | OutputFormat::Jsonl => Rows::Text(Vec::with_capacity(rows * 256)),
-            OutputFormat::Parquet => Rows::Columns(ColumnBatch::new(&self.kinds)),
+            // Room for the grids of every row (the longest text of most columns).
+            OutputFormat::Parquet => Rows::Columns(ColumnBatch::with_capacity(
+                &self.kinds,
+                rows,
+                rows * crate::grid::CELLS,
+            )),
         }
     }
 
     /// Appends one row; `cells` gives one value per column, in order.
+    #[inline(always)]
     pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Rows) {
         match (self.format, out) {
             (OutputFormat::Csv, Rows::Text(out)) => csv::write_row(cells, out),
