@@ -649,3 +649,43 @@ fn a_resumed_run_checks_a_parquet_input_whole_and_skips_its_rows() {
     .unwrap_err();
     assert!(matches!(err, RunError::InputChanged { .. }), "{err}");
 }
+
+#[test]
+fn verify_writes_parquet_too() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "--keep-columns",
+            "id",
+            "-o",
+            "solved.csv",
+        ],
+    );
+    for out in ["v.csv", "v.parquet"] {
+        ok(
+            &dir,
+            &[
+                "verify",
+                "-q",
+                "solved.csv",
+                "--keep-columns",
+                "id",
+                "-o",
+                out,
+            ],
+        );
+    }
+    let rows = csv_rows(&dir.read("v.csv"));
+    assert!(rows.iter().any(|r| r["status"] == "ok"));
+    assert!(rows.iter().any(|r| r["status"] == "invalid"));
+    assert_eq!(parquet_rows(&dir.path("v.parquet")), rows);
+    let schema = parquet_schema(&dir.path("v.parquet"));
+    let names: Vec<&str> = schema.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["line", "status", "error", "id", "regions"]);
+    assert_eq!(schema[0].1, PhysicalType::INT64);
+    assert_eq!(schema[1].1, PhysicalType::BYTE_ARRAY);
+}
