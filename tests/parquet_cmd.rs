@@ -12,7 +12,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use sudoku_bulk::format::parquet::ParquetReader;
 use sudoku_bulk::format::{Columns, ReadOptions, RecordReader, Wanted};
 
-use crate::workdir::{BIN, Workdir, csv_rows};
+use crate::workdir::{BIN, Workdir, csv_rows, peak_rss_kib};
 
 /// The shipped mixed input: every status of `solve` (with `--max-recursions 100`), kept text
 /// with commas, quotes, line breaks and non-ASCII letters, jigsaw and standard region layouts.
@@ -21,16 +21,12 @@ const MIXED: &str = include_str!("data/mixed.csv");
 /// The options of the mixed runs: a budget that makes the hard puzzle `gave_up` only.
 const BUDGET: &[&str] = &["--max-recursions", "100", "--keep-columns", "note,id"];
 
-const COUNTERS: &[&str] = &[
-    "solutions",
-    "recursions",
-    "max_depth",
-    "guesses",
-    "backtracks",
-    "naked_singles",
-    "hidden_singles",
-    "givens",
-];
+/// The count columns of `solve` besides `line`: `solutions` and the search counters.
+fn counters() -> Vec<&'static str> {
+    std::iter::once("solutions")
+        .chain(sudoku_bulk::stats::Counter::ALL.iter().map(|c| c.name()))
+        .collect()
+}
 
 /// Every row of a Parquet file, each column as the text the reader gives (null: empty).
 fn parquet_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
@@ -165,7 +161,7 @@ fn the_mixed_file_as_parquet_holds_the_csv_rows_with_their_types() {
 
         // The types: counts unsigned 64-bit integers, the rest UTF-8 text.
         for (name, physical, logical) in parquet_schema(&dir.path("out.parquet")) {
-            let count = name == "line" || COUNTERS.contains(&name.as_str());
+            let count = name == "line" || counters().contains(&name.as_str());
             let expected = if count {
                 (
                     PhysicalType::INT64,
@@ -182,7 +178,7 @@ fn the_mixed_file_as_parquet_holds_the_csv_rows_with_their_types() {
         // Counters are null exactly in the invalid rows, the grids where CSV has nothing.
         let nulls = null_counts(&dir.path("out.parquet"));
         let invalid = csv.iter().filter(|r| r["status"] == "invalid").count() as u64;
-        for counter in &COUNTERS[1..] {
+        for counter in &counters()[1..] {
             assert_eq!(nulls[*counter], invalid, "{counter}");
         }
         let empty = |c: &str| csv.iter().filter(|r| r[c].is_empty()).count() as u64;
@@ -471,37 +467,6 @@ fn resume_and_shards_are_refused_with_parquet_before_any_work_and_summary_works(
     );
 }
 
-/// Runs the binary in `dir` with a file-size limit of `bytes`; its exit code and stderr.
-#[cfg(target_os = "linux")]
-fn run_with_file_limit(dir: &Workdir, args: &[&str], bytes: u64) -> (Option<i32>, String) {
-    use std::os::unix::process::CommandExt;
-    let mut command = Command::new(BIN);
-    command
-        .args(args)
-        .current_dir(dir.path(""))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let output = command.output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_parquet_write_leaves_the_existing_output_untouched() {
@@ -510,10 +475,13 @@ fn a_failed_parquet_write_leaves_the_existing_output_untouched() {
     dir.write("many.txt", puzzles);
     dir.write("out.parquet", "the old output");
     // 64 KiB is far less than the rows' Parquet file: the write fails with EFBIG.
-    let (code, stderr) =
-        run_with_file_limit(&dir, &["solve", "many.txt", "-o", "out.parquet"], 64 << 10);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("cannot write out.parquet"), "{stderr}");
+    let run = dir.run_with_file_limit(&["solve", "many.txt", "-o", "out.parquet"], 64 << 10);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write out.parquet"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(dir.read("out.parquet"), "the old output");
     assert_eq!(dir.entries(), ["many.txt", "out.parquet"]);
 }
@@ -561,15 +529,7 @@ fn one_gigabyte_to_parquet_stays_far_below_100_mb() {
     let written = writer.join().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let kib: u64 = stderr
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("Maximum resident set size (kbytes): ")
-        })
-        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"))
-        .parse()
-        .unwrap();
+    let kib = peak_rss_kib(&stderr);
     eprintln!("peak RSS over {written} bytes of input to Parquet: {kib} KiB");
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
 }
