@@ -1,6 +1,7 @@
 //! The command line as clap sees it, turned once into a validated [`Config`].
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -79,10 +80,10 @@ struct OutputArgs {
     #[arg(short, long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
 
-    /// Output format.
-    #[arg(long, value_name = "FORMAT", default_value = "csv",
+    /// Output format [default: csv; parquet for an OUT whose name ends in .parquet].
+    #[arg(long, value_name = "FORMAT",
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
-    output_format: String,
+    output_format: Option<String>,
 
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
@@ -337,6 +338,9 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     if run.inputs.iter().any(|i| i.path().is_none()) {
         return Err(ConfigError::ShardStdin);
     }
+    if !run.pipeline.output_format.is_text() {
+        return Err(ConfigError::ParquetShard);
+    }
     let Target::Path(output) = &run.output else {
         return Err(ConfigError::ShardStdout);
     };
@@ -366,6 +370,19 @@ fn bulk(
         Some(path) if path.as_os_str() != "-" => Target::Path(path),
         _ => Target::Stdout,
     };
+    let output_format = match (&output.output_format, &target) {
+        (Some(name), _) => parse_known(name),
+        (None, Target::Path(path)) => OutputFormat::of_name(path).unwrap_or_default(),
+        (None, Target::Stdout) => OutputFormat::default(),
+    };
+    if output_format == OutputFormat::Parquet {
+        if output.resume {
+            return Err(ConfigError::ParquetResume);
+        }
+        if target == Target::Stdout && std::io::stdout().is_terminal() {
+            return Err(ConfigError::ParquetToTerminal);
+        }
+    }
     Ok(Config::Bulk(Box::new(BulkRun {
         inputs,
         output: target,
@@ -382,13 +399,14 @@ fn bulk(
                 keep: input.keep_columns,
                 regions: input.regions_column,
             },
-            output_format: parse_known(&output.output_format),
+            output_format,
             threads: config::threads(output.threads)?,
             skip_records: 0,
             consumed: Vec::new(),
             summarise: false,
             chunk: ChunkSize::default(),
             shard: None,
+            file_metadata: Vec::new(),
         },
         checkpoints: Checkpoints {
             resume: output.resume,

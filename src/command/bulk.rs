@@ -63,6 +63,7 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     // partial output, which holds exactly the rows its checkpoint records.
     let summary_before = session.summary_before()?;
     let mut settings = run.pipeline.clone();
+    settings.file_metadata = identity::file_metadata(&settings);
     settings.skip_records = done.records();
     settings.consumed = consumed;
     let mut outcome = match session.pipeline(&settings, interrupt) {

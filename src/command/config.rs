@@ -167,6 +167,21 @@ pub enum ConfigError {
         "--shard cannot read standard input: every shard must read the inputs from the start, so give files"
     )]
     ShardStdin,
+    /// `--resume` with a Parquet output.
+    #[error(
+        "--resume cannot continue a Parquet output: a Parquet file is readable only once complete (its index is written last); write CSV or JSON lines for a run that may be resumed"
+    )]
+    ParquetResume,
+    /// `--shard` with a Parquet output.
+    #[error(
+        "--shard cannot write Parquet: merge joins the shards' outputs byte for byte, which only CSV and JSON lines allow; write the shards as CSV or JSON lines"
+    )]
+    ParquetShard,
+    /// Parquet rows to a terminal.
+    #[error(
+        "Parquet output is binary: give -o FILE.parquet, or redirect standard output to a file"
+    )]
+    ParquetToTerminal,
     /// `--shard` without `-o`.
     #[error(
         "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"

@@ -118,29 +118,7 @@ impl<R: BufRead> CsvReader<R> {
         chosen: Option<&str>,
         known: &[&str],
     ) -> Result<usize, HeaderError> {
-        let wanted: Vec<&str> = match chosen {
-            Some(name) => vec![name],
-            None => known.to_vec(),
-        };
-        wanted
-            .iter()
-            .find_map(|w| {
-                self.names
-                    .iter()
-                    .position(|n| n.eq_ignore_ascii_case(w.trim().as_bytes()))
-            })
-            .ok_or_else(|| HeaderError::NoColumn {
-                role,
-                wanted: wanted.join(", "),
-                header: shortened(
-                    &self
-                        .names
-                        .iter()
-                        .map(|n| escape(n))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ),
-            })
+        find_column(&self.names, role, chosen, known)
     }
 
     /// Reads the next record into `self.fields`: its lines fed to the parser until it ends a
@@ -198,6 +176,38 @@ impl<R: BufRead> CsvReader<R> {
         }
         Ok(raw)
     }
+}
+
+/// The index of the column named `chosen` among `names` (case-insensitive), or else of the
+/// first of `known` present: how every format with named columns finds the ones it needs.
+pub(crate) fn find_column(
+    names: &[Vec<u8>],
+    role: &'static str,
+    chosen: Option<&str>,
+    known: &[&str],
+) -> Result<usize, HeaderError> {
+    let wanted: Vec<&str> = match chosen {
+        Some(name) => vec![name],
+        None => known.to_vec(),
+    };
+    wanted
+        .iter()
+        .find_map(|w| {
+            names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(w.trim().as_bytes()))
+        })
+        .ok_or_else(|| HeaderError::NoColumn {
+            role,
+            wanted: wanted.join(", "),
+            header: shortened(
+                &names
+                    .iter()
+                    .map(|n| escape(n))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        })
 }
 
 /// A parser of records separated by `delimiter`, each ending at a line break (the lines are

@@ -24,6 +24,19 @@ use crate::stats::document::{RunInfo, ShardInfo};
 /// The tool's version, as recorded with a run.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The key-value metadata an output file records about its run (Parquet): the tool version
+/// (`sudoku-bulk.version`) and the options that shape the rows (`sudoku-bulk.options`, the
+/// JSON object of [`options::of`]).
+pub fn file_metadata(settings: &Settings) -> Vec<(String, String)> {
+    vec![
+        ("sudoku-bulk.version".to_string(), VERSION.to_string()),
+        (
+            "sudoku-bulk.options".to_string(),
+            serde_json::to_string(&options::of(settings)).expect("options are JSON"),
+        ),
+    ]
+}
+
 /// The `run` field of the summary of a finished shard: the inputs it read (`inputs`, each
 /// whole, as the shard's plan measured them), its options, and the size and digest of its
 /// output file at `output`. `None` when the run is not a shard: the summary `merge` writes,

@@ -5,7 +5,9 @@
 //! chunk carries the digests of the input bytes read up to its last record, which a resumable
 //! run records in its checkpoint. A resumed run checks those bytes again as it skips the
 //! records written before, and reads on until the check is done before it hands over a chunk,
-//! so that no row is written from an input that changed under it.
+//! so that no row is written from an input that changed under it. A Parquet input is read from
+//! its path ([`format::parquet`]) and hashed whole when it is opened: any of its rows depends on
+//! the footer at its end.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -208,6 +210,13 @@ impl<'a> Feed<'a> {
                 name: input.name.clone(),
                 source,
             })?;
+        if !opened.parquet && format::parquet::is_named(input.path()) {
+            return Err(RunError::Format {
+                name: input.name.clone(),
+                source: format::parquet::misnamed(),
+            });
+        }
+        // A Parquet file is known by its magic bytes, whatever `--input-format` says.
         let format = self
             .settings
             .input_format
@@ -223,8 +232,22 @@ impl<'a> Feed<'a> {
         if let Some(read_before) = self.settings.consumed.get(index) {
             lock(&tracker).expect(read_before.bytes, read_before.digest);
         }
-        let hashed = HashingReader::new(opened.reader, Arc::clone(&tracker));
-        let reader = format::reader(format, hashed, &options).map_err(|e| match e {
+        let mut hashed = HashingReader::new(opened.reader, Arc::clone(&tracker));
+        let reader = if opened.parquet {
+            // Any row may depend on the footer at the end: the whole file is what is read
+            // (and checked again by a resumed run).
+            std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|source| RunError::Read {
+                name: input.name.clone(),
+                line: 0,
+                source,
+            })?;
+            let path = input.path().expect("only files are read as Parquet");
+            format::parquet::ParquetReader::open(path, &options)
+                .map(|r| Box::new(r) as Box<dyn RecordReader>)
+        } else {
+            format::reader(format, hashed, &options)
+        };
+        let reader = reader.map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
                 line: 0,

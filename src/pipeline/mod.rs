@@ -35,6 +35,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::files::Input;
 use crate::files::digest::Prefix;
+use crate::format::columns::ColumnKind;
 use crate::format::{self, RowWriter};
 use crate::row::{RowStatus, Tally};
 use crate::shard::Plan;
@@ -110,6 +111,22 @@ pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<
         .collect()
 }
 
+/// The type of each column of [`columns`]: counts (`line`, `solutions`, the search counters)
+/// and text (everything else).
+pub fn column_kinds(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<ColumnKind> {
+    let fixed = match settings.job {
+        Job::Solve(_) => solve::KINDS,
+        Job::Verify(_) => verify::KINDS,
+    };
+    several_inputs
+        .then_some(ColumnKind::Text)
+        .into_iter()
+        .chain(fixed.iter().copied())
+        .chain(settings.columns.keep.iter().map(|_| ColumnKind::Text))
+        .chain(regions.then_some(ColumnKind::Text))
+        .collect()
+}
+
 /// Reads every input in order, handles every record and writes one row per record to `out`
 /// (named `out_name` in messages), stopping early when `interrupt` is set.
 ///
@@ -143,6 +160,7 @@ pub fn run(
         writer: RowWriter::new(
             settings.output_format,
             columns(settings, inputs.len() > 1, regions),
+            column_kinds(settings, inputs.len() > 1, regions),
         ),
         names: inputs.iter().map(|i| i.name.clone()).collect(),
         regions,
@@ -150,8 +168,16 @@ pub fn run(
     });
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
+    // The header row (or a Parquet file's magic bytes), unless the rows continue an output.
+    let sink = work
+        .writer
+        .start(out, settings.skip_records > 0, &settings.file_metadata)
+        .map_err(|source| RunError::Write {
+            name: out_name.to_string(),
+            source,
+        })?;
     let mut writer = OrderedWriter {
-        out,
+        sink,
         name: out_name,
         inputs,
         // An input without records still has a summary, an empty one.
@@ -162,12 +188,6 @@ pub fn run(
         },
         events,
     };
-    if settings.skip_records == 0 {
-        let mut header = Vec::new();
-        work.writer.header(&mut header);
-        writer.write(&header)?;
-    }
-
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, writes it and reads `n + 2`.
     let mut previous: Option<(Running, u64, Vec<Prefix>)> = None;
@@ -186,7 +206,7 @@ pub fn run(
                 consumed,
             };
             if writer.write_chunk(done)? {
-                return Ok(writer.outcome);
+                return writer.finish();
             }
         }
         let Some(current) = started else { break };
@@ -194,7 +214,7 @@ pub fn run(
         chunk = feed.next_chunk(interrupt)?;
     }
     writer.outcome.interrupted |= feed.interrupted;
-    Ok(writer.outcome)
+    writer.finish()
 }
 
 #[cfg(test)]

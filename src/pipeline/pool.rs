@@ -12,7 +12,7 @@ use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
 use super::{solve, verify};
-use crate::format::{self, Cell, Record, RowWriter};
+use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
 use crate::stats;
@@ -103,9 +103,9 @@ impl Drop for JobEnded {
 /// The result of one batch of records: their rows, formatted, and what to report.
 #[derive(Default)]
 pub(super) struct Batch {
-    /// The formatted rows of the records handled.
-    pub bytes: Vec<u8>,
-    /// Rows in `bytes`, by status.
+    /// The formatted rows of the records handled: text, or columns.
+    pub rows: Rows,
+    /// Rows in `rows`, by status.
     pub tally: Tally<RowStatus>,
     /// The records to report: (index of the input, line, status, reason).
     pub flagged: Vec<(usize, u64, RowStatus, String)>,
@@ -145,7 +145,7 @@ impl Work {
 
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
-            bytes: Vec::with_capacity(items.len() * 256),
+            rows: self.writer.rows(items.len()),
             dataset: self.settings.summarise.then(stats::Summary::new),
             ..Batch::default()
         };
@@ -155,7 +155,7 @@ impl Work {
                 break;
             }
             let record = &item.record;
-            let out = &mut batch.bytes;
+            let out = &mut batch.rows;
             let dataset = &mut batch.dataset;
             let handled = guarded(record, || self.handle(item, out, dataset));
             match handled {
@@ -185,7 +185,7 @@ impl Work {
     fn handle(
         &self,
         item: &Item,
-        out: &mut Vec<u8>,
+        out: &mut Rows,
         dataset: &mut Option<stats::Summary>,
     ) -> Result<(RowStatus, Option<String>), SolverBug> {
         let record = &item.record;
@@ -215,7 +215,7 @@ impl Work {
         &'a self,
         item: &'a Item,
         cells: impl IntoIterator<Item = Cell<'a>>,
-        out: &mut Vec<u8>,
+        out: &mut Rows,
     ) {
         let file = (self.names.len() > 1).then(|| Cell::Text(&self.names[item.source]));
         // A record that could not be read has no kept values: their cells stay empty.

@@ -81,4 +81,7 @@ pub struct Settings {
     pub chunk: ChunkSize,
     /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.
     pub shard: Option<Shard>,
+    /// Key-value pairs for the output file's own metadata (Parquet): the tool version and the
+    /// run's options, set by the command ([`crate::identity::file_metadata`]).
+    pub file_metadata: Vec<(String, String)>,
 }

@@ -2,6 +2,7 @@
 //! one)?
 
 use super::error::SolverBug;
+use crate::format::columns::ColumnKind;
 use crate::format::{Cell, Record};
 use crate::grid::Grid;
 use crate::layout::Layout;
@@ -12,6 +13,9 @@ use crate::row::{Status as _, VerifyStatus};
 
 /// The columns of a verify row (after `file`, before the kept columns).
 pub(crate) const COLUMNS: &[&str] = &["line", "status", "error"];
+
+/// The type of each of [`COLUMNS`].
+pub(crate) const KINDS: &[ColumnKind] = &[ColumnKind::Count, ColumnKind::Text, ColumnKind::Text];
 
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]

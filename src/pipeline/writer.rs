@@ -1,13 +1,14 @@
 //! The output side of a run: the batches of each chunk written in input order, rows counted by
 //! status, records to report handed to the events, progress told after every chunk.
 
-use std::io::{self, Write};
+use std::io;
 
 use super::error::RunError;
 use super::pool::Batch;
 use super::{Events, RunOutcome};
 use crate::files::Input;
 use crate::files::digest::Prefix;
+use crate::format::Sink;
 
 /// A chunk's results, ready to write.
 pub(super) struct Done {
@@ -20,18 +21,21 @@ pub(super) struct Done {
 
 /// Writes batches in order, counts rows, reports progress.
 pub(super) struct OrderedWriter<'a> {
-    pub out: &'a mut dyn Write,
+    pub sink: Sink<'a>,
     pub name: &'a str,
     pub inputs: &'a [Input],
     pub outcome: RunOutcome,
     pub events: &'a mut dyn Events,
 }
 
-impl OrderedWriter<'_> {
-    pub fn write(&mut self, bytes: &[u8]) -> Result<(), RunError> {
-        self.out
-            .write_all(bytes)
-            .map_err(|source| self.write_error(source))
+impl<'a> OrderedWriter<'a> {
+    /// Ends the output (a Parquet file's footer) and returns how the run went.
+    pub fn finish(self) -> Result<RunOutcome, RunError> {
+        let name = self.name.to_string();
+        self.sink
+            .finish()
+            .map_err(|source| RunError::Write { name, source })?;
+        Ok(self.outcome)
     }
 
     fn write_error(&self, source: io::Error) -> RunError {
@@ -46,7 +50,9 @@ impl OrderedWriter<'_> {
     pub fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
         let mut interrupted = false;
         for batch in done.batches {
-            self.write(&batch.bytes)?;
+            self.sink
+                .write(&batch.rows)
+                .map_err(|source| self.write_error(source))?;
             self.outcome.tally += batch.tally;
             if let (Some(part), Some(dataset)) = (&batch.dataset, &mut self.outcome.dataset) {
                 // Every batch summary is ungrouped, like the run's.
@@ -67,7 +73,7 @@ impl OrderedWriter<'_> {
                 Some(error) => return Err(error),
             }
         }
-        self.out
+        self.sink
             .flush()
             .map_err(|source| self.write_error(source))?;
         self.events

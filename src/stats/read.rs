@@ -8,7 +8,9 @@
 //! - a lone `{` (a pretty-printed document) or an object whose `format` is
 //!   [`super::document::FORMAT`]: a *summary document*;
 //! - another object: *JSON-lines rows*;
-//! - anything else: *CSV* with a header row.
+//! - anything else: *CSV* with a header row;
+//! - except that a file that starts with Parquet's magic bytes is *Parquet rows* (read from its
+//!   path, columns by name as in CSV; counts are read as the numbers they are).
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
 //! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); other
@@ -174,6 +176,20 @@ fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summ
         path: path.to_path_buf(),
         source,
     };
+    if !opened.parquet && format::parquet::is_named(Some(path)) {
+        let detail = format::parquet::misnamed().to_string();
+        return Err(io_error(io::Error::new(io::ErrorKind::InvalidData, detail)));
+    }
+    if opened.parquet {
+        return read_rows(
+            |options| {
+                format::parquet::ParquetReader::open(path, options)
+                    .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
+            },
+            path,
+            by,
+        );
+    }
     let head = opened.head.trim_ascii();
     if head == b"{" || is_summary_object(head) {
         let mut text = Vec::new();
@@ -185,7 +201,14 @@ fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summ
     } else {
         InputFormat::Csv
     };
-    read_rows(opened, format, path, by)
+    if opened.head.is_empty() {
+        return Ok(empty(by));
+    }
+    read_rows(
+        |options| format::reader(format, opened.reader, options),
+        path,
+        by,
+    )
 }
 
 /// Whether a line is a whole summary document on one line.
@@ -206,17 +229,14 @@ fn empty(by: Option<&str>) -> Summary {
     }
 }
 
-/// The result rows of a CSV or JSON-lines input, summarised.
-fn read_rows(
-    opened: Opened,
-    format: InputFormat,
+/// The result rows of a CSV, JSON-lines or Parquet input, summarised; `open` makes the reader
+/// for the options given.
+fn read_rows<'a>(
+    open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
     path: &Path,
     by: Option<&str>,
 ) -> Result<Summary, ReadError> {
     let mut summary = empty(by);
-    if opened.head.is_empty() {
-        return Ok(summary);
-    }
     // The columns read, by name: the status, the counters, and the grouping column.
     let keep: Vec<String> = std::iter::once("status")
         .chain(Counter::ALL.iter().map(|c| c.name()))
@@ -231,7 +251,7 @@ fn read_rows(
         },
         ..ReadOptions::default()
     };
-    let mut reader = format::reader(format, opened.reader, &options).map_err(|e| match e {
+    let mut reader = open(&options).map_err(|e| match e {
         ReaderError::Io(source) => ReadError::Io {
             path: path.to_path_buf(),
             source,
@@ -239,6 +259,10 @@ fn read_rows(
         ReaderError::Header(HeaderError::NoColumn { wanted, .. }) => ReadError::MissingColumn {
             path: path.to_path_buf(),
             column: wanted,
+        },
+        ReaderError::Header(broken @ HeaderError::NotParquet { .. }) => ReadError::Io {
+            path: path.to_path_buf(),
+            source: io::Error::new(io::ErrorKind::InvalidData, broken.to_string()),
         },
         ReaderError::Header(other) => ReadError::Syntax {
             path: path.to_path_buf(),
