@@ -154,8 +154,8 @@ struct SolveArgs {
     summary: Option<PathBuf>,
 
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
-    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary goes
-    /// beside it (OUT.summary.json) unless --summary says otherwise.
+    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
+    /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
     #[arg(long, value_name = "K/N|auto")]
     shard: Option<ShardChoice>,
 
@@ -269,11 +269,11 @@ impl Cli {
                     Job::Solve(solve),
                 )?;
                 if let Config::Bulk(run) = &mut config {
-                    run.summary = args.summary;
+                    run.summaries.extend(args.summary);
                     if let Some(choice) = args.shard {
                         sharded(run, choice, args.shards)?;
                     }
-                    run.pipeline.summarise = run.summary.is_some();
+                    run.pipeline.summarise = !run.summaries.is_empty();
                 }
                 Ok(config)
             }
@@ -340,8 +340,11 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     let Target::Path(output) = &run.output else {
         return Err(ConfigError::ShardStdout);
     };
-    run.summary
-        .get_or_insert_with(|| shard::summary_path(output));
+    // Always beside the output too, where merge looks for it.
+    let beside = shard::summary_path(output);
+    if !run.summaries.contains(&beside) {
+        run.summaries.push(beside);
+    }
     run.pipeline.shard = Some(shard);
     Ok(())
 }
@@ -371,7 +374,7 @@ fn bulk(
         output: target,
         quiet: output.quiet,
         strict,
-        summary: None,
+        summaries: Vec::new(),
         pipeline: Settings {
             job,
             layout: config::regions(input.regions.as_deref())?,
@@ -482,7 +485,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shard_writes_its_summary_beside_its_output() {
+    fn a_shard_writes_its_summary_beside_its_output_even_with_summary_elsewhere() {
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -494,7 +497,7 @@ mod tests {
         ]);
         assert_eq!(run.pipeline.shard, Some(Shard { index: 2, count: 5 }));
         assert!(run.pipeline.summarise);
-        assert_eq!(run.summary, Some("out/p2.csv.summary.json".into()));
+        assert_eq!(run.summaries, [PathBuf::from("out/p2.csv.summary.json")]);
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -505,7 +508,10 @@ mod tests {
             "--summary",
             "s.json",
         ]);
-        assert_eq!(run.summary, Some("s.json".into()));
+        assert_eq!(
+            run.summaries,
+            [PathBuf::from("s.json"), PathBuf::from("x.csv.summary.json")]
+        );
     }
 
     #[test]

@@ -31,6 +31,18 @@ pub enum Config {
     Merge(MergeRun),
 }
 
+impl Config {
+    /// What the command writes to standard output, if anything: the rows of `solve` or
+    /// `verify` without `-o`, the report of `stats` and `show`.
+    pub fn results_on_stdout(&self) -> Option<&'static str> {
+        match self {
+            Config::Bulk(run) if run.output == Target::Stdout => Some("rows"),
+            Config::Bulk(_) | Config::Merge(_) => None,
+            Config::Stats(_) | Config::Show(_) => Some("report"),
+        }
+    }
+}
+
 /// Where `show` reads its puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PuzzleSource {
@@ -118,8 +130,9 @@ pub struct BulkRun {
     pub quiet: bool,
     /// Exit with 1 when a record is not `solved` (solve).
     pub strict: bool,
-    /// Where to write the dataset summary of the run (solve), as JSON.
-    pub summary: Option<PathBuf>,
+    /// Where to write the dataset summary of the run (solve), as JSON: `--summary FILE`, and
+    /// for a shard also beside its output, where `merge` looks for it.
+    pub summaries: Vec<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,
     /// Checkpoints of a run to a file, and whether to resume one.
