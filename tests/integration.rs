@@ -4,6 +4,7 @@ mod algorithms;
 mod corpus;
 mod differential;
 mod fuzz_corpus;
+mod hostile_input;
 mod jigsaw;
 mod jigsaw_fast;
 mod layering;
