@@ -84,7 +84,8 @@ struct OutputArgs {
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
     output_format: String,
 
-    /// Worker threads [default: one per core].
+    /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
+    /// input) [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
@@ -221,6 +222,11 @@ struct StatsArgs {
     #[arg(long, value_name = "COLUMN")]
     by: Option<String>,
 
+    /// With --by: the most groups; a column with more distinct values is refused as soon as
+    /// a row makes one too many.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
+    max_groups: usize,
+
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -310,6 +316,7 @@ impl Cli {
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
                 by: args.by,
+                max_groups: args.max_groups,
                 json: args.json,
                 html: args.html,
             })),
@@ -553,6 +560,21 @@ mod tests {
     }
 
     #[test]
+    fn the_thread_limit_in_the_help_is_the_one_enforced() {
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("solve")
+            .unwrap()
+            .render_help()
+            .to_string();
+        let limit = format!(
+            "Worker threads, 1 to {}",
+            sudoku_bulk::pipeline::MAX_THREADS
+        );
+        assert!(help.contains(&limit), "{help}");
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         assert_eq!(
             config(&["solve", "--threads", "0"]).unwrap_err(),
@@ -566,6 +588,12 @@ mod tests {
             config(&["solve", "-", "-"]).unwrap_err(),
             "standard input ('-') can be read only once"
         );
+        assert_eq!(
+            config(&["solve", "--threads", "257"]).unwrap_err(),
+            "--threads 257 is more than a run can keep busy: at most 256 batches of records are \
+             ever waiting for a thread"
+        );
+        assert!(config(&["solve", "--threads", "256"]).is_ok());
         assert!(config(&["solve", "--algorithm", "nope"]).is_err());
         assert!(config(&["solve", "--input-format", "xml"]).is_err());
     }

@@ -126,3 +126,84 @@ fn an_unclosed_quote_is_named_with_the_line_it_opened_at() {
         run.stderr
     );
 }
+
+/// Every status, for every algorithm: easy and hard puzzles, several-solution ones, an
+/// unsolvable one, bad records.
+fn every_status() -> String {
+    let mut lines = some_puzzles(20);
+    lines.extend(puzzles("puzzles5_forum_hardest_1905_11+.txt.gz", 5));
+    lines.extend(puzzles("puzzles7_serg_benchmark.txt.gz", 5));
+    // Unsolvable: r9c9 has no candidate left.
+    lines.push(
+        "........9...............................................................12345678.".into(),
+    );
+    lines.push("123".into());
+    lines.push(format!("{}x", &some_puzzles(1)[0][..80]));
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn stats_accepts_every_row_solve_writes_with_every_algorithm() {
+    let dir = Workdir::new();
+    dir.write("in.txt", every_status());
+    for algorithm in ["fast", "naive", "candidates", "random", "logic"] {
+        for limit in ["1", "2", "5"] {
+            let out = format!("{algorithm}-{limit}.csv");
+            let run = dir.run(&[
+                "solve",
+                "-q",
+                "in.txt",
+                "--algorithm",
+                algorithm,
+                "--max-solutions",
+                limit,
+                "--max-recursions",
+                "20000",
+                "-o",
+                &out,
+            ]);
+            assert_eq!(run.code, Some(0), "{}", run.stderr);
+            let run = dir.run(&["stats", &out]);
+            assert_eq!(run.code, Some(0), "{out}: {}", run.stderr);
+        }
+    }
+}
+
+#[test]
+fn stats_refuses_rows_their_definitions_rule_out_naming_file_and_line() {
+    let dir = Workdir::new();
+    let run = dir.run_with_stdin(&["solve", "-"], some_puzzles(3).join("\n"));
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    let header: Vec<&str> = rows[0].split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    // Row 3 of the file (its second record) with one field changed.
+    let edited = |name: &str, value: &str| {
+        let mut fields: Vec<String> = rows[2].split(',').map(String::from).collect();
+        fields[column(name)] = value.to_string();
+        let mut text: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        text[2] = fields.join(",");
+        text.join("\n") + "\n"
+    };
+    for (name, value, message) in [
+        (
+            "solutions",
+            "5",
+            "solutions is 5, but a row with status 'solved' has exactly 1",
+        ),
+        ("givens", "200", "givens is 200, but a puzzle has 81 cells"),
+        (
+            "recursions",
+            "0",
+            "recursions is 0, but every search enters its root call, at depth 1",
+        ),
+    ] {
+        dir.write("r.csv", edited(name, value));
+        let run = dir.run(&["stats", "r.csv"]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("sudoku-bulk: error: r.csv:3: {message}\n")
+        );
+    }
+}

@@ -8,6 +8,7 @@ mod hostile_input;
 mod jigsaw;
 mod jigsaw_fast;
 mod layering;
+mod limits;
 mod output_paths;
 mod reliability;
 mod shard_cmd;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::files::input::{Input, Source};
 use crate::files::output::Target;
 use crate::layout::Layout;
-use crate::pipeline::Settings;
+use crate::pipeline::{MAX_THREADS, Settings};
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
 use crate::solver::SolveOptions;
@@ -106,6 +106,11 @@ pub struct MergeRun {
     pub quiet: bool,
 }
 
+/// The most groups `stats --by` makes unless `--max-groups` says otherwise: far more than a
+/// report can show usefully, and a few hundred megabytes at most while the report is written
+/// (a group takes about half a kilobyte while read, a few more while a report is written).
+pub const DEFAULT_MAX_GROUPS: usize = 10_000;
+
 /// The settings of a `stats` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsRun {
@@ -113,6 +118,8 @@ pub struct StatsRun {
     pub inputs: Vec<PathBuf>,
     /// The column to group by.
     pub by: Option<String>,
+    /// The most groups allowed: more is refused as soon as a row makes one too many.
+    pub max_groups: usize,
     /// Print JSON instead of a table.
     pub json: bool,
     /// Where to write the HTML report.
@@ -157,6 +164,16 @@ pub enum ConfigError {
     Zero {
         /// The flag.
         flag: &'static str,
+    },
+    /// More worker threads than a run can keep busy.
+    #[error(
+        "--threads {asked} is more than a run can keep busy: at most {most} batches of records are ever waiting for a thread"
+    )]
+    TooManyThreads {
+        /// The number asked for.
+        asked: usize,
+        /// [`MAX_THREADS`].
+        most: usize,
     },
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
@@ -208,11 +225,15 @@ pub fn positive(flag: &'static str, value: u64) -> Result<u64, ConfigError> {
     }
 }
 
-/// The worker threads: as asked, or one per core.
+/// The worker threads: as asked (1 to [`MAX_THREADS`]), or one per core up to that.
 pub fn threads(asked: Option<usize>) -> Result<usize, ConfigError> {
     match asked {
         Some(0) => Err(ConfigError::Zero { flag: "--threads" }),
+        Some(n) if n > MAX_THREADS => Err(ConfigError::TooManyThreads {
+            asked: n,
+            most: MAX_THREADS,
+        }),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))),
     }
 }

@@ -11,7 +11,8 @@ use crate::{report, stats};
 /// `stats`: summarise result files; a table (or JSON) on stdout, an HTML page on request.
 pub fn run(run: &StatsRun) -> Result<Exit, CommandError> {
     refuse_clashing_files(run)?;
-    let summary = stats::read::read_paths(&run.inputs, run.by.as_deref())?;
+    let summary =
+        stats::read::read_paths_with_limit(&run.inputs, run.by.as_deref(), run.max_groups)?;
     if let Some(path) = &run.html {
         let names: Vec<String> = run.inputs.iter().map(|p| p.display().to_string()).collect();
         let page = report::html::render(&summary, &names.join(", "))?;
