@@ -376,7 +376,7 @@ fn bulk(
         Some(path) if path.as_os_str() != "-" => Target::Path(path),
         _ => Target::Stdout,
     };
-    Ok(Config::Bulk(Box::new(BulkRun {
+    let run = BulkRun {
         inputs,
         output: target,
         quiet: output.quiet,
@@ -404,7 +404,9 @@ fn bulk(
             resume: output.resume,
             every: output.checkpoint_every,
         },
-    })))
+    };
+    config::kept_columns(&run.pipeline, run.inputs.len() > 1)?;
+    Ok(Config::Bulk(Box::new(run)))
 }
 
 #[cfg(test)]
@@ -595,6 +597,18 @@ mod tests {
         );
         assert!(config(&["solve", "--threads", "256"]).is_ok());
         assert!(config(&["solve", "--algorithm", "nope"]).is_err());
+        assert_eq!(
+            config(&["verify", "--keep-columns", "id,status"]).unwrap_err(),
+            "--keep-columns status: the output has a column 'status' of its own \
+             (line,status,error,regions), and two columns of one name cannot be told apart; \
+             keep only other columns"
+        );
+        assert_eq!(
+            config(&["solve", "--keep-columns", "id,id"]).unwrap_err(),
+            "--keep-columns names 'id' twice"
+        );
+        assert!(config(&["solve", "a", "--keep-columns", "file"]).is_ok());
+        assert!(config(&["solve", "a", "b", "--keep-columns", "file"]).is_err());
         assert!(config(&["solve", "--input-format", "xml"]).is_err());
     }
 }

@@ -9,6 +9,7 @@ mod jigsaw;
 mod jigsaw_fast;
 mod layering;
 mod limits;
+mod messages;
 mod output_paths;
 mod reliability;
 mod shard_cmd;

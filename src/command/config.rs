@@ -79,22 +79,30 @@ pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
     }
 }
 
-/// The region layout of `--regions`: 81 labels, or the path of a file holding them; the
-/// standard boxes without the option.
+/// The region layout of `--regions`: 81 labels, or the path of a file holding them (whitespace
+/// and line breaks ignored); the standard boxes without the option. An argument of labels and
+/// whitespace only is a layout unless a file has that name; anything else is a path.
 pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
     let Some(arg) = arg else {
         return Ok(Layout::standard());
     };
     let bytes = arg.as_encoded_bytes();
-    let text = if bytes.trim_ascii().len() == crate::grid::CELLS || !Path::new(arg).exists() {
-        bytes.to_vec()
-    } else {
-        std::fs::read(arg).map_err(|source| ConfigError::RegionsFile {
-            path: PathBuf::from(arg),
-            error: source.to_string(),
-        })?
-    };
-    Layout::parse(&text).map_err(ConfigError::Regions)
+    let labels = bytes
+        .iter()
+        .all(|&b| b.is_ascii_whitespace() || Layout::is_label(b));
+    if labels && !Path::new(arg).is_file() {
+        return Layout::parse(bytes).map_err(ConfigError::Regions);
+    }
+    let path = PathBuf::from(arg);
+    let text = std::fs::read(&path).map_err(|source| ConfigError::RegionsFile {
+        error: if source.kind() == std::io::ErrorKind::NotFound {
+            "there is no such file (and it is not 81 region labels either)".to_string()
+        } else {
+            source.to_string()
+        },
+        path: path.clone(),
+    })?;
+    Layout::parse(&text).map_err(|error| ConfigError::RegionsInFile { path, error })
 }
 
 /// The settings of a `merge` run.
@@ -175,12 +183,36 @@ pub enum ConfigError {
         /// [`MAX_THREADS`].
         most: usize,
     },
+    /// A kept column that the output has already.
+    #[error(
+        "--keep-columns {name}: the output has a column '{name}' of its own ({own}), and two columns of one name cannot be told apart; keep only other columns"
+    )]
+    KeptColumnIsOwn {
+        /// The column.
+        name: String,
+        /// The columns the command writes, comma-separated.
+        own: String,
+    },
+    /// A column kept twice.
+    #[error("--keep-columns names '{name}' twice")]
+    KeptTwice {
+        /// The column.
+        name: String,
+    },
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
     StdinTwice,
     /// `--regions` is not a layout.
     #[error("--regions: {0}")]
     Regions(crate::layout::LayoutError),
+    /// The file named by `--regions` does not hold a layout.
+    #[error("--regions {}: {error}", path.display())]
+    RegionsInFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its layout.
+        error: crate::layout::LayoutError,
+    },
     /// The file named by `--regions` cannot be read.
     #[error("--regions: cannot read {}: {error}", path.display())]
     RegionsFile {
@@ -202,6 +234,35 @@ pub enum ConfigError {
         "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"
     )]
     ShardStdout,
+}
+
+/// Refuses kept columns that would give the output two columns of one name: a column kept
+/// twice, or one the command writes itself (`line`, `status`, ..., `file` with several inputs,
+/// `regions`, which is written whenever records carry their own layouts).
+pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), ConfigError> {
+    let own = crate::pipeline::columns(
+        &Settings {
+            columns: crate::format::Columns {
+                keep: Vec::new(),
+                ..settings.columns.clone()
+            },
+            ..settings.clone()
+        },
+        several_inputs,
+        true,
+    );
+    for (i, name) in settings.columns.keep.iter().enumerate() {
+        if own.contains(name) {
+            return Err(ConfigError::KeptColumnIsOwn {
+                name: name.clone(),
+                own: own.join(","),
+            });
+        }
+        if settings.columns.keep[..i].contains(name) {
+            return Err(ConfigError::KeptTwice { name: name.clone() });
+        }
+    }
+    Ok(())
 }
 
 /// The inputs named on the command line: none means standard input.
