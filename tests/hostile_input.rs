@@ -207,3 +207,22 @@ fn stats_refuses_rows_their_definitions_rule_out_naming_file_and_line() {
         );
     }
 }
+
+#[test]
+fn gzip_padded_with_zeros_is_read_as_gzip_t_accepts_it() {
+    let dir = Workdir::new();
+    let p = some_puzzles(3);
+    let mut bytes = crate::workdir::gzip((p.join("\n") + "\n").as_bytes());
+    // Tape and block devices pad a gzip file with zeros to their block size.
+    bytes.extend([0u8; 4096]);
+    dir.write("padded.txt.gz", &bytes);
+    for run in [
+        dir.run(&["solve", "padded.txt.gz"]),
+        dir.run_with_stdin(&["solve", "-"], bytes.clone()),
+    ] {
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let rows = csv_rows(&run.stdout);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r["status"] == "solved"));
+    }
+}
