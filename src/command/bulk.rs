@@ -257,15 +257,17 @@ impl Session<'_> {
         if let Some(dataset) = &outcome.dataset
             && !self.run.summaries.is_empty()
         {
-            let made_from = match &self.run.output {
-                Target::Path(_) => {
-                    identity::shard_run(&self.run.pipeline, &outcome.measured, rows.written_path())
-                        .map_err(|source| RunError::Write {
+            let made_from = match rows.written_path() {
+                Some(written) => {
+                    identity::shard_run(&self.run.pipeline, &outcome.measured, written).map_err(
+                        |source| RunError::Write {
                             name: rows.name().to_string(),
                             source,
-                        })?
+                        },
+                    )?
                 }
-                Target::Stdout => None,
+                // A shard always writes to a file (the command line requires -o).
+                None => None,
             };
             let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
             for path in &self.run.summaries {
