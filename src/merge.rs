@@ -6,11 +6,13 @@
 //! from. Before writing anything, `merge` checks that the shards are of one run, that is that
 //! they agree on the number of shards, the tool version, the inputs' fingerprints and the
 //! options that change output bytes; that each shard is there exactly once; and that each
-//! output still has the size its shard wrote. Then it writes the outputs in the order of `K`
-//! (a CSV header once, JSON lines as they are), through a temporary file renamed over `OUT`,
-//! and the merged summary beside `OUT` (without a `run` field, which only shards have): both
-//! are then byte for byte what a single run over the same inputs writes (`solve -o OUT
-//! --summary OUT.summary.json`).
+//! output still has the size its shard wrote, and that `OUT` and the merged summary are two
+//! files, neither of them a shard's. Then it writes the outputs in the order of `K` (a CSV
+//! header once, JSON lines as they are) and the merged summary (without a `run` field, which
+//! only shards have), each to a temporary file; only once both are whole are they renamed over
+//! `OUT` and its summary, so a merge that fails leaves both as they were. They are then byte
+//! for byte what a single run over the same inputs writes (`solve -o OUT --summary
+//! OUT.summary.json`).
 
 use std::collections::BTreeMap;
 use std::fmt;
