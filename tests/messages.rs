@@ -135,3 +135,47 @@ fn kept_columns_that_would_share_a_name_with_another_are_refused() {
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "{header}");
 }
+
+#[test]
+fn the_records_printed_are_those_whose_error_column_says_why() {
+    let dir = Workdir::new();
+    let hard = puzzles("puzzles5_forum_hardest_1905_11+.txt.gz", 1).remove(0);
+    dir.write("in.txt", format!("{hard}\n123\n"));
+    let bad = "in.txt:2: expected 81 cells, found 3\n";
+    // solve: invalid and stuck records, each with its reason.
+    let run = dir.run(&["solve", "in.txt", "--algorithm", "logic"]);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "in.txt:1: stuck with 25 of 81 cells filled\n{bad}sudoku-bulk: 2 records"
+        )),
+        "{}",
+        run.stderr
+    );
+    // A gave_up record is counted in the summary line, not printed.
+    let run = dir.run(&[
+        "solve",
+        "in.txt",
+        "--algorithm",
+        "naive",
+        "--max-recursions",
+        "10",
+    ]);
+    assert!(
+        run.stderr
+            .starts_with(&format!("{bad}sudoku-bulk: 2 records")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains(", 1 gave_up"), "{}", run.stderr);
+    // verify: every record that is not ok, gave_up included.
+    let solved = dir.run(&["solve", "-q", "in.txt"]);
+    let solution = crate::workdir::csv_rows(&solved.stdout)[0]["solution"].clone();
+    dir.write("claims.txt", format!("{hard} {solution}\n"));
+    let run = dir.run(&["verify", "claims.txt", "--unique", "--max-recursions", "1"]);
+    assert!(
+        run.stderr
+            .starts_with("claims.txt:1: uniqueness not decided within 1 recursions\n"),
+        "{}",
+        run.stderr
+    );
+}
