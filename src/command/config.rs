@@ -80,17 +80,18 @@ pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
 }
 
 /// The region layout of `--regions`: 81 labels, or the path of a file holding them (whitespace
-/// and line breaks ignored); the standard boxes without the option. An argument of labels and
-/// whitespace only is a layout unless a file has that name; anything else is a path.
+/// and line breaks ignored); the standard boxes without the option. An argument of 81
+/// characters, or of labels only (whitespace aside), is a layout unless a file has that name;
+/// anything else is a path.
 pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
     let Some(arg) = arg else {
         return Ok(Layout::standard());
     };
     let bytes = arg.as_encoded_bytes();
-    let labels = bytes
-        .iter()
-        .all(|&b| b.is_ascii_whitespace() || Layout::is_label(b));
-    if labels && !Path::new(arg).is_file() {
+    let cells = bytes.iter().filter(|b| !b.is_ascii_whitespace());
+    let layout = cells.clone().count() == crate::grid::CELLS
+        || cells.clone().all(|&b| Layout::is_label(b));
+    if layout && !Path::new(arg).is_file() {
         return Layout::parse(bytes).map_err(ConfigError::Regions);
     }
     let path = PathBuf::from(arg);
