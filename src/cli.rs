@@ -85,7 +85,8 @@ struct OutputArgs {
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
     output_format: Option<String>,
 
-    /// Worker threads [default: one per core].
+    /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
+    /// input) [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
@@ -155,8 +156,8 @@ struct SolveArgs {
     summary: Option<PathBuf>,
 
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
-    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary goes
-    /// beside it (OUT.summary.json) unless --summary says otherwise.
+    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
+    /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
     #[arg(long, value_name = "K/N|auto")]
     shard: Option<ShardChoice>,
 
@@ -222,6 +223,11 @@ struct StatsArgs {
     #[arg(long, value_name = "COLUMN")]
     by: Option<String>,
 
+    /// With --by: the most groups; a column with more distinct values is refused as soon as
+    /// a row makes one too many.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
+    max_groups: usize,
+
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -270,11 +276,11 @@ impl Cli {
                     Job::Solve(solve),
                 )?;
                 if let Config::Bulk(run) = &mut config {
-                    run.summary = args.summary;
+                    run.summaries.extend(args.summary);
                     if let Some(choice) = args.shard {
                         sharded(run, choice, args.shards)?;
                     }
-                    run.pipeline.summarise = run.summary.is_some();
+                    run.pipeline.summarise = !run.summaries.is_empty();
                 }
                 Ok(config)
             }
@@ -311,6 +317,7 @@ impl Cli {
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
                 by: args.by,
+                max_groups: args.max_groups,
                 json: args.json,
                 html: args.html,
             })),
@@ -344,8 +351,11 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     let Target::Path(output) = &run.output else {
         return Err(ConfigError::ShardStdout);
     };
-    run.summary
-        .get_or_insert_with(|| shard::summary_path(output));
+    // Always beside the output too, where merge looks for it.
+    let beside = shard::summary_path(output);
+    if !run.summaries.contains(&beside) {
+        run.summaries.push(beside);
+    }
     run.pipeline.shard = Some(shard);
     Ok(())
 }
@@ -383,12 +393,12 @@ fn bulk(
             return Err(ConfigError::ParquetToTerminal);
         }
     }
-    Ok(Config::Bulk(Box::new(BulkRun {
+    let run = BulkRun {
         inputs,
         output: target,
         quiet: output.quiet,
         strict,
-        summary: None,
+        summaries: Vec::new(),
         pipeline: Settings {
             job,
             layout: config::regions(input.regions.as_deref())?,
@@ -412,7 +422,9 @@ fn bulk(
             resume: output.resume,
             every: output.checkpoint_every,
         },
-    })))
+    };
+    config::kept_columns(&run.pipeline, run.inputs.len() > 1)?;
+    Ok(Config::Bulk(Box::new(run)))
 }
 
 #[cfg(test)]
@@ -500,7 +512,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shard_writes_its_summary_beside_its_output() {
+    fn a_shard_writes_its_summary_beside_its_output_even_with_summary_elsewhere() {
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -512,7 +524,7 @@ mod tests {
         ]);
         assert_eq!(run.pipeline.shard, Some(Shard { index: 2, count: 5 }));
         assert!(run.pipeline.summarise);
-        assert_eq!(run.summary, Some("out/p2.csv.summary.json".into()));
+        assert_eq!(run.summaries, [PathBuf::from("out/p2.csv.summary.json")]);
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -523,7 +535,10 @@ mod tests {
             "--summary",
             "s.json",
         ]);
-        assert_eq!(run.summary, Some("s.json".into()));
+        assert_eq!(
+            run.summaries,
+            [PathBuf::from("s.json"), PathBuf::from("x.csv.summary.json")]
+        );
     }
 
     #[test]
@@ -565,6 +580,21 @@ mod tests {
     }
 
     #[test]
+    fn the_thread_limit_in_the_help_is_the_one_enforced() {
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("solve")
+            .unwrap()
+            .render_help()
+            .to_string();
+        let limit = format!(
+            "Worker threads, 1 to {}",
+            sudoku_bulk::pipeline::MAX_THREADS
+        );
+        assert!(help.contains(&limit), "{help}");
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         assert_eq!(
             config(&["solve", "--threads", "0"]).unwrap_err(),
@@ -578,7 +608,25 @@ mod tests {
             config(&["solve", "-", "-"]).unwrap_err(),
             "standard input ('-') can be read only once"
         );
+        assert_eq!(
+            config(&["solve", "--threads", "257"]).unwrap_err(),
+            "--threads 257 is more than a run can keep busy: at most 256 batches of records are \
+             ever waiting for a thread"
+        );
+        assert!(config(&["solve", "--threads", "256"]).is_ok());
         assert!(config(&["solve", "--algorithm", "nope"]).is_err());
+        assert_eq!(
+            config(&["verify", "--keep-columns", "id,status"]).unwrap_err(),
+            "--keep-columns status: the output has a column 'status' of its own \
+             (line,status,error,regions), and two columns of one name cannot be told apart; \
+             keep only other columns"
+        );
+        assert_eq!(
+            config(&["solve", "--keep-columns", "id,id"]).unwrap_err(),
+            "--keep-columns names 'id' twice"
+        );
+        assert!(config(&["solve", "a", "--keep-columns", "file"]).is_ok());
+        assert!(config(&["solve", "a", "b", "--keep-columns", "file"]).is_err());
         assert!(config(&["solve", "--input-format", "xml"]).is_err());
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::files::input::{Input, Source};
 use crate::files::output::Target;
 use crate::layout::Layout;
-use crate::pipeline::Settings;
+use crate::pipeline::{MAX_THREADS, Settings};
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
 use crate::solver::SolveOptions;
@@ -29,6 +29,18 @@ pub enum Config {
     Show(ShowRun),
     /// `merge`: join the outputs of the shards of a run.
     Merge(MergeRun),
+}
+
+impl Config {
+    /// What the command writes to standard output, if anything: the rows of `solve` or
+    /// `verify` without `-o`, the report of `stats` and `show`.
+    pub fn results_on_stdout(&self) -> Option<&'static str> {
+        match self {
+            Config::Bulk(run) if run.output == Target::Stdout => Some("rows"),
+            Config::Bulk(_) | Config::Merge(_) => None,
+            Config::Stats(_) | Config::Show(_) => Some("report"),
+        }
+    }
 }
 
 /// Where `show` reads its puzzle.
@@ -67,22 +79,31 @@ pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
     }
 }
 
-/// The region layout of `--regions`: 81 labels, or the path of a file holding them; the
-/// standard boxes without the option.
+/// The region layout of `--regions`: 81 labels, or the path of a file holding them (whitespace
+/// and line breaks ignored); the standard boxes without the option. An argument of 81
+/// characters, or of labels only (whitespace aside), is a layout unless a file has that name;
+/// anything else is a path.
 pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
     let Some(arg) = arg else {
         return Ok(Layout::standard());
     };
     let bytes = arg.as_encoded_bytes();
-    let text = if bytes.trim_ascii().len() == crate::grid::CELLS || !Path::new(arg).exists() {
-        bytes.to_vec()
-    } else {
-        std::fs::read(arg).map_err(|source| ConfigError::RegionsFile {
-            path: PathBuf::from(arg),
-            error: source.to_string(),
-        })?
-    };
-    Layout::parse(&text).map_err(ConfigError::Regions)
+    let cells = bytes.iter().filter(|b| !b.is_ascii_whitespace());
+    let layout =
+        cells.clone().count() == crate::grid::CELLS || cells.clone().all(|&b| Layout::is_label(b));
+    if layout && !Path::new(arg).is_file() {
+        return Layout::parse(bytes).map_err(ConfigError::Regions);
+    }
+    let path = PathBuf::from(arg);
+    let text = std::fs::read(&path).map_err(|source| ConfigError::RegionsFile {
+        error: if source.kind() == std::io::ErrorKind::NotFound {
+            "there is no such file (and it is not 81 region labels either)".to_string()
+        } else {
+            source.to_string()
+        },
+        path: path.clone(),
+    })?;
+    Layout::parse(&text).map_err(|error| ConfigError::RegionsInFile { path, error })
 }
 
 /// The settings of a `merge` run.
@@ -94,6 +115,11 @@ pub struct MergeRun {
     pub quiet: bool,
 }
 
+/// The most groups `stats --by` makes unless `--max-groups` says otherwise: far more than a
+/// report can show usefully, and a few hundred megabytes at most while the report is written
+/// (a group takes about half a kilobyte while read, a few more while a report is written).
+pub const DEFAULT_MAX_GROUPS: usize = 10_000;
+
 /// The settings of a `stats` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsRun {
@@ -101,6 +127,8 @@ pub struct StatsRun {
     pub inputs: Vec<PathBuf>,
     /// The column to group by.
     pub by: Option<String>,
+    /// The most groups allowed: more is refused as soon as a row makes one too many.
+    pub max_groups: usize,
     /// Print JSON instead of a table.
     pub json: bool,
     /// Where to write the HTML report.
@@ -118,8 +146,9 @@ pub struct BulkRun {
     pub quiet: bool,
     /// Exit with 1 when a record is not `solved` (solve).
     pub strict: bool,
-    /// Where to write the dataset summary of the run (solve), as JSON.
-    pub summary: Option<PathBuf>,
+    /// Where to write the dataset summary of the run (solve), as JSON: `--summary FILE`, and
+    /// for a shard also beside its output, where `merge` looks for it.
+    pub summaries: Vec<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,
     /// Checkpoints of a run to a file, and whether to resume one.
@@ -145,12 +174,46 @@ pub enum ConfigError {
         /// The flag.
         flag: &'static str,
     },
+    /// More worker threads than a run can keep busy.
+    #[error(
+        "--threads {asked} is more than a run can keep busy: at most {most} batches of records are ever waiting for a thread"
+    )]
+    TooManyThreads {
+        /// The number asked for.
+        asked: usize,
+        /// [`MAX_THREADS`].
+        most: usize,
+    },
+    /// A kept column that the output has already.
+    #[error(
+        "--keep-columns {name}: the output has a column '{name}' of its own ({own}), and two columns of one name cannot be told apart; keep only other columns"
+    )]
+    KeptColumnIsOwn {
+        /// The column.
+        name: String,
+        /// The columns the command writes, comma-separated.
+        own: String,
+    },
+    /// A column kept twice.
+    #[error("--keep-columns names '{name}' twice")]
+    KeptTwice {
+        /// The column.
+        name: String,
+    },
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
     StdinTwice,
     /// `--regions` is not a layout.
     #[error("--regions: {0}")]
     Regions(crate::layout::LayoutError),
+    /// The file named by `--regions` does not hold a layout.
+    #[error("--regions {}: {error}", path.display())]
+    RegionsInFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its layout.
+        error: crate::layout::LayoutError,
+    },
     /// The file named by `--regions` cannot be read.
     #[error("--regions: cannot read {}: {error}", path.display())]
     RegionsFile {
@@ -189,6 +252,35 @@ pub enum ConfigError {
     ShardStdout,
 }
 
+/// Refuses kept columns that would give the output two columns of one name: a column kept
+/// twice, or one the command writes itself (`line`, `status`, ..., `file` with several inputs,
+/// `regions`, which is written whenever records carry their own layouts).
+pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), ConfigError> {
+    let own = crate::pipeline::columns(
+        &Settings {
+            columns: crate::format::Columns {
+                keep: Vec::new(),
+                ..settings.columns.clone()
+            },
+            ..settings.clone()
+        },
+        several_inputs,
+        true,
+    );
+    for (i, name) in settings.columns.keep.iter().enumerate() {
+        if own.contains(name) {
+            return Err(ConfigError::KeptColumnIsOwn {
+                name: name.clone(),
+                own: own.join(","),
+            });
+        }
+        if settings.columns.keep[..i].contains(name) {
+            return Err(ConfigError::KeptTwice { name: name.clone() });
+        }
+    }
+    Ok(())
+}
+
 /// The inputs named on the command line: none means standard input.
 pub fn inputs(args: Vec<Input>) -> Result<Vec<Input>, ConfigError> {
     if args.iter().filter(|i| i.source == Source::Stdin).count() > 1 {
@@ -210,11 +302,15 @@ pub fn positive(flag: &'static str, value: u64) -> Result<u64, ConfigError> {
     }
 }
 
-/// The worker threads: as asked, or one per core.
+/// The worker threads: as asked (1 to [`MAX_THREADS`]), or one per core up to that.
 pub fn threads(asked: Option<usize>) -> Result<usize, ConfigError> {
     match asked {
         Some(0) => Err(ConfigError::Zero { flag: "--threads" }),
+        Some(n) if n > MAX_THREADS => Err(ConfigError::TooManyThreads {
+            asked: n,
+            most: MAX_THREADS,
+        }),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))),
     }
 }

@@ -133,6 +133,10 @@ impl<R: BufRead> CsvReader<R> {
             let current = match &mut raw {
                 Some(current) => current,
                 None if line.text.trim_ascii().is_empty() => continue,
+                // `#` comment lines before the header, as format detection passes over them.
+                None if self.separator_unknown && line.text.trim_ascii().starts_with(b"#") => {
+                    continue;
+                }
                 None if self.separator_unknown => {
                     self.separator_unknown = false;
                     self.parser = parser(delimiter_of(line.text));
@@ -526,6 +530,17 @@ mod tests {
         assert_eq!(split("\"two\nlines\","), ["two\nlines", ""]);
         assert_eq!(split("\"two\r\nlines\",x\r"), ["two\nlines", "x"]);
         assert_eq!(split("\"a\"b,c"), ["ab", "c"]);
+    }
+
+    #[test]
+    fn comment_lines_before_the_header_are_skipped() {
+        let records = read(
+            "# made by a script\n\n  # on a machine\nid,puzzle\n1,abc\n",
+            &options(false, &["id"]),
+        )
+        .unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!((records[0].line, &records[0].puzzle[..]), (5, &b"abc"[..]));
     }
 
     #[test]

@@ -37,6 +37,8 @@ pub(super) struct Chunk {
     /// The input bytes consumed up to the chunk's last record, by input (every input opened so
     /// far, in order).
     pub consumed: Vec<Prefix>,
+    /// Whether the inputs ended within this chunk: no record comes after it.
+    pub last: bool,
 }
 
 /// The input being read.
@@ -101,8 +103,10 @@ impl<'a> Feed<'a> {
             return Ok(Chunk::default());
         }
         // A check of the bytes an interrupted run read finishes before the chunk is handed over.
+        let mut last = false;
         while (items.len() < limit.records && bytes < limit.bytes) || self.check_pending() {
             let Some(item) = self.next_item()? else {
+                last = true;
                 break;
             };
             if self.to_skip > 0 {
@@ -121,6 +125,7 @@ impl<'a> Feed<'a> {
             items,
             read_to: self.raw_bytes.load(Ordering::Relaxed),
             consumed: self.consumed(),
+            last,
         })
     }
 

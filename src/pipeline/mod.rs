@@ -53,7 +53,7 @@ mod writer;
 
 pub use error::{RunError, SolverBug};
 pub use pool::{BATCH, GRACE, POLL};
-pub use settings::{ChunkSize, Job, Settings, VerifyOptions};
+pub use settings::{CHUNK_RECORDS, ChunkSize, Job, MAX_THREADS, Settings, VerifyOptions};
 
 use feed::Feed;
 use pool::{CancelOnDrop, Running, Work};
@@ -127,6 +127,18 @@ pub fn column_kinds(settings: &Settings, several_inputs: bool, regions: bool) ->
         .collect()
 }
 
+/// The worker threads to start: [`Settings::threads`], but no more than there can be batches
+/// waiting for them: those of the whole input when it ends within the first chunk, else two
+/// chunks' worth (the pool holds two chunks at a time).
+fn solving_threads(settings: &Settings, first: &feed::Chunk) -> usize {
+    let batches = if first.last {
+        first.items.len().div_ceil(BATCH)
+    } else {
+        2 * settings.chunk.records.div_ceil(BATCH)
+    };
+    settings.threads.min(batches).max(1)
+}
+
 /// Reads every input in order, handles every record and writes one row per record to `out`
 /// (named `out_name` in messages), stopping early when `interrupt` is set.
 ///
@@ -140,11 +152,6 @@ pub fn run(
     events: &mut dyn Events,
     interrupt: &AtomicBool,
 ) -> Result<RunOutcome, RunError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads)
-        .thread_name(|i| format!("sudoku-bulk-{i}"))
-        .build()
-        .map_err(|e| RunError::Threads(e.to_string()))?;
     // The first chunk is read before the header is written: whether the records carry their
     // own region layouts (a `regions` column in the first CSV input) decides the columns.
     let plan = settings
@@ -154,6 +161,11 @@ pub fn run(
     let measured = plan.as_ref().map_or_else(Vec::new, |p| p.inputs().to_vec());
     let mut feed = Feed::new(inputs, settings, plan);
     let mut chunk = feed.next_chunk(interrupt)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(solving_threads(settings, &chunk))
+        .thread_name(|i| format!("sudoku-bulk-{i}"))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))?;
     let regions = feed.regions || settings.columns.regions.is_some();
     let work = Arc::new(Work {
         settings: settings.clone(),

@@ -44,10 +44,18 @@ pub struct ChunkSize {
     pub bytes: usize,
 }
 
+/// Records per chunk by default.
+pub const CHUNK_RECORDS: usize = 8192;
+
+/// The most worker threads a run can keep busy, and so the most `--threads` accepts: the pool
+/// holds two chunks of at most [`CHUNK_RECORDS`] records, in batches of
+/// [`BATCH`](super::BATCH), so no more batches than this are ever waiting for a thread.
+pub const MAX_THREADS: usize = 2 * CHUNK_RECORDS / super::BATCH;
+
 impl Default for ChunkSize {
     fn default() -> Self {
         ChunkSize {
-            records: 8192,
+            records: CHUNK_RECORDS,
             bytes: 2 << 20,
         }
     }
@@ -66,7 +74,7 @@ pub struct Settings {
     pub columns: Columns,
     /// The output format.
     pub output_format: OutputFormat,
-    /// Worker threads.
+    /// Worker threads, at most: a run starts no more than its batches can keep busy.
     pub threads: usize,
     /// Records to skip (read but neither handled nor written) at the start of the inputs, across
     /// input boundaries. When it is not zero the header row is not written either: the run

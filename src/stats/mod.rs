@@ -32,6 +32,7 @@
 mod counter;
 mod distribution;
 pub mod document;
+pub mod plausible;
 pub mod read;
 mod summary;
 

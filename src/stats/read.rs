@@ -8,9 +8,7 @@
 //! - a lone `{` (a pretty-printed document) or an object whose `format` is
 //!   [`super::document::FORMAT`]: a *summary document*;
 //! - another object: *JSON-lines rows*;
-//! - anything else: *CSV* with a header row;
-//! - except that a file that starts with Parquet's magic bytes is *Parquet rows* (read from its
-//!   path, columns by name as in CSV; counts are read as the numbers they are).
+//! - anything else: *CSV* with a header row.
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
 //! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); other
@@ -23,6 +21,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::document::JsonError;
+use super::plausible::{self, Impossibility};
 use super::{Counter, Row, Summary};
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
@@ -84,6 +83,22 @@ pub enum ReadError {
         /// Why.
         source: super::GroupingMismatch,
     },
+    /// More groups than allowed.
+    #[error(
+        "{}{}: more than {max} distinct values of '{column}' to group by: group by a column with fewer values, or give --max-groups N to allow more (each group takes about half a kilobyte while read, and a few more while the report is written)",
+        path.display(),
+        line.map_or(String::new(), |l| format!(":{l}"))
+    )]
+    TooManyGroups {
+        /// The input.
+        path: PathBuf,
+        /// 1-based line of the row that made one group too many (none for a summary document).
+        line: Option<u64>,
+        /// The grouping column.
+        column: String,
+        /// The most groups allowed.
+        max: usize,
+    },
     /// A summary document grouped by another column than the one asked for: groups can only
     /// be rebuilt from the result rows.
     #[error("{}: the summary is {}, so it cannot be grouped by '{wanted}'; summarise the results files instead", path.display(), found.as_ref().map_or("not grouped".to_string(), |c| format!("grouped by '{c}'")))]
@@ -128,34 +143,46 @@ pub enum RowProblem {
         /// The field.
         column: String,
     },
+    /// Values that the definitions of the counters rule out ([`super::plausible`]).
+    #[error(transparent)]
+    Impossible(#[from] Impossibility),
 }
 
 /// Summarises every input in order and merges the results; `-` is stdin. With `by`, rows are
 /// also grouped by the value of that column (a summary document must be grouped by it too).
 pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summary, ReadError> {
+    read_paths_with_limit(paths, by, usize::MAX)
+}
+
+/// As [`read_paths`], refusing more than `max_groups` groups as soon as a row (or a summary
+/// document) makes one too many, before memory grows further.
+pub fn read_paths_with_limit<P: AsRef<Path>>(
+    paths: &[P],
+    by: Option<&str>,
+    max_groups: usize,
+) -> Result<Summary, ReadError> {
     let mut total = empty(by);
     for path in paths {
-        let summary = read_path(path.as_ref(), by)?;
-        total
-            .merge(&summary)
-            .map_err(|source| ReadError::Grouping {
-                path: path.as_ref().to_path_buf(),
-                source,
-            })?;
+        let path = path.as_ref();
+        let opened = open(path)?;
+        read_opened(opened, path, by, &mut total, max_groups)?;
     }
     Ok(total)
 }
 
 /// Summarises one input; `-` is stdin.
 pub fn read_path(path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let input = Input::from_arg(path.as_os_str());
-    let opened = input
+    read_paths_with_limit(&[path], by, usize::MAX)
+}
+
+/// Opens one input; `-` is stdin.
+fn open(path: &Path) -> Result<Opened, ReadError> {
+    Input::from_arg(path.as_os_str())
         .open(Default::default())
         .map_err(|source| ReadError::Io {
             path: path.to_path_buf(),
             source,
-        })?;
-    read_opened(opened, path, by)
+        })
 }
 
 /// Summarises one input read from `input`; `path` names it in errors.
@@ -168,10 +195,19 @@ pub fn read_from(
         path: path.to_path_buf(),
         source,
     })?;
-    read_opened(opened, path, by)
+    let mut summary = empty(by);
+    read_opened(opened, path, by, &mut summary, usize::MAX)?;
+    Ok(summary)
 }
 
-fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
+/// Adds the rows (or the summary document) of `opened` to `into`.
+fn read_opened(
+    mut opened: Opened,
+    path: &Path,
+    by: Option<&str>,
+    into: &mut Summary,
+    max_groups: usize,
+) -> Result<(), ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -181,34 +217,56 @@ fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summ
         return Err(io_error(io::Error::new(io::ErrorKind::InvalidData, detail)));
     }
     if opened.parquet {
-        return read_rows(
-            |options| {
-                format::parquet::ParquetReader::open(path, options)
-                    .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
-            },
-            path,
-            by,
-        );
+        // A Parquet file of results always has the solution count column: solve writes it.
+        let open = |options: &ReadOptions| {
+            format::parquet::ParquetReader::open(path, options)
+                .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
+        };
+        return read_rows(open, true, path, by, into, max_groups);
     }
     let head = opened.head.trim_ascii();
     if head == b"{" || is_summary_object(head) {
         let mut text = Vec::new();
         opened.reader.read_to_end(&mut text).map_err(io_error)?;
-        return read_document(&text, path, by);
+        let summary = read_document(&text, path, by)?;
+        into.merge(&summary).map_err(|source| ReadError::Grouping {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        return check_groups(into, path, None, by, max_groups);
+    }
+    if opened.head.is_empty() {
+        return Ok(());
     }
     let format = if head.starts_with(b"{") {
         InputFormat::Jsonl
     } else {
         InputFormat::Csv
     };
-    if opened.head.is_empty() {
-        return Ok(empty(by));
+    // The solution count is read when there is one (a JSON-lines row without it reads it as
+    // empty).
+    let solutions = format == InputFormat::Jsonl || csv_has_column(&opened.head, SOLUTIONS);
+    let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
+    read_rows(open, solutions, path, by, into, max_groups)
+}
+
+/// Refuses a summary with more than `max_groups` groups.
+fn check_groups(
+    summary: &Summary,
+    path: &Path,
+    line: Option<u64>,
+    by: Option<&str>,
+    max_groups: usize,
+) -> Result<(), ReadError> {
+    match by {
+        Some(column) if summary.groups().len() > max_groups => Err(ReadError::TooManyGroups {
+            path: path.to_path_buf(),
+            line,
+            column: column.to_string(),
+            max: max_groups,
+        }),
+        _ => Ok(()),
     }
-    read_rows(
-        |options| format::reader(format, opened.reader, options),
-        path,
-        by,
-    )
 }
 
 /// Whether a line is a whole summary document on one line.
@@ -229,18 +287,22 @@ fn empty(by: Option<&str>) -> Summary {
     }
 }
 
-/// The result rows of a CSV, JSON-lines or Parquet input, summarised; `open` makes the reader
-/// for the options given.
+/// The result rows of a CSV, JSON-lines or Parquet input, added to `into`; `open` makes the
+/// reader for the options given, and `solutions` says whether to read the solution count.
 fn read_rows<'a>(
     open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
+    solutions: bool,
     path: &Path,
     by: Option<&str>,
-) -> Result<Summary, ReadError> {
-    let mut summary = empty(by);
-    // The columns read, by name: the status, the counters, and the grouping column.
+    into: &mut Summary,
+    max_groups: usize,
+) -> Result<(), ReadError> {
+    // The columns read, by name: the status, the counters, the grouping column, and the
+    // solution count.
     let keep: Vec<String> = std::iter::once("status")
         .chain(Counter::ALL.iter().map(|c| c.name()))
         .chain(by)
+        .chain(solutions.then_some(SOLUTIONS))
         .map(str::to_string)
         .collect();
     let options = ReadOptions {
@@ -270,6 +332,8 @@ fn read_rows<'a>(
             message: other.to_string(),
         },
     })?;
+    let group_field = 1 + Counter::ALL.len();
+    let solutions_field = group_field + usize::from(by.is_some());
     while let Some(record) = reader.next_record().map_err(|source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -282,24 +346,54 @@ fn read_rows<'a>(
             });
         }
         let fields = &record.kept;
-        let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
+        let group = by.map(|_| String::from_utf8_lossy(&fields[group_field]));
+        let row_problem = |problem| ReadError::Row {
+            path: path.to_path_buf(),
+            line: record.line,
+            problem,
+        };
         let row = build_row(
             &fields[0],
             |i| count(Counter::ALL[i], &fields[1 + i]),
             group.as_deref(),
         )
-        .map_err(|problem| ReadError::Row {
-            path: path.to_path_buf(),
-            line: record.line,
-            problem,
-        })?;
-        summary.add(&row);
+        .map_err(row_problem)?;
+        let found = match fields.get(solutions_field) {
+            Some(field) if solutions => count_named(SOLUTIONS, field).map_err(row_problem)?,
+            _ => None,
+        };
+        plausible::check(row.status, row.counters.as_ref(), found)
+            .map_err(|e| row_problem(e.into()))?;
+        into.add(&row);
+        check_groups(into, path, Some(record.line), by, max_groups)?;
     }
-    Ok(summary)
+    Ok(())
+}
+
+/// The column of the solution count.
+const SOLUTIONS: &str = "solutions";
+
+/// Whether the CSV header line `head` has a column named `name`, as the CSV reader finds
+/// columns.
+fn csv_has_column(head: &[u8], name: &str) -> bool {
+    let options = ReadOptions {
+        wanted: Wanted::Columns,
+        columns: Columns {
+            keep: vec![name.to_string()],
+            ..Columns::default()
+        },
+        ..ReadOptions::default()
+    };
+    format::reader(InputFormat::Csv, head, &options).is_ok()
 }
 
 /// A counter field: empty is `None`.
 fn count(counter: Counter, field: &[u8]) -> Result<Option<u64>, RowProblem> {
+    count_named(counter.name(), field)
+}
+
+/// A count in the column `column`: empty is `None`.
+fn count_named(column: &'static str, field: &[u8]) -> Result<Option<u64>, RowProblem> {
     let field = field.trim_ascii();
     if field.is_empty() {
         return Ok(None);
@@ -309,7 +403,7 @@ fn count(counter: Counter, field: &[u8]) -> Result<Option<u64>, RowProblem> {
         .and_then(|text| text.parse().ok())
         .map(Some)
         .ok_or_else(|| RowProblem::NotACount {
-            column: counter.name(),
+            column,
             found: quote(&String::from_utf8_lossy(field)),
         })
 }
@@ -448,6 +542,79 @@ mod tests {
 
         let err = read(HEADER, Some("source")).unwrap_err();
         assert_eq!(err.to_string(), "r.csv: no column 'source' in the header");
+    }
+
+    #[test]
+    fn impossible_rows_are_refused_with_file_and_line() {
+        let good = "2,p,s,solved,1,9,4,8,8,50,14,17,,easy\n";
+        for (row, message) in [
+            (
+                "3,p,s,solved,5,9,4,8,8,50,14,17,,easy",
+                "r.csv:3: solutions is 5, but a row with status 'solved' has exactly 1",
+            ),
+            (
+                "3,p,s,solved,1,9,4,8,8,50,14,200,,easy",
+                "r.csv:3: givens is 200, but a puzzle has 81 cells",
+            ),
+            (
+                "3,p,s,multiple,2,9,4,8,9,50,14,17,,easy",
+                "r.csv:3: backtracks is 9, more than the 8 guesses (only a guess is undone)",
+            ),
+            (
+                "3,p,,invalid,1,,,,,,,,bad,easy",
+                "r.csv:3: solutions is 1, but a row with status 'invalid' has none",
+            ),
+        ] {
+            let err = read(&format!("{HEADER}{good}{row}\n"), None).unwrap_err();
+            assert_eq!(err.to_string(), message);
+        }
+        // Without a solutions column, the counters are still checked.
+        let text = "status,recursions,max_depth,guesses,backtracks,naked_singles,hidden_singles,givens\nsolved,3,4,2,2,0,0,17\n";
+        let err = read(text, None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r.csv:2: max_depth is 4, more than the 3 recursions that reach it"
+        );
+        let jsonl = "{\"status\":\"solved\",\"solutions\":2,\"recursions\":1,\"max_depth\":1,\"guesses\":0,\"backtracks\":0,\"naked_singles\":0,\"hidden_singles\":0,\"givens\":17}\n";
+        let err = read_from(
+            std::io::Cursor::new(jsonl.as_bytes().to_vec()),
+            Path::new("r.jsonl"),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r.jsonl:1: solutions is 2, but a row with status 'solved' has exactly 1"
+        );
+    }
+
+    #[test]
+    fn more_groups_than_allowed_are_refused_at_the_row_that_makes_one_too_many() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let mut text = HEADER.to_string();
+        for line in 2..10 {
+            text.push_str(&format!(
+                "{line},p,s,solved,1,1,1,0,0,50,14,17,,d{}\n",
+                line % 4
+            ));
+        }
+        std::fs::write(&path, &text).unwrap();
+        let grouped = read_paths_with_limit(&[&path], Some("difficulty"), 4).unwrap();
+        assert_eq!(grouped.groups().len(), 4);
+        let err = read_paths_with_limit(&[&path], Some("line"), 4).unwrap_err();
+        assert!(
+            err.to_string().starts_with(&format!(
+                "{}:6: more than 4 distinct values of 'line' to group by",
+                path.display()
+            )),
+            "{err}"
+        );
+        // Without --by there are no groups to count.
+        assert_eq!(
+            read_paths_with_limit(&[&path], None, 0).unwrap().records(),
+            8
+        );
     }
 
     #[test]
