@@ -60,6 +60,8 @@ pub(super) struct Feed<'a> {
     pub interrupted: bool,
     /// Whether a reader opened so far gives records their own region layouts.
     pub regions: bool,
+    /// verify: whether the first input is the output of `solve`.
+    pub original: super::Original,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
 }
@@ -72,6 +74,10 @@ impl<'a> Feed<'a> {
                 Job::Verify(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),
+            optional: match settings.job {
+                Job::Solve(_) => Vec::new(),
+                Job::Verify(_) => super::verify::ORIGIN_COLUMNS.map(String::from).to_vec(),
+            },
             ..ReadOptions::default()
         };
         Feed {
@@ -85,6 +91,7 @@ impl<'a> Feed<'a> {
             to_skip: settings.skip_records,
             interrupted: false,
             regions: false,
+            original: super::Original::None,
             plan,
         }
     }
@@ -153,6 +160,9 @@ impl<'a> Feed<'a> {
                     };
                     let current = self.open(input, self.next_input)?;
                     self.regions |= current.reader.has_regions();
+                    if self.next_input == 0 && matches!(self.settings.job, Job::Verify(_)) {
+                        self.original = super::Original::of(&*current.reader);
+                    }
                     self.current.insert(current)
                 }
             };

@@ -140,11 +140,15 @@ fn handle(
     regions: bool,
 ) -> Result<Vec<u8>, String> {
     let settings = settings(job, output_format);
+    let shape = super::Shape {
+        regions,
+        ..super::Shape::default()
+    };
     let work = Work {
-        writer: RowWriter::new(output_format, super::columns(&settings, false, regions)),
+        writer: RowWriter::new(output_format, super::columns(&settings, &shape)),
         settings,
         names: vec!["fuzz".to_string()],
-        regions,
+        shape,
         cancel: AtomicBool::new(false),
     };
     let batch = work.process_batch(items);
@@ -185,7 +189,11 @@ fn check_rows(
             })
             .collect::<Result<_, _>>()?,
         OutputFormat::Jsonl => {
-            let columns = super::columns(&settings(job, output_format), false, regions);
+            let shape = super::Shape {
+                regions,
+                ..super::Shape::default()
+            };
+            let columns = super::columns(&settings(job, output_format), &shape);
             rows.split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
                 .map(|l| json_fields(l, &columns))

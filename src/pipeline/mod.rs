@@ -53,6 +53,7 @@ mod writer;
 pub use error::{RunError, SolverBug};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{ChunkSize, Job, Settings, VerifyOptions};
+pub use verify::Original;
 
 use feed::Feed;
 use pool::{CancelOnDrop, Running, Work};
@@ -93,20 +94,39 @@ pub struct RunOutcome {
     pub measured: Vec<Prefix>,
 }
 
-/// The output columns of a run: `file` with several inputs, the job's columns, the kept
+/// What the inputs add to the columns of the rows, beyond the job and the options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Shape {
+    /// Several inputs: rows start with `file`.
+    pub several_inputs: bool,
+    /// Records carry their own region layouts (a `regions` column): rows end with `regions`.
+    pub regions: bool,
+    /// verify reads the output of `solve` (its first input has `line` and `status` columns):
+    /// rows carry its `line` (and `file`) as `original_line` (and `original_file`).
+    pub original: Original,
+}
+
+/// The output columns of a run: `file` with several inputs, the job's columns (for verify: the
+/// `puzzle` unless columns are kept, and the `original_` columns of a `solve` output), the kept
 /// columns, and `regions` when records carry their own region layouts.
-pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<String> {
-    let fixed = match settings.job {
-        Job::Solve(_) => solve::COLUMNS,
-        Job::Verify(_) => verify::COLUMNS,
+pub fn columns(settings: &Settings, shape: &Shape) -> Vec<String> {
+    let fixed: Vec<&str> = match settings.job {
+        Job::Solve(_) => solve::COLUMNS.to_vec(),
+        Job::Verify(_) => verify::COLUMNS
+            .iter()
+            .copied()
+            .chain(settings.columns.keep.is_empty().then_some(verify::PUZZLE))
+            .chain(shape.original.columns().iter().copied())
+            .collect(),
     };
-    several_inputs
+    shape
+        .several_inputs
         .then_some("file")
         .into_iter()
-        .chain(fixed.iter().copied())
+        .chain(fixed)
         .map(str::to_string)
         .chain(settings.columns.keep.iter().cloned())
-        .chain(regions.then(|| format::csv::REGIONS_NAME.to_string()))
+        .chain(shape.regions.then(|| format::csv::REGIONS_NAME.to_string()))
         .collect()
 }
 
@@ -137,15 +157,16 @@ pub fn run(
     let measured = plan.as_ref().map_or_else(Vec::new, |p| p.inputs().to_vec());
     let mut feed = Feed::new(inputs, settings, plan);
     let mut chunk = feed.next_chunk(interrupt)?;
-    let regions = feed.regions || settings.columns.regions.is_some();
+    let shape = Shape {
+        several_inputs: inputs.len() > 1,
+        regions: feed.regions || settings.columns.regions.is_some(),
+        original: feed.original,
+    };
     let work = Arc::new(Work {
         settings: settings.clone(),
-        writer: RowWriter::new(
-            settings.output_format,
-            columns(settings, inputs.len() > 1, regions),
-        ),
+        writer: RowWriter::new(settings.output_format, columns(settings, &shape)),
         names: inputs.iter().map(|i| i.name.clone()).collect(),
-        regions,
+        shape,
         cancel: AtomicBool::new(false),
     });
     // Whatever way this function returns, batches still running stop at their next record.
@@ -415,18 +436,44 @@ mod tests {
     #[test]
     fn columns_follow_the_job_the_inputs_and_the_kept_names() {
         let mut s = settings(1, ChunkSize::default());
-        assert_eq!(columns(&s, false, false)[..2], ["line", "puzzle"]);
+        let plain = Shape::default();
+        assert_eq!(columns(&s, &plain)[..2], ["line", "puzzle"]);
         s.job = Job::Verify(VerifyOptions {
             unique: false,
             max_recursions: 1,
         });
-        s.columns.keep = vec!["id".into()];
+        assert_eq!(columns(&s, &plain), ["line", "status", "error", "puzzle"]);
+        let of_solve = Shape {
+            original: Original::LineAndFile,
+            ..plain
+        };
         assert_eq!(
-            columns(&s, true, false),
-            ["file", "line", "status", "error", "id"]
+            columns(&s, &of_solve),
+            [
+                "line",
+                "status",
+                "error",
+                "puzzle",
+                "original_file",
+                "original_line"
+            ]
         );
+        s.columns.keep = vec!["id".into()];
+        let several = Shape {
+            several_inputs: true,
+            original: Original::Line,
+            ..plain
+        };
         assert_eq!(
-            columns(&s, false, true).last().map(String::as_str),
+            columns(&s, &several),
+            ["file", "line", "status", "error", "original_line", "id"]
+        );
+        let regions = Shape {
+            regions: true,
+            ..plain
+        };
+        assert_eq!(
+            columns(&s, &regions).last().map(String::as_str),
             Some("regions")
         );
     }

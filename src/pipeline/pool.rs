@@ -53,8 +53,8 @@ pub(super) struct Work {
     pub writer: RowWriter,
     /// The inputs' names, for the `file` column and messages.
     pub names: Vec<String>,
-    /// Whether rows end with the record's `regions` column.
-    pub regions: bool,
+    /// What the inputs add to the rows' columns.
+    pub shape: super::Shape,
     /// Set when the run no longer wants rows: batches stop before their next record.
     pub cancel: AtomicBool,
 }
@@ -202,7 +202,10 @@ impl Work {
             }
             Job::Verify(options) => {
                 verify::handle(record, options, &self.settings.layout).map(|row| {
-                    self.write_row(item, row.cells(record.line), out);
+                    let mut text = [0; crate::grid::CELLS];
+                    let puzzle = self.settings.columns.keep.is_empty();
+                    let cells = row.cells(record, puzzle, self.shape.original, &mut text);
+                    self.write_row(item, cells, out);
                     (row.status.into(), row.error)
                 })
             }
@@ -226,7 +229,7 @@ impl Work {
             .map(|k| Cell::Bytes(k))
             .chain(std::iter::repeat(Cell::Null))
             .take(self.settings.columns.keep.len());
-        let regions = self.regions.then(|| {
+        let regions = self.shape.regions.then(|| {
             item.record
                 .regions
                 .as_deref()
