@@ -8,9 +8,9 @@
 //! options that change output bytes; that each shard is there exactly once; and that each
 //! output still has the size its shard wrote. Then it writes the outputs in the order of `K`
 //! (a CSV header once, JSON lines as they are), through a temporary file renamed over `OUT`,
-//! and the merged summary beside `OUT` (without a `run` field, which only shards have): both
-//! are then byte for byte what a single run over the same inputs writes (`solve -o OUT
-//! --summary OUT.summary.json`).
+//! and the merged summary beside `OUT` (its `run` field without the `shard` part): both are
+//! then byte for byte what a single run over the same inputs writes (`solve -o OUT --summary
+//! OUT.summary.json`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -287,7 +287,13 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
     }
     // The rows first: a summary never describes rows that are not there.
     output.finish()?;
-    write_file(&run.summary, document::to_string(&summary).as_bytes())?;
+    // What a single run over the same inputs records: the shards' run, which they share.
+    let single = RunInfo {
+        shard: None,
+        ..parts[0].run.clone()
+    };
+    let text = document::to_string_with_run(&summary, Some(&single));
+    write_file(&run.summary, text.as_bytes())?;
     Ok(Merged {
         output: run.output.clone(),
         summary: run.summary.clone(),

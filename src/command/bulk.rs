@@ -256,19 +256,16 @@ impl Session<'_> {
         let rows = self.output.seal()?;
         let summary = match (&self.run.summary, &outcome.dataset) {
             (Some(path), Some(dataset)) => {
-                let made_from = match &self.run.output {
-                    Target::Path(_) => identity::shard_run(
-                        &self.run.pipeline,
-                        &outcome.measured,
-                        rows.written_path(),
-                    )
+                let written = match &self.run.output {
+                    Target::Path(_) => Some(rows.written_path()),
+                    Target::Stdout => None,
+                };
+                let made_from = identity::run_info(&self.run.pipeline, &outcome.measured, written)
                     .map_err(|source| RunError::Write {
                         name: rows.name().to_string(),
                         source,
-                    })?,
-                    Target::Stdout => None,
-                };
-                let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
+                    })?;
+                let text = stats::document::to_string_with_run(dataset, Some(&made_from));
                 Some(sealed_file(path, text.as_bytes())?)
             }
             _ => None,

@@ -9,6 +9,8 @@ use crate::pipeline::Settings;
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
 use crate::solver::SolveOptions;
+use crate::stats::bins::Bins;
+use crate::stats::grouping::{self, BinChoice, Grouping};
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
 /// 9x9 puzzle (a few thousand at most), low enough that a slow algorithm gives `gave_up` in
@@ -99,8 +101,8 @@ pub struct MergeRun {
 pub struct StatsRun {
     /// Result files or saved summaries (`-`: standard input).
     pub inputs: Vec<PathBuf>,
-    /// The column to group by.
-    pub by: Option<String>,
+    /// How to group the rows.
+    pub grouping: Option<Grouping>,
     /// Print JSON instead of a table.
     pub json: bool,
     /// Where to write the HTML report.
@@ -167,11 +169,62 @@ pub enum ConfigError {
         "--shard cannot read standard input: every shard must read the inputs from the start, so give files"
     )]
     ShardStdin,
+    /// `--bins` that is neither `none`, a count nor edges.
+    #[error("--bins {given}: {problem}")]
+    Bins {
+        /// The value given.
+        given: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// `--bins` without a column to put in bins.
+    #[error("--bins needs --by COLUMN (a column of numbers)")]
+    BinsWithoutColumn,
     /// `--shard` without `-o`.
     #[error(
         "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"
     )]
     ShardStdout,
+}
+
+/// The grouping of `stats --by BY --bins BINS`: `input` groups by input; `BINS` is `none`
+/// (one group per value), `N` (quantile bins) or edges `A,B,...`; without it, bins are
+/// chosen as [`grouping`] says.
+pub fn grouping(by: Option<String>, bins: Option<&str>) -> Result<Option<Grouping>, ConfigError> {
+    let bins = match bins.map(str::trim) {
+        None => BinChoice::Automatic,
+        Some(text) => {
+            let problem = |problem: String| ConfigError::Bins {
+                given: text.to_string(),
+                problem,
+            };
+            if text.eq_ignore_ascii_case("none") {
+                BinChoice::None
+            } else if !text.contains(',') {
+                match text.parse::<usize>() {
+                    Ok(0) => return Err(problem("at least 1 bin".into())),
+                    Ok(n) => BinChoice::Quantiles(n),
+                    Err(_) => {
+                        return Err(problem(
+                            "give a number of bins, edges A,B,... or none".into(),
+                        ));
+                    }
+                }
+            } else {
+                let edges: Vec<&str> = text.split(',').map(str::trim).collect();
+                BinChoice::Edges(Bins::given(&edges).map_err(|e| problem(e.to_string()))?)
+            }
+        }
+    };
+    match by {
+        None if bins != BinChoice::Automatic => Err(ConfigError::BinsWithoutColumn),
+        None => Ok(None),
+        Some(name) if name == grouping::INPUT => match bins {
+            BinChoice::Automatic => Ok(Some(Grouping::Input)),
+            _ => Err(ConfigError::BinsWithoutColumn),
+        },
+        Some(name) => Ok(Some(Grouping::Column { name, bins })),
+    }
 }
 
 /// The inputs named on the command line: none means standard input.

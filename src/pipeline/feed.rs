@@ -130,7 +130,7 @@ impl<'a> Feed<'a> {
     }
 
     /// The input bytes consumed so far, by input.
-    fn consumed(&self) -> Vec<Prefix> {
+    pub fn consumed(&self) -> Vec<Prefix> {
         let mut all = self.finished.clone();
         if let Some(current) = &self.current {
             let tracker = lock(&current.tracker);

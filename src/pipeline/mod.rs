@@ -89,8 +89,9 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// The dataset summary of the rows written, when [`Settings::summarise`] asked for one.
     pub dataset: Option<stats::Summary>,
-    /// A shard's inputs, each whole, as its plan measured them ([`crate::shard::Plan::inputs`]);
-    /// empty when the run is not sharded.
+    /// The inputs, each whole (name, decompressed length, digest): a shard's as its plan
+    /// measured them ([`crate::shard::Plan::inputs`]), a complete run's as it read them; empty
+    /// for a run that ended early.
     pub measured: Vec<Prefix>,
 }
 
@@ -215,6 +216,10 @@ pub fn run(
         chunk = feed.next_chunk(interrupt)?;
     }
     writer.outcome.interrupted |= feed.interrupted;
+    if writer.outcome.measured.is_empty() && !writer.outcome.interrupted {
+        // Every input was read to its end.
+        writer.outcome.measured = feed.consumed();
+    }
     Ok(writer.outcome)
 }
 

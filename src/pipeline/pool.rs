@@ -195,7 +195,7 @@ impl Work {
                     let mut text = [[0; crate::grid::CELLS]; 2];
                     self.write_row(item, row.cells(record.line, &mut text), out);
                     if let Some(dataset) = dataset {
-                        dataset.add(&row.summary_row());
+                        dataset.add(&self.summary_row(item, &row, &text[0]));
                     }
                     (row.status.into(), row.error)
                 })
@@ -210,6 +210,32 @@ impl Work {
                 })
             }
         }
+    }
+
+    /// A solve row as the dataset summary counts it, naming its record as the row written
+    /// does (`puzzle` holds the puzzle column written out).
+    fn summary_row<'a>(
+        &'a self,
+        item: &'a Item,
+        row: &solve::SolveRow,
+        puzzle: &'a [u8; crate::grid::CELLS],
+    ) -> stats::Row<'a> {
+        let summary_row = row.summary_row();
+        let (Some(_), Ok(puzzle)) = (row.puzzle, std::str::from_utf8(puzzle)) else {
+            return summary_row;
+        };
+        let regions = item
+            .record
+            .regions
+            .as_deref()
+            .filter(|r| self.shape.regions && !r.is_empty())
+            .and_then(|r| std::str::from_utf8(r).ok());
+        summary_row.about(stats::RecordRef {
+            file: (self.names.len() > 1).then(|| self.names[item.source].as_str()),
+            line: item.record.line,
+            puzzle,
+            regions,
+        })
     }
 
     /// Formats one row: the `file` column when there are several inputs, the job's `cells`,

@@ -13,7 +13,9 @@
 //! ...
 //! ```
 //!
-//! A grouped summary adds a comparison of the groups and then the same tables per group.
+//! Then the five hardest records (where each is, its counters and its puzzle). A grouped
+//! summary adds a comparison of the groups (saying how the groups were made when they are
+//! bins) and then the same tables per group.
 
 use std::fmt::Write as _;
 use std::io;
@@ -26,11 +28,15 @@ use crate::stats::{Counter, Summary};
 pub fn render(summary: &Summary) -> String {
     let mut out = String::new();
     whole(&mut out, summary);
+    hardest(&mut out, summary);
     if let Some(column) = summary.by() {
         let groups = summary.groups_in_order();
+        let bins = summary
+            .bins()
+            .map_or(String::new(), |b| format!(" ({})", b.describe()));
         let _ = writeln!(
             out,
-            "\nby {column}: {} group{}\n",
+            "\nby {column}: {} group{}{bins}\n",
             groups.len(),
             if groups.len() == 1 { "" } else { "s" }
         );
@@ -87,6 +93,38 @@ fn whole(out: &mut String, summary: &Summary) {
         counters.row(row);
     }
     out.push_str(&counters.render());
+}
+
+/// How many of the hardest records the text lists.
+const HARDEST_SHOWN: usize = 5;
+
+/// The hardest records: where each is, its status, recursions and guesses, and its puzzle.
+fn hardest(out: &mut String, summary: &Summary) {
+    let records = summary.hardest().records();
+    if records.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nhardest {} (of {} in --json and --html)\n",
+        records.len().min(HARDEST_SHOWN),
+        records.len()
+    );
+    let mut table = Table::new(&["record", "status", "recursions", "guesses", "puzzle"]);
+    for record in records.iter().take(HARDEST_SHOWN) {
+        let place = match &record.file {
+            Some(file) => format!("{}:{}", shown(file), record.line),
+            None => format!("line {}", record.line),
+        };
+        table.row(vec![
+            place,
+            record.status.name().to_string(),
+            record.counters.recursions.to_string(),
+            record.counters.guesses.to_string(),
+            shown(&record.puzzle),
+        ]);
+    }
+    out.push_str(&table.render());
 }
 
 /// One line per group: its size and the headline numbers side by side.
@@ -193,6 +231,7 @@ mod tests {
                 givens: 17,
             }),
             group: None,
+            record: None,
         }
     }
 

@@ -1,27 +1,31 @@
-//! Building a [`Summary`] from files: outputs of `solve` (CSV with a header, or JSON lines) and
-//! summary JSON files (`solve --summary`), plain or gzip, in any mix.
+//! Reading results for a [`Summary`]: outputs of `solve` (CSV with a header, or JSON lines) and
+//! summary JSON files (`solve --summary`), plain or gzip, in any mix. How the rows are grouped
+//! (by input, by a column's values or in bins of them) is [`super::grouping`]'s job.
 //!
 //! Results are read through the same code as puzzles: the input is opened and sniffed by
 //! [`crate::files`] (gzip, a byte order mark, the first line that is neither blank nor a
 //! comment), and its rows are records of the [`crate::format`] readers, their columns read by
-//! name. What the input is, is found from that first line, not its name:
+//! name (a CSV record equal to the header, as a second file's header is in concatenated files,
+//! is skipped there). What the input is, is found from that first line, not its name:
 //! - a lone `{` (a pretty-printed document) or an object whose `format` is
 //!   [`super::document::FORMAT`]: a *summary document*;
 //! - another object: *JSON-lines rows*;
 //! - anything else: *CSV* with a header row.
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
-//! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); other
-//! columns are ignored unless named as the grouping column. An `invalid` row may leave every
-//! counter empty (CSV) or null/absent (JSON lines); any other row must carry all seven. A CSV
-//! row must have as many fields as the header. Errors name the file and the line of the input
-//! where the bad record starts.
+//! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); the
+//! `line`, `file`, `puzzle` and `regions` columns are read when present, for the list of the
+//! hardest records; other columns are ignored unless named as the grouping column. An
+//! `invalid` row may leave every counter empty (CSV) or null/absent (JSON lines); any other row
+//! must carry all seven. A CSV row must have as many fields as the header. Errors name the file
+//! and the line of the input where the bad record starts.
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use super::document::JsonError;
-use super::{Counter, Row, Summary};
+use super::document::{JsonError, Saved};
+use super::grouping::{self, Grouping};
+use super::{Counter, RecordRef, Row, Summary};
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
 use crate::row::{RowStatus, SolveStatus, Status, UnknownStatus};
@@ -39,7 +43,7 @@ pub enum ReadError {
         source: io::Error,
     },
     /// A CSV input lacks a needed column.
-    #[error("{}: no column '{column}' in the header", path.display())]
+    #[error("{}: no column '{column}' in the header{}", path.display(), hint(.column))]
     MissingColumn {
         /// The input.
         path: PathBuf,
@@ -82,17 +86,48 @@ pub enum ReadError {
         /// Why.
         source: super::GroupingMismatch,
     },
-    /// A summary document grouped by another column than the one asked for: groups can only
-    /// be rebuilt from the result rows.
-    #[error("{}: the summary is {}, so it cannot be grouped by '{wanted}'; summarise the results files instead", path.display(), found.as_ref().map_or("not grouped".to_string(), |c| format!("grouped by '{c}'")))]
+    /// A summary document grouped otherwise than asked for: groups can only be rebuilt from
+    /// the result rows.
+    #[error("{}: the summary is {found}, so it cannot be {wanted}; summarise the results files instead", path.display())]
     Regroup {
         /// The input.
         path: PathBuf,
-        /// Its grouping column.
-        found: Option<String>,
-        /// The grouping column asked for.
+        /// How it is grouped, in words.
+        found: String,
+        /// The grouping asked for, in words.
         wanted: String,
     },
+    /// A column to put in bins holds a value that is not a number.
+    #[error("{}{}: {column}: {value} is not a number, so the column cannot be put in bins", path.display(), line.map_or(String::new(), |l| format!(":{l}")))]
+    NotANumber {
+        /// The input.
+        path: PathBuf,
+        /// The line of the row, or none for a group of a summary document.
+        line: Option<u64>,
+        /// The grouping column.
+        column: String,
+        /// The value, quoted, escaped and cut.
+        value: String,
+    },
+    /// Standard input, where the inputs must be read twice.
+    #[error(
+        "standard input can be read only once, but '{column}' has more than {held} distinct numbers: to find its quantile bins the inputs are read twice; save it to a file, or give the edges (--bins A,B,...)"
+    )]
+    ReadTwice {
+        /// The grouping column.
+        column: String,
+        /// The groups held in one reading ([`grouping::HELD_GROUPS`]).
+        held: usize,
+    },
+}
+
+/// A hint for a missing column: `file` is there only when `solve` read several inputs.
+fn hint(column: &str) -> &'static str {
+    if column == "file" {
+        " (results of a single input have none; --by input groups by the results files)"
+    } else {
+        ""
+    }
 }
 
 /// What is wrong with one result row.
@@ -129,31 +164,19 @@ pub enum RowProblem {
 }
 
 /// Summarises every input in order and merges the results; `-` is stdin. With `by`, rows are
-/// also grouped by the value of that column (a summary document must be grouped by it too).
+/// also grouped by the value of that column, one group per value (a summary document must be
+/// grouped by it too).
 pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summary, ReadError> {
-    let mut total = empty(by);
-    for path in paths {
-        let summary = read_path(path.as_ref(), by)?;
-        total
-            .merge(&summary)
-            .map_err(|source| ReadError::Grouping {
-                path: path.as_ref().to_path_buf(),
-                source,
-            })?;
-    }
-    Ok(total)
+    let grouping = by.map(|name| Grouping::Column {
+        name: name.to_string(),
+        bins: grouping::BinChoice::None,
+    });
+    Ok(grouping::summarise(paths, grouping.as_ref())?.summary)
 }
 
 /// Summarises one input; `-` is stdin.
 pub fn read_path(path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let input = Input::from_arg(path.as_os_str());
-    let opened = input
-        .open(Default::default())
-        .map_err(|source| ReadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    read_opened(opened, path, by)
+    read_paths(&[path], by)
 }
 
 /// Summarises one input read from `input`; `path` names it in errors.
@@ -166,10 +189,40 @@ pub fn read_from(
         path: path.to_path_buf(),
         source,
     })?;
-    read_opened(opened, path, by)
+    let grouping = by.map(|name| Grouping::Column {
+        name: name.to_string(),
+        bins: grouping::BinChoice::None,
+    });
+    grouping::summarise_opened(opened, path, grouping.as_ref())
 }
 
-fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
+/// What an input turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content {
+    /// Result rows in this format.
+    Rows(InputFormat),
+    /// A summary document.
+    Document,
+}
+
+/// Opens an input; `-` is stdin.
+pub(super) fn open(path: &Path) -> Result<Opened, ReadError> {
+    Input::from_arg(path.as_os_str())
+        .open(Default::default())
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// Reads one opened input: its rows, each handed to `each` with its line (and its value of the
+/// column `by`, as the row's group), or its summary document, returned.
+pub(super) fn read_opened(
+    mut opened: Opened,
+    path: &Path,
+    by: Option<&str>,
+    each: &mut dyn FnMut(&Row<'_>, u64) -> Result<(), ReadError>,
+) -> Result<(Content, Option<Saved>), ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -178,14 +231,19 @@ fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summ
     if head == b"{" || is_summary_object(head) {
         let mut text = Vec::new();
         opened.reader.read_to_end(&mut text).map_err(io_error)?;
-        return read_document(&text, path, by);
+        let saved = super::document::read_saved(&text).map_err(|source| ReadError::Summary {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        return Ok((Content::Document, Some(saved)));
     }
     let format = if head.starts_with(b"{") {
         InputFormat::Jsonl
     } else {
         InputFormat::Csv
     };
-    read_rows(opened, format, path, by)
+    read_rows(opened, format, path, by, each)?;
+    Ok((Content::Rows(format), None))
 }
 
 /// Whether a line is a whole summary document on one line.
@@ -199,23 +257,20 @@ fn is_summary_object(line: &[u8]) -> bool {
         .is_ok_and(|object| object.format == Some(super::document::FORMAT))
 }
 
-fn empty(by: Option<&str>) -> Summary {
-    match by {
-        Some(column) => Summary::grouped_by(column),
-        None => Summary::new(),
-    }
-}
+/// The columns read when the input has them, in this order: where each record is, for the
+/// list of the hardest.
+const WHERE: [&str; 4] = ["line", "file", "puzzle", "regions"];
 
-/// The result rows of a CSV or JSON-lines input, summarised.
+/// The result rows of a CSV or JSON-lines input, each handed to `each`.
 fn read_rows(
     opened: Opened,
     format: InputFormat,
     path: &Path,
     by: Option<&str>,
-) -> Result<Summary, ReadError> {
-    let mut summary = empty(by);
+    each: &mut dyn FnMut(&Row<'_>, u64) -> Result<(), ReadError>,
+) -> Result<(), ReadError> {
     if opened.head.is_empty() {
-        return Ok(summary);
+        return Ok(());
     }
     // The columns read, by name: the status, the counters, and the grouping column.
     let keep: Vec<String> = std::iter::once("status")
@@ -229,6 +284,7 @@ fn read_rows(
             keep,
             ..Columns::default()
         },
+        optional: WHERE.map(str::to_string).to_vec(),
         ..ReadOptions::default()
     };
     let mut reader = format::reader(format, opened.reader, &options).map_err(|e| match e {
@@ -259,6 +315,22 @@ fn read_rows(
         }
         let fields = &record.kept;
         let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
+        let found = |i: usize| {
+            record.optional[i]
+                .as_deref()
+                .filter(|v| !v.is_empty())
+                .and_then(|v| std::str::from_utf8(v).ok())
+        };
+        // A row names its record when it has a line and a puzzle.
+        let place = match (found(0).and_then(|l| l.trim().parse().ok()), found(2)) {
+            (Some(line), Some(puzzle)) => Some(RecordRef {
+                file: found(1),
+                line,
+                puzzle,
+                regions: found(3),
+            }),
+            _ => None,
+        };
         let row = build_row(
             &fields[0],
             |i| count(Counter::ALL[i], &fields[1 + i]),
@@ -269,9 +341,13 @@ fn read_rows(
             line: record.line,
             problem,
         })?;
-        summary.add(&row);
+        let row = match place {
+            Some(place) => row.about(place),
+            None => row,
+        };
+        each(&row, record.line)?;
     }
-    Ok(summary)
+    Ok(())
 }
 
 /// A counter field: empty is `None`.
@@ -291,7 +367,7 @@ fn count(counter: Counter, field: &[u8]) -> Result<Option<u64>, RowProblem> {
 }
 
 /// `text` in single quotes, control characters escaped, cut after 40 characters.
-fn quote(text: &str) -> String {
+pub(super) fn quote(text: &str) -> String {
     let mut shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
     if text.chars().nth(40).is_some() {
         shown.push_str("...");
@@ -350,25 +426,8 @@ fn build_row<'g>(
         status,
         counters,
         group,
+        record: None,
     })
-}
-
-fn read_document(text: &[u8], path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let summary = super::document::from_slice(text).map_err(|source| ReadError::Summary {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    match by {
-        None => Ok(summary.ungrouped()),
-        Some(wanted) if summary.by() == Some(wanted) => Ok(summary),
-        // An empty summary holds no rows to regroup.
-        Some(wanted) if summary.records() == 0 => Ok(Summary::grouped_by(wanted)),
-        Some(wanted) => Err(ReadError::Regroup {
-            path: path.to_path_buf(),
-            found: summary.by().map(str::to_string),
-            wanted: wanted.to_string(),
-        }),
-    }
 }
 
 #[cfg(test)]
