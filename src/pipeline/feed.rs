@@ -30,6 +30,8 @@ pub(super) struct Item {
 #[derive(Default)]
 pub(super) struct Chunk {
     pub items: Vec<Item>,
+    /// Raw input bytes read when the chunk's first record was read.
+    pub read_from: u64,
     /// Raw input bytes read when the chunk was complete.
     pub read_to: u64,
     /// The input bytes consumed up to the chunk's last record, by input (every input opened so
@@ -101,6 +103,7 @@ impl<'a> Feed<'a> {
         let limit = self.settings.chunk;
         let mut items = Vec::new();
         let mut bytes = 0;
+        let mut read_from = 0;
         if interrupt.load(Ordering::Relaxed) {
             self.interrupted = true;
             return Ok(Chunk::default());
@@ -120,10 +123,14 @@ impl<'a> Feed<'a> {
                 continue;
             }
             bytes += item.record.text_len();
+            if items.is_empty() {
+                read_from = self.raw_bytes.load(Ordering::Relaxed);
+            }
             items.push(item);
         }
         Ok(Chunk {
             items,
+            read_from,
             read_to: self.raw_bytes.load(Ordering::Relaxed),
             consumed: self.consumed(),
         })

@@ -150,6 +150,7 @@ fn handle(
         names: vec!["fuzz".to_string()],
         shape,
         cancel: AtomicBool::new(false),
+        handled: Default::default(),
     };
     let batch = work.process_batch(items);
     if let Some(error) = batch.stop {

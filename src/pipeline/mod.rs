@@ -31,7 +31,7 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::files::Input;
 use crate::files::digest::Prefix;
@@ -61,8 +61,11 @@ use writer::{Done, OrderedWriter};
 
 /// What a run reports as it goes; called on the thread that called [`run`].
 pub trait Events {
-    /// Rows written so far, and the raw input bytes (as stored, before decompression) read up
-    /// to the last of them, give or take the read-ahead of a buffer.
+    /// Records handled so far (their rows are written in input order, a little later), and
+    /// the raw input bytes (as stored, before decompression) read up to the last of them:
+    /// between the bytes read at the start and at the end of its chunk, in proportion to the
+    /// chunk's records handled, give or take the read-ahead of a buffer. Told after every chunk
+    /// and every [`POLL`] while a chunk is handled; `records` never decreases.
     fn progress(&mut self, records: u64, input_bytes: u64);
 
     /// A record that is not good (`invalid` for solve; anything but `ok` for verify), in input
@@ -169,6 +172,7 @@ pub fn run(
         names: inputs.iter().map(|i| i.name.clone()).collect(),
         shape,
         cancel: AtomicBool::new(false),
+        handled: AtomicU64::new(0),
     });
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
@@ -183,6 +187,9 @@ pub fn run(
             ..RunOutcome::default()
         },
         events,
+        in_flight: Default::default(),
+        told: 0,
+        written_to: 0,
     };
     if settings.skip_records == 0 {
         let mut header = Vec::new();
@@ -192,22 +199,22 @@ pub fn run(
 
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, writes it and reads `n + 2`.
-    let mut previous: Option<(Running, u64, Vec<Prefix>)> = None;
+    let mut previous: Option<(Running, Vec<Prefix>)> = None;
+    let handled = || work.handled.load(Ordering::Relaxed);
     loop {
         let started = (!chunk.items.is_empty()).then(|| {
+            writer.started(chunk.items.len() as u64, chunk.read_from, chunk.read_to);
             (
                 Work::start(&work, &pool, std::mem::take(&mut chunk.items)),
-                chunk.read_to,
                 std::mem::take(&mut chunk.consumed),
             )
         });
-        if let Some((running, read_to, consumed)) = previous.take() {
-            let done = Done {
-                batches: running.wait(interrupt, &work.cancel),
-                read_to,
-                consumed,
-            };
-            if writer.write_chunk(done)? {
+        if let Some((running, consumed)) = previous.take() {
+            let batches = running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            let done = Done { batches, consumed };
+            let interrupted = writer.write_chunk(done)?;
+            writer.tick(handled());
+            if interrupted {
                 return Ok(writer.outcome);
             }
         }
@@ -243,12 +250,14 @@ mod tests {
     struct Seen {
         flagged: Vec<(String, u64, RowStatus, String)>,
         last_progress: u64,
+        reports: Vec<(u64, u64)>,
     }
 
     impl Events for Seen {
-        fn progress(&mut self, records: u64, _: u64) {
+        fn progress(&mut self, records: u64, bytes: u64) {
             assert!(records >= self.last_progress);
             self.last_progress = records;
+            self.reports.push((records, bytes));
         }
         fn flagged(&mut self, file: &str, line: u64, status: RowStatus, reason: &str) {
             self.flagged
@@ -418,6 +427,48 @@ mod tests {
         assert!(summary.interrupted);
         assert_eq!(summary.tally.records(), 0);
         assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
+    }
+
+    #[test]
+    fn progress_moves_within_a_chunk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        // One chunk: a batch of quick puzzles, then a long search (about a second).
+        let text = format!(
+            "{}{ENDLESS_FOR_NAIVE}\n",
+            format!("{PUZZLE}\n").repeat(BATCH)
+        );
+        std::fs::write(&path, &text).unwrap();
+        let mut s = settings(2, ChunkSize::default());
+        s.job = Job::Solve(crate::solver::SolveOptions {
+            algorithm: crate::solver::Algorithm::Naive,
+            max_recursions: 20_000_000,
+            ..crate::solver::SolveOptions::default()
+        });
+        let mut events = Seen::default();
+        let mut out = Vec::new();
+        let flag = AtomicBool::new(false);
+        let outcome = run(
+            &[Input::file(path)],
+            &s,
+            &mut out,
+            "out",
+            &mut events,
+            &flag,
+        )
+        .unwrap();
+        assert_eq!(outcome.tally.records(), BATCH as u64 + 1);
+        // While the long search went on, the quick batch was reported: the rows are written
+        // only when the chunk ends, so a report of just that batch came from within it.
+        let within: Vec<&(u64, u64)> = events
+            .reports
+            .iter()
+            .filter(|(records, _)| *records == BATCH as u64)
+            .collect();
+        assert!(!within.is_empty(), "{:?}", events.reports);
+        assert!(within.iter().all(|(_, bytes)| *bytes <= text.len() as u64));
+        assert_eq!(events.reports.last().map(|r| r.0), Some(BATCH as u64 + 1));
+        assert!(events.reports.windows(2).all(|w| w[0].1 <= w[1].1));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! order, never without a timeout, so that an interrupt is served within a fraction of a second.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -57,7 +57,13 @@ pub(super) struct Work {
     pub shape: super::Shape,
     /// Set when the run no longer wants rows: batches stop before their next record.
     pub cancel: AtomicBool,
+    /// Records handled so far by every batch, for progress within a chunk (counted every
+    /// [`HANDLED_STEP`] records and at the end of each batch).
+    pub handled: AtomicU64,
 }
+
+/// Records a batch handles between two updates of [`Work::handled`].
+const HANDLED_STEP: u64 = 16;
 
 /// A chunk being handled by the pool: each batch is a job of its own that puts its result in its
 /// slot; the last job to end wakes the calling thread (one wake-up per chunk, not per batch).
@@ -149,7 +155,13 @@ impl Work {
             dataset: self.settings.summarise.then(stats::Summary::new),
             ..Batch::default()
         };
+        let mut unreported = 0;
         for item in items {
+            if unreported == HANDLED_STEP {
+                self.handled.fetch_add(unreported, Ordering::Relaxed);
+                unreported = 0;
+            }
+            unreported += 1;
             if self.cancel.load(Ordering::Relaxed) {
                 batch.stop = Some(RunError::Interrupted);
                 break;
@@ -177,6 +189,7 @@ impl Work {
                 }
             }
         }
+        self.handled.fetch_add(unreported, Ordering::Relaxed);
         batch
     }
 
@@ -272,7 +285,13 @@ impl Running {
     /// The chunk's batches in order, up to the first that stopped early. Once `interrupt` is set,
     /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
     /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
-    pub fn wait(self, interrupt: &AtomicBool, cancel: &AtomicBool) -> Vec<Batch> {
+    /// `tick` is called every [`POLL`] while the batches work, for progress.
+    pub fn wait(
+        self,
+        interrupt: &AtomicBool,
+        cancel: &AtomicBool,
+        tick: &mut dyn FnMut(),
+    ) -> Vec<Batch> {
         let mut deadline: Option<Instant> = None;
         let mut guard = self.0.lock();
         while guard.ended < self.0.count {
@@ -286,12 +305,17 @@ impl Running {
             let timeout = deadline.map_or(POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(POLL)
             });
-            guard = self
+            let (woken, waited) = self
                 .0
                 .ready
                 .wait_timeout(guard, timeout)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+                .unwrap_or_else(PoisonError::into_inner);
+            guard = woken;
+            if waited.timed_out() {
+                drop(guard);
+                tick();
+                guard = self.0.lock();
+            }
         }
         let slots = std::mem::take(&mut guard.batches);
         drop(guard);
