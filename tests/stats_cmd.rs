@@ -178,6 +178,49 @@ fn table_and_html_report() {
     }
     assert!(page.contains("<code>out.csv</code>"), "the input is named");
     assert!(page.contains("The hardest puzzles"));
+    assert!(page.contains("<dt>run</dt><dd class=\"muted\">not recorded"));
+
+    // The summary the run wrote beside its results tells the header what they were made from,
+    // and is not counted twice.
+    let run = dir.run(&[
+        "solve",
+        "in.txt",
+        "-o",
+        "out.csv",
+        "--summary",
+        "out.csv.summary.json",
+        "--max-solutions",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = dir.run(&["stats", "out.csv", "--html", "report.html"]);
+    assert!(run.stdout.starts_with("records: 51\n"), "{}", run.stdout);
+    let page = dir.read("report.html");
+    assert!(
+        page.contains("(recorded in <code>out.csv.summary.json</code>)"),
+        "{page}"
+    );
+    assert!(page.contains("max_solutions 1"));
+    assert!(page.contains("--algorithm fast --max-solutions 1</code>"));
+    // A summary beside them that describes other rows is no record of them.
+    mixed(&dir, "other.txt", 30);
+    let run = dir.run(&[
+        "solve",
+        "other.txt",
+        "-o",
+        "other.csv",
+        "--summary",
+        "out.csv.summary.json",
+        "-q",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = dir.run(&["stats", "out.csv", "--html", "report.html"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        dir.read("report.html")
+            .contains("<dt>run</dt><dd class=\"muted\">not recorded")
+    );
 }
 
 /// A 3M-style CSV (`id,puzzle,solution,clues,difficulty`) of `n` shipped puzzles with a

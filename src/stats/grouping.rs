@@ -16,6 +16,13 @@
 //! given up as they are read (only each number's count is kept, a few dozen bytes per distinct
 //! number) and the inputs are read a second time, each row going straight to its bin. Standard
 //! input cannot be read twice: that case is an error that says to give the edges.
+//!
+//! # What the rows were made from
+//! A summary document says what its rows were made from (its `run` field). Result rows do not;
+//! but the summary a run wrote beside them, `RESULTS.summary.json` (as `solve -o RESULTS
+//! --summary RESULTS.summary.json` and every shard write it), is taken as theirs when it
+//! describes exactly the rows read (the same counts, distributions and hardest records): its
+//! `run` is then told with the input ([`InputRead::run`]), and nothing of it is counted.
 
 use std::path::{Path, PathBuf};
 
@@ -73,8 +80,25 @@ pub struct InputRead {
     pub path: PathBuf,
     /// What it holds.
     pub content: Content,
-    /// For a summary document with a `run` field: what its rows were made from.
+    /// What its rows were made from: the `run` field of a summary document, or of the summary
+    /// beside result rows that describes them exactly.
     pub run: Option<RunInfo>,
+    /// For result rows, the summary beside them that `run` comes from.
+    pub run_from: Option<PathBuf>,
+}
+
+/// The summary a run wrote beside its results, `RESULTS.summary.json`, if there is one that
+/// reads.
+fn beside(results: &Path) -> Option<(PathBuf, Saved)> {
+    if results == Path::new("-") {
+        return None;
+    }
+    let mut name = results.as_os_str().to_os_string();
+    name.push(".summary.json");
+    let path = PathBuf::from(name);
+    let bytes = std::fs::read(&path).ok()?;
+    let saved = super::document::read_saved(&bytes).ok()?;
+    saved.run.is_some().then_some((path, saved))
 }
 
 /// The summary of the inputs, and what was read to make it.
@@ -302,6 +326,9 @@ impl Pass {
     /// Reads one input into the summary.
     fn input(&mut self, opened: Opened, path: &Path) -> Result<(), ReadError> {
         let input_key = path.display().to_string();
+        let beside = beside(path);
+        // The rows alone, to compare with the summary beside them.
+        let mut own = beside.as_ref().map(|_| Summary::new());
         let Pass { filing, done } = self;
         let summary = &mut done.summary;
         let column = match filing {
@@ -309,6 +336,9 @@ impl Pass {
             Filing::Whole | Filing::Input => None,
         };
         let mut each = |row: &Row<'_>, line: u64| -> Result<(), ReadError> {
+            if let Some(own) = &mut own {
+                own.add(row);
+            }
             match filing {
                 Filing::Whole => summary.add(row),
                 Filing::Input => summary.add(&row.with_group(&input_key)),
@@ -339,18 +369,22 @@ impl Pass {
             Ok(())
         };
         let (content, saved) = read::read_opened(opened, path, column.as_deref(), &mut each)?;
-        let run = match saved {
-            Some(saved) => {
+        let (run, run_from) = match (saved, beside, own) {
+            (Some(saved), _, _) => {
                 let run = saved.run.clone();
                 self.document(saved, path)?;
-                run
+                (run, None)
             }
-            None => None,
+            (None, Some((from, saved)), Some(own)) if saved.summary.clone().ungrouped() == own => {
+                (saved.run, Some(from))
+            }
+            _ => (None, None),
         };
         self.done.inputs.push(InputRead {
             path: path.to_path_buf(),
             content,
             run,
+            run_from,
         });
         Ok(())
     }

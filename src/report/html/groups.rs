@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::charts::{GROUP_COLOURS, Line, NO_GUESS, distribution_chart, status_colour};
-use super::page::{escape, group_label};
+use super::page::{breakable, escape, group_label};
 use crate::report::{PERCENTILES, mean, percent, value};
 use crate::row::{SolveStatus, Status};
 use crate::stats::{Counter, Summary};
@@ -117,7 +117,7 @@ fn table_row(page: &mut String, summary: &Summary, shown: &Shown<'_>) {
     let _ = write!(
         page,
         "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-        escape(&shown.name),
+        breakable(&shown.name),
         group.records(),
         percent(summary.share(group.records())),
         percent(group.share(group.status().get(SolveStatus::Solved))),
@@ -180,7 +180,7 @@ fn status_bars(page: &mut String, shown: &[Shown<'_>], other: Option<&Shown<'_>>
         let _ = write!(
             page,
             "<tr><td class=\"name\">{}</td><td style=\"width:65%\"><div class=\"bar\">",
-            escape(&s.name)
+            breakable(&s.name)
         );
         for &part in &present {
             let count = status_part_count(&s.group, part);
@@ -236,7 +236,7 @@ fn percentile_bars(
         let _ = write!(
             page,
             "<tr><td class=\"name\">{}</td><td class=\"levels\" style=\"width:65%\">",
-            escape(&s.name)
+            breakable(&s.name)
         );
         for (name, p, colour) in series {
             match d.percentile(p) {
@@ -303,7 +303,7 @@ fn distributions(
             page,
             "<span><i class=\"swatch\" style=\"background:{}\"></i>{}</span>",
             line.colour,
-            escape(&line.name)
+            breakable(&line.name)
         );
     }
     page.push_str("</div>\n");

@@ -93,20 +93,30 @@ impl About {
         }
     }
 
-    /// The distinct runs the summary documents record.
-    fn runs(&self) -> Vec<&RunInfo> {
-        let mut runs: Vec<&RunInfo> = Vec::new();
-        for run in self.inputs.iter().filter_map(|i| i.read.run.as_ref()) {
-            let same = |other: &&RunInfo| {
+    /// The distinct runs the inputs record, each with the file that records it.
+    fn recorded_runs(&self) -> Vec<(&RunInfo, &std::path::Path)> {
+        let mut runs: Vec<(&RunInfo, &std::path::Path)> = Vec::new();
+        for input in &self.inputs {
+            let Some(run) = &input.read.run else { continue };
+            let from = input.read.run_from.as_deref().unwrap_or(&input.read.path);
+            let same = |(other, _): &(&RunInfo, &std::path::Path)| {
                 other.inputs == run.inputs
                     && other.options == run.options
                     && other.tool_version == run.tool_version
             };
             if !runs.iter().any(same) {
-                runs.push(run);
+                runs.push((run, from));
             }
         }
         runs
+    }
+
+    /// The distinct runs the inputs record.
+    fn runs(&self) -> Vec<&RunInfo> {
+        self.recorded_runs()
+            .into_iter()
+            .map(|(run, _)| run)
+            .collect()
     }
 
     /// The one input of the one run recorded, if that is what the report describes.
@@ -272,6 +282,7 @@ mod tests {
                         path: name.into(),
                         content: Content::Rows(crate::format::InputFormat::Csv),
                         run: None,
+                        run_from: None,
                     },
                     bytes: Some(1234),
                     modified: Some("2024-05-06 07:08 UTC".into()),
@@ -307,7 +318,7 @@ mod tests {
         assert!(page.contains("a.csv &amp; &lt;b&gt;.csv"));
         assert!(!page.contains("<easy>"));
         assert!(page.contains("&lt;easy&gt;"));
-        assert!(page.contains("in&lt;1&gt;.txt"));
+        assert!(page.contains("in&lt;1&gt;.<wbr>txt"));
     }
 
     #[test]
@@ -316,7 +327,7 @@ mod tests {
         let page = render(&sample(None), &about).unwrap();
         assert!(page.contains("<code>r.csv</code> <span class=\"muted\">results (csv), 1234 bytes, written 2024-05-06 07:08 UTC</span>"), "{page}");
         assert!(page.contains("made 2024-05-06 09:10 UTC by sudoku-bulk"));
-        assert!(page.contains("not recorded in result rows"));
+        assert!(page.contains("<dt>run</dt><dd class=\"muted\">not recorded"));
         about.inputs[0].read.content = Content::Document;
         about.inputs[0].read.run = Some(RunInfo {
             tool_version: "9.9.9".into(),
@@ -337,7 +348,7 @@ mod tests {
         });
         about.note = Some("'d' has 81 distinct numbers".into());
         let page = render(&sample(None), &about).unwrap();
-        assert!(page.contains("<dt>run</dt><dd>sudoku-bulk 9.9.9 solve: algorithm naive · max_recursions 5000 · max_solutions 1 · seed 0<ul><li><code>data/x.txt</code> <span class=\"muted\">12 bytes, XXH3-128 "), "{page}");
+        assert!(page.contains("<dt>run</dt><dd>sudoku-bulk 9.9.9 solve: algorithm naive · max_recursions 5000 · max_solutions 1 · seed 0 <span class=\"muted\">(recorded in <code>r.csv</code>)</span><ul><li><code>data/x.txt</code> <span class=\"muted\">12 bytes, XXH3-128 "), "{page}");
         assert!(page.contains("<dt>note</dt><dd>&#39;d&#39; has 81 distinct numbers</dd>"));
         // The show commands repeat the run's search.
         let command = format!(
@@ -354,9 +365,16 @@ mod tests {
         let page = render(&s, &about(&["r.csv"])).unwrap();
         let table = &page[page.find("The hardest puzzles").unwrap()..];
         // Odd i: recursions 1 + 3i; the hardest is i = 199 (line 200), then i = 197.
-        let first = table.find("<td>1</td><td class=\"name\">in&lt;1&gt;.txt</td><td>200</td><td>solved</td><td>598</td><td>199</td>").unwrap();
+        let name = page::breakable("in<1>.txt");
+        let first = table
+            .find(&format!(
+                "<td>1</td><td class=\"name\">{name}</td><td>200</td><td>solved</td><td>598</td><td>199</td>"
+            ))
+            .unwrap();
         let second = table
-            .find("<td>2</td><td class=\"name\">in&lt;1&gt;.txt</td><td>198</td>")
+            .find(&format!(
+                "<td>2</td><td class=\"name\">{name}</td><td>198</td>"
+            ))
             .unwrap();
         assert!(first < second);
         assert_eq!(table.matches("sudoku-bulk show ").count(), 20);
@@ -405,9 +423,10 @@ mod tests {
         assert!(
             page.contains("<dt>grouped by</dt><dd><code>d</code>, bins at edges 0, 2.5, 5</dd>")
         );
-        let order: Vec<usize> = ["(empty)", "[0, 2.5]", "(2.5, 5]", "&gt; 5"]
+        let order: Vec<usize> = ["(empty)", "[0, 2.5]", "(2.5, 5]", "> 5"]
             .iter()
             .map(|name| {
+                let name = page::breakable(name);
                 page.find(&format!("<td class=\"name\">{name}</td>"))
                     .unwrap()
             })
@@ -440,7 +459,10 @@ mod tests {
         let groups = &page[page.find("By <code>file</code>: 30 groups").unwrap()..];
         // The 20 largest are 10..=29; the others, ten of them, are merged.
         for g in 0..30 {
-            let row = format!("<tr><td class=\"name\">{long}/{g:02}</td>");
+            let row = format!(
+                "<tr><td class=\"name\">{}</td>",
+                page::breakable(&format!("{long}/{g:02}"))
+            );
             assert_eq!(groups.contains(&row), g >= 10, "group {g}");
         }
         let other: u64 = (0..10)

@@ -46,15 +46,16 @@ table.full { width: 100%; }
 th, td { padding: 4px 8px; text-align: right; border-bottom: 1px solid #e3e6eb;
   vertical-align: top; }
 th { background: #f0f2f5; font-weight: 600; }
-th:first-child, td:first-child { text-align: left; }
+th:first-child, td:first-child, th.name, td.name { text-align: left; }
 td.name { overflow-wrap: anywhere; min-width: 8em; }
 tfoot td { font-style: italic; }
 table.sortable th { cursor: pointer; }
 code { font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace; font-size: 13px;
   overflow-wrap: anywhere; }
-td.puzzle { text-align: left; }
-td.puzzle code { display: block; }
-td.puzzle code.command { color: #5b6475; }
+table.hardest td { border-bottom: none; }
+table.hardest tr.puzzle td { border-bottom: 1px solid #e3e6eb; padding-top: 0; text-align: left; }
+table.hardest tr.puzzle code { display: block; }
+table.hardest tr.puzzle code.command { color: #5b6475; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 6px 0; font-size: 13px; }
 .legend span { display: inline-flex; align-items: center; gap: 6px; overflow-wrap: anywhere; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; flex: none; }
@@ -113,16 +114,16 @@ pub(super) fn header(page: &mut String, summary: &Summary, about: &About) {
         );
     }
     page.push_str("</ul></dd>\n");
-    let runs: Vec<&RunInfo> = about.runs();
+    let runs = about.recorded_runs();
     if runs.is_empty() {
         page.push_str(
-            "<dt>run</dt><dd class=\"muted\">not recorded in result rows: add the summary the \
-             run wrote (<code>solve --summary FILE</code>) to the inputs to show its inputs, \
-             options and version</dd>\n",
+            "<dt>run</dt><dd class=\"muted\">not recorded: result rows do not say how they were \
+             made; the summary a run writes beside them (<code>solve -o RESULTS --summary \
+             RESULTS.summary.json</code>) does</dd>\n",
         );
     }
-    for run in runs {
-        run_item(page, run);
+    for (run, from) in runs {
+        run_item(page, run, from);
     }
     if let Some(column) = summary.by() {
         let bins = summary
@@ -166,8 +167,9 @@ fn describe_input(input: &super::AboutInput) -> String {
     parts.join(", ")
 }
 
-/// One run's line of the header: version, command, options and inputs.
-fn run_item(page: &mut String, run: &RunInfo) {
+/// One run's line of the header: version, command, options and inputs, and where it is
+/// recorded.
+fn run_item(page: &mut String, run: &RunInfo, from: &std::path::Path) {
     let shown: Vec<String> = run
         .options
         .iter()
@@ -184,9 +186,11 @@ fn run_item(page: &mut String, run: &RunInfo) {
     });
     let _ = write!(
         page,
-        "<dt>run</dt><dd>sudoku-bulk {} {command}{shard}: {}<ul>",
+        "<dt>run</dt><dd>sudoku-bulk {} {command}{shard}: {} <span class=\"muted\">(recorded in \
+         <code>{}</code>)</span><ul>",
         escape(&run.tool_version),
-        escape(&shown.join(" · "))
+        escape(&shown.join(" · ")),
+        escape(&from.display().to_string())
     );
     for input in &run.inputs {
         let _ = write!(
@@ -296,30 +300,29 @@ pub(super) fn hardest_table(page: &mut String, summary: &Summary, about: &About)
         return;
     }
     let files = records.iter().any(|r| r.file.is_some());
-    page.push_str("<table class=\"full sortable\">\n<thead><tr><th>#</th>");
+    page.push_str("<table class=\"full hardest\">\n<thead><tr><th>#</th>");
     if files {
-        page.push_str("<th>input</th>");
+        page.push_str("<th class=\"name\">input</th>");
     }
     page.push_str(
         "<th>line</th><th>status</th><th>recursions</th><th>guesses</th><th>backtracks</th>\
-         <th>max depth</th><th>givens</th><th>puzzle and <code>show</code> command</th></tr>\
-         </thead>\n<tbody>\n",
+         <th>max depth</th><th>givens</th></tr></thead>\n<tbody>\n",
     );
     let search = about.search_options();
+    let columns = if files { 8 } else { 7 };
     for (rank, record) in records.iter().enumerate() {
         let _ = write!(page, "<tr><td>{}</td>", rank + 1);
         if files {
             let _ = write!(
                 page,
                 "<td class=\"name\">{}</td>",
-                escape(record.file.as_deref().unwrap_or("-"))
+                breakable(record.file.as_deref().unwrap_or("-"))
             );
         }
         let c = &record.counters;
         let _ = writeln!(
             page,
-            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td class=\"puzzle\"><code>{}</code><code class=\"command\">{}</code></td></tr>",
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             record.line,
             record.status.name(),
             c.recursions,
@@ -327,6 +330,11 @@ pub(super) fn hardest_table(page: &mut String, summary: &Summary, about: &About)
             c.backtracks,
             c.max_depth,
             c.givens,
+        );
+        let _ = writeln!(
+            page,
+            "<tr class=\"puzzle\"><td></td><td colspan=\"{columns}\"><code>{}</code>\
+             <code class=\"command\">{}</code></td></tr>",
             escape(&record.puzzle),
             escape(&show_command(record, search.as_ref()))
         );
@@ -388,6 +396,19 @@ pub(super) fn escape(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` escaped, with a chance to break the line after each `/`, `_` and `.` (a file name
+/// wraps at its parts before it wraps anywhere).
+pub(super) fn breakable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        out.push_str(&escape(c.encode_utf8(&mut [0; 4])));
+        if matches!(c, '/' | '_' | '.') {
+            out.push_str("<wbr>");
         }
     }
     out
