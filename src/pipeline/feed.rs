@@ -30,7 +30,7 @@ pub(super) struct Item {
 #[derive(Default)]
 pub(super) struct Chunk {
     pub items: Vec<Item>,
-    /// Raw input bytes read when the chunk's first record was read.
+    /// Raw input bytes read before the chunk's first record (and after any record skipped).
     pub read_from: u64,
     /// Raw input bytes read when the chunk was complete.
     pub read_to: u64,
@@ -103,7 +103,9 @@ impl<'a> Feed<'a> {
         let limit = self.settings.chunk;
         let mut items = Vec::new();
         let mut bytes = 0;
-        let mut read_from = 0;
+        // The chunk's records lie past the bytes read so far (past the skipped ones, if any).
+        let mut read_from = self.raw_bytes.load(Ordering::Relaxed);
+        let mut skipped = false;
         if interrupt.load(Ordering::Relaxed) {
             self.interrupted = true;
             return Ok(Chunk::default());
@@ -115,6 +117,7 @@ impl<'a> Feed<'a> {
             };
             if self.to_skip > 0 {
                 self.to_skip -= 1;
+                skipped = true;
                 // Skipping millions of records takes a while: stay interruptible.
                 if self.to_skip.is_multiple_of(SKIP_POLL) && interrupt.load(Ordering::Relaxed) {
                     self.interrupted = true;
@@ -123,7 +126,7 @@ impl<'a> Feed<'a> {
                 continue;
             }
             bytes += item.record.text_len();
-            if items.is_empty() {
+            if items.is_empty() && skipped {
                 read_from = self.raw_bytes.load(Ordering::Relaxed);
             }
             items.push(item);
