@@ -2,7 +2,7 @@
 //! recursion percentiles as bars in HTML (so that a group's name is shown whole, wrapping as
 //! needed), and their recursion distributions as lines.
 //!
-//! A summary with more than [`GROUPS_SHOWN`] groups shows its [`GROUPS_SHOWN`] largest, in
+//! A summary with more than [`GROUPS_SHOWN`] + 1 groups shows its [`GROUPS_SHOWN`] largest, in
 //! group order, and the others merged into one line, `other (K groups)`: exact, since
 //! summaries merge exactly.
 
@@ -31,8 +31,14 @@ pub(super) fn shown_groups(summary: &Summary) -> (Vec<Shown<'_>>, Option<Shown<'
     let mut order: Vec<usize> = (0..groups.len()).collect();
     // The largest first, ties in group order (a stable sort).
     order.sort_by_key(|&i| std::cmp::Reverse(groups[i].1.records()));
+    // An `other` of a single group would hide it for nothing: then every group is shown.
+    let shown_count = if groups.len() <= GROUPS_SHOWN + 1 {
+        groups.len()
+    } else {
+        GROUPS_SHOWN
+    };
     let mut kept = vec![false; groups.len()];
-    for &i in order.iter().take(GROUPS_SHOWN) {
+    for &i in order.iter().take(shown_count) {
         kept[i] = true;
     }
     let mut shown = Vec::new();
