@@ -256,15 +256,13 @@ impl Session<'_> {
         let rows = self.output.seal()?;
         let summary = match (&self.run.summary, &outcome.dataset) {
             (Some(path), Some(dataset)) => {
-                let written = match &self.run.output {
-                    Target::Path(_) => Some(rows.written_path()),
-                    Target::Stdout => None,
-                };
-                let made_from = identity::run_info(&self.run.pipeline, &outcome.measured, written)
-                    .map_err(|source| RunError::Write {
-                        name: rows.name().to_string(),
-                        source,
-                    })?;
+                // A shard always writes to a file (the command line requires -o).
+                let made_from =
+                    identity::run_info(&self.run.pipeline, &outcome.measured, rows.written_path())
+                        .map_err(|source| RunError::Write {
+                            name: rows.name().to_string(),
+                            source,
+                        })?;
                 let text = stats::document::to_string_with_run(dataset, Some(&made_from));
                 Some(sealed_file(path, text.as_bytes())?)
             }
