@@ -473,3 +473,36 @@ fn stats_errors_name_the_file_and_line() {
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("missing.csv"), "{}", run.stderr);
 }
+
+#[test]
+fn standard_input_with_too_many_distinct_numbers_to_hold_asks_for_edges() {
+    let dir = Workdir::new();
+    let mut text = String::from(
+        "line,status,recursions,max_depth,guesses,backtracks,naked_singles,hidden_singles,givens,d\n",
+    );
+    for i in 0..1500 {
+        text.push_str(&format!("{},solved,2,2,1,1,40,50,20,{}.5\n", i + 2, i));
+    }
+    dir.write("many.csv", &text);
+    let run = dir.run_with_stdin(&["stats", "-", "--by", "d", "--bins", "4"], text.clone());
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains(
+            "standard input can be read only once, but 'd' has more than 1000 distinct numbers"
+        ),
+        "{}",
+        run.stderr
+    );
+    // From a file, read twice: four bins of 375 rows.
+    let run = dir.run(&["stats", "many.csv", "--by", "d", "--bins", "4", "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let sizes: Vec<u64> = group_sizes(&json(&run.stdout)).into_values().collect();
+    assert_eq!(sizes, [375; 4]);
+    // Edges need no second reading.
+    let run = dir.run_with_stdin(
+        &["stats", "-", "--by", "d", "--bins", "100,1000", "--json"],
+        text,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(group_sizes(&json(&run.stdout))["(100, 1000]"], 900);
+}

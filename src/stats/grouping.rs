@@ -443,3 +443,90 @@ impl Pass {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::row::SolveStatus;
+
+    /// A results file of `n` rows whose column `d` takes `distinct` values (numbers, with a
+    /// few empty ones), and the counters vary with the row.
+    fn results(dir: &tempfile::TempDir, n: u64, distinct: u64) -> PathBuf {
+        let mut text = String::from(
+            "line,puzzle,status,recursions,max_depth,guesses,backtracks,naked_singles,hidden_singles,givens,d\n",
+        );
+        for i in 0..n {
+            let d = if i % 97 == 0 {
+                String::new()
+            } else {
+                format!("{}", (i * 7919 % distinct) as f64 / 8.0 - 20.0)
+            };
+            let puzzle = format!("{i:.>81}");
+            let r = 1 + i % 300;
+            text.push_str(&format!(
+                "{},{puzzle},solved,{r},{},{},{},40,50,{},{d}\n",
+                i + 2,
+                1 + i % 9,
+                r - 1,
+                r - 1,
+                17 + i % 6
+            ));
+        }
+        let path = dir.path().join(format!("r{distinct}.csv"));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn column(bins: BinChoice) -> Grouping {
+        Grouping::Column {
+            name: "d".into(),
+            bins,
+        }
+    }
+
+    #[test]
+    fn bins_over_many_distinct_numbers_read_twice_equal_bins_of_the_exact_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        // 1500 distinct numbers: more than are held, so the inputs are read twice.
+        let path = results(&dir, 6000, 1500);
+        let twice = summarise(&[&path], Some(&column(BinChoice::Quantiles(7)))).unwrap();
+        let bins = twice.summary.bins().expect("bins").clone();
+        assert_eq!(bins.count(), 7);
+        let exact = summarise(&[&path], Some(&column(BinChoice::None))).unwrap();
+        assert_eq!(exact.summary.groups().len(), 1501);
+        let once = exact.summary.binned(bins).unwrap();
+        assert_eq!(twice.summary, once);
+        twice.summary.check().unwrap();
+        // The same through automatic bins, with their note.
+        let automatic = summarise(&[&path], Some(&column(BinChoice::Automatic))).unwrap();
+        assert_eq!(automatic.summary.bins().map(Bins::count), Some(AUTO_BINS));
+        assert!(
+            automatic
+                .note
+                .as_deref()
+                .is_some_and(|n| n.starts_with("'d' has 1500 distinct numbers, more than 30")),
+            "{:?}",
+            automatic.note
+        );
+    }
+
+    #[test]
+    fn few_distinct_numbers_keep_their_groups_and_bins_come_from_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = results(&dir, 500, 12);
+        let automatic = summarise(&[&path], Some(&column(BinChoice::Automatic))).unwrap();
+        assert_eq!(automatic.note, None);
+        assert_eq!(automatic.summary.bins(), None);
+        assert_eq!(automatic.summary.groups().len(), 13);
+        let binned = summarise(&[&path], Some(&column(BinChoice::Quantiles(3)))).unwrap();
+        let groups = binned.summary.groups();
+        let total: u64 = groups.values().map(Summary::records).sum();
+        assert_eq!(total, 500);
+        assert_eq!(groups[""].records(), 6);
+        assert_eq!(
+            binned.summary.status().get(SolveStatus::Solved),
+            500,
+            "every row is counted once"
+        );
+    }
+}
