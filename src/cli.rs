@@ -219,14 +219,26 @@ struct StatsArgs {
     inputs: Vec<PathBuf>,
 
     /// Also summarise per distinct value of this column (for example `givens`, `status`,
-    /// `file`, or a kept column such as `difficulty`).
-    #[arg(long, value_name = "COLUMN")]
+    /// `file`, or a kept column such as `difficulty`), or per input with `input` (the names
+    /// as given). A column of numbers with more than 30 distinct values is put in 10
+    /// quantile bins, with a note (see --bins).
+    #[arg(long, value_name = "COLUMN|input")]
     by: Option<String>,
 
     /// With --by: the most groups; a column with more distinct values is refused as soon as
     /// a row makes one too many.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
     max_groups: usize,
+    /// With --by COLUMN, a column of numbers: N quantile bins of about equal size, bins at
+    /// the edges A,B,... ([A,B], (B,C], ..., with < A and > the last for values outside), or
+    /// `none` for one group per value.
+    #[arg(
+        long,
+        value_name = "N|A,B,...|none",
+        requires = "by",
+        allow_hyphen_values = true
+    )]
+    bins: Option<String>,
 
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
@@ -316,8 +328,8 @@ impl Cli {
             })),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
-                by: args.by,
                 max_groups: args.max_groups,
+                grouping: config::grouping(args.by, args.bins.as_deref())?,
                 json: args.json,
                 html: args.html,
             })),
@@ -595,6 +607,80 @@ mod tests {
     }
 
     #[test]
+    fn stats_groupings() {
+        use sudoku_bulk::stats::grouping::{AUTO_BINS, AUTO_BINS_ABOVE, BinChoice, Grouping};
+        let grouping = |args: &[&str]| match config(args) {
+            Ok(Config::Stats(run)) => Ok(run.grouping),
+            Ok(_) => panic!("not stats"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(grouping(&["stats", "r.csv"]), Ok(None));
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "input"]),
+            Ok(Some(Grouping::Input))
+        );
+        let column = |bins| {
+            Ok(Some(Grouping::Column {
+                name: "difficulty".into(),
+                bins,
+            }))
+        };
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty"]),
+            column(BinChoice::Automatic)
+        );
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty", "--bins", "10"]),
+            column(BinChoice::Quantiles(10))
+        );
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty", "--bins", "none"]),
+            column(BinChoice::None)
+        );
+        let Ok(Some(Grouping::Column {
+            bins: BinChoice::Edges(bins),
+            ..
+        })) = grouping(&["stats", "r.csv", "--by", "d", "--bins", "-1, 0,2.5"])
+        else {
+            panic!("edges")
+        };
+        assert_eq!(bins.labels(), ["< -1", "[-1, 0]", "(0, 2.5]", "> 2.5"]);
+        for (bins, error) in [
+            ("0", "--bins 0: at least 1 bin"),
+            (
+                "x",
+                "--bins x: give a number of bins, edges A,B,... or none",
+            ),
+            ("2,1", "--bins 2,1: bin edges must increase: 1 follows 2"),
+            ("1,x", "--bins 1,x: bin edge 'x' is not a number"),
+        ] {
+            assert_eq!(
+                grouping(&["stats", "r.csv", "--by", "d", "--bins", bins]).unwrap_err(),
+                error
+            );
+        }
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "input", "--bins", "3"]).unwrap_err(),
+            "--bins needs --by COLUMN (a column of numbers)"
+        );
+        // The help states the thresholds the code uses.
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("stats")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        let stated = format!("more than {AUTO_BINS_ABOVE} distinct values is put in {AUTO_BINS}");
+        assert!(
+            help.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&stated),
+            "{help}"
+        );
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         assert_eq!(
             config(&["solve", "--threads", "0"]).unwrap_err(),
@@ -618,7 +704,8 @@ mod tests {
         assert_eq!(
             config(&["verify", "--keep-columns", "id,status"]).unwrap_err(),
             "--keep-columns status: the output has a column 'status' of its own \
-             (line,status,error,regions), and two columns of one name cannot be told apart; \
+             (line,status,error,original_file,original_line,regions), and two columns of one \
+             name cannot be told apart; \
              keep only other columns"
         );
         assert_eq!(

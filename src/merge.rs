@@ -8,8 +8,8 @@
 //! options that change output bytes; that each shard is there exactly once; and that each
 //! output still has the size its shard wrote, and that `OUT` and the merged summary are two
 //! files, neither of them a shard's. Then it writes the outputs in the order of `K` (a CSV
-//! header once, JSON lines as they are) and the merged summary (without a `run` field, which
-//! only shards have), each to a temporary file; only once both are whole are they renamed over
+//! header once, JSON lines as they are) and the merged summary (its `run` field without the
+//! `shard` part), each to a temporary file; only once both are whole are they renamed over
 //! `OUT` and its summary, so a merge that fails leaves both as they were. They are then byte
 //! for byte what a single run over the same inputs writes (`solve -o OUT --summary
 //! OUT.summary.json`).
@@ -295,7 +295,13 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
     // Both files whole before either replaces an existing one: a failure leaves both as they
     // were.
     let rows = output.seal()?;
-    let summary_file = sealed_file(&run.summary, document::to_string(&summary).as_bytes())?;
+    // What a single run over the same inputs records: the shards' run, which they share.
+    let single = RunInfo {
+        shard: None,
+        ..parts[0].run.clone()
+    };
+    let text = document::to_string_with_run(&summary, Some(&single));
+    let summary_file = sealed_file(&run.summary, text.as_bytes())?;
     // The rows first: a summary never describes rows that are not there.
     rows.commit()?;
     summary_file.commit()?;

@@ -144,7 +144,7 @@ fn a_million_groups_are_refused_at_the_limit_not_killed_for_memory() {
     let mut child = Command::new("/usr/bin/time")
         .arg("-v")
         .arg(BIN)
-        .args(["stats", "-", "--by", "line"])
+        .args(["stats", "-", "--by", "line", "--bins", "none"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -194,7 +194,16 @@ fn max_groups_lets_more_groups_through_and_needs_by() {
     let mut text = HEADER.as_bytes().to_vec();
     text.extend(result_rows(2, 12));
     dir.write("r.csv", &text);
-    let run = dir.run(&["stats", "r.csv", "--by", "line", "--max-groups", "9"]);
+    let run = dir.run(&[
+        "stats",
+        "r.csv",
+        "--by",
+        "line",
+        "--bins",
+        "none",
+        "--max-groups",
+        "9",
+    ]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(
         run.stderr
@@ -205,6 +214,8 @@ fn max_groups_lets_more_groups_through_and_needs_by() {
         "r.csv",
         "--by",
         "line",
+        "--bins",
+        "none",
         "--max-groups",
         "10",
         "--json",

@@ -460,7 +460,19 @@ fn resume_and_shards_are_refused_with_parquet_before_any_work_and_summary_works(
         &dir,
         &["solve", "mixed.csv", "-o", "out.csv", "--summary", "c.json"],
     );
-    assert_eq!(dir.read("p.json"), dir.read("c.json"));
+    // The same summary but for the output format among the run's options.
+    let summary = |name: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(&dir.read(name)).unwrap();
+        let options = json["run"]["options"].as_object_mut().unwrap();
+        let format = options.remove("output_format").unwrap();
+        (json, format)
+    };
+    let ((parquet, p_format), (csv, c_format)) = (summary("p.json"), summary("c.json"));
+    assert_eq!(
+        (p_format.as_str(), c_format.as_str()),
+        (Some("parquet"), Some("csv"))
+    );
+    assert_eq!(parquet, csv);
     assert_eq!(
         dir.entries(),
         ["c.json", "mixed.csv", "out.csv", "out.parquet", "p.json"]
@@ -645,7 +657,11 @@ fn verify_writes_parquet_too() {
     assert_eq!(parquet_rows(&dir.path("v.parquet")), rows);
     let schema = parquet_schema(&dir.path("v.parquet"));
     let names: Vec<&str> = schema.iter().map(|(n, _, _)| n.as_str()).collect();
-    assert_eq!(names, ["line", "status", "error", "id", "regions"]);
+    // The input is a solve output: its line comes along as original_line (text, as read).
+    assert_eq!(
+        names,
+        ["line", "status", "error", "original_line", "id", "regions"]
+    );
     assert_eq!(schema[0].1, PhysicalType::INT64);
     assert_eq!(schema[1].1, PhysicalType::BYTE_ARRAY);
 }

@@ -258,19 +258,14 @@ impl Session<'_> {
         if let Some(dataset) = &outcome.dataset
             && !self.run.summaries.is_empty()
         {
-            let made_from = match rows.written_path() {
-                Some(written) => {
-                    identity::shard_run(&self.run.pipeline, &outcome.measured, written).map_err(
-                        |source| RunError::Write {
-                            name: rows.name().to_string(),
-                            source,
-                        },
-                    )?
-                }
-                // A shard always writes to a file (the command line requires -o).
-                None => None,
-            };
-            let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
+            // A shard always writes to a file (the command line requires -o).
+            let made_from =
+                identity::run_info(&self.run.pipeline, &outcome.measured, rows.written_path())
+                    .map_err(|source| RunError::Write {
+                        name: rows.name().to_string(),
+                        source,
+                    })?;
+            let text = stats::document::to_string_with_run(dataset, Some(&made_from));
             for path in &self.run.summaries {
                 summaries.push(sealed_file(path, text.as_bytes())?);
             }

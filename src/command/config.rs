@@ -9,6 +9,8 @@ use crate::pipeline::{MAX_THREADS, Settings};
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
 use crate::solver::SolveOptions;
+use crate::stats::bins::Bins;
+use crate::stats::grouping::{self, BinChoice, Grouping};
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
 /// 9x9 puzzle (a few thousand at most), low enough that a slow algorithm gives `gave_up` in
@@ -125,10 +127,10 @@ pub const DEFAULT_MAX_GROUPS: usize = 10_000;
 pub struct StatsRun {
     /// Result files or saved summaries (`-`: standard input).
     pub inputs: Vec<PathBuf>,
-    /// The column to group by.
-    pub by: Option<String>,
     /// The most groups allowed: more is refused as soon as a row makes one too many.
     pub max_groups: usize,
+    /// How to group the rows.
+    pub grouping: Option<Grouping>,
     /// Print JSON instead of a table.
     pub json: bool,
     /// Where to write the HTML report.
@@ -245,6 +247,17 @@ pub enum ConfigError {
         "Parquet output is binary: give -o FILE.parquet, or redirect standard output to a file"
     )]
     ParquetToTerminal,
+    /// `--bins` that is neither `none`, a count nor edges.
+    #[error("--bins {given}: {problem}")]
+    Bins {
+        /// The value given.
+        given: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// `--bins` without a column to put in bins.
+    #[error("--bins needs --by COLUMN (a column of numbers)")]
+    BinsWithoutColumn,
     /// `--shard` without `-o`.
     #[error(
         "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"
@@ -256,17 +269,16 @@ pub enum ConfigError {
 /// twice, or one the command writes itself (`line`, `status`, ..., `file` with several inputs,
 /// `regions`, which is written whenever records carry their own layouts).
 pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), ConfigError> {
-    let own = crate::pipeline::columns(
-        &Settings {
-            columns: crate::format::Columns {
-                keep: Vec::new(),
-                ..settings.columns.clone()
-            },
-            ..settings.clone()
-        },
+    // The columns of the output with every optional part (a verify row's `original_` columns
+    // too), less the kept ones.
+    let shape = crate::pipeline::Shape {
         several_inputs,
-        true,
-    );
+        regions: true,
+        original: crate::pipeline::Original::LineAndFile,
+    };
+    let all = crate::pipeline::columns(settings, &shape);
+    let kept_from = all.len() - 1 - settings.columns.keep.len();
+    let own: Vec<String> = all[..kept_from].iter().chain(all.last()).cloned().collect();
     for (i, name) in settings.columns.keep.iter().enumerate() {
         if own.contains(name) {
             return Err(ConfigError::KeptColumnIsOwn {
@@ -279,6 +291,46 @@ pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), Con
         }
     }
     Ok(())
+}
+
+/// The grouping of `stats --by BY --bins BINS`: `input` groups by input; `BINS` is `none`
+/// (one group per value), `N` (quantile bins) or edges `A,B,...`; without it, bins are
+/// chosen as [`grouping`] says.
+pub fn grouping(by: Option<String>, bins: Option<&str>) -> Result<Option<Grouping>, ConfigError> {
+    let bins = match bins.map(str::trim) {
+        None => BinChoice::Automatic,
+        Some(text) => {
+            let problem = |problem: String| ConfigError::Bins {
+                given: text.to_string(),
+                problem,
+            };
+            if text.eq_ignore_ascii_case("none") {
+                BinChoice::None
+            } else if !text.contains(',') {
+                match text.parse::<usize>() {
+                    Ok(0) => return Err(problem("at least 1 bin".into())),
+                    Ok(n) => BinChoice::Quantiles(n),
+                    Err(_) => {
+                        return Err(problem(
+                            "give a number of bins, edges A,B,... or none".into(),
+                        ));
+                    }
+                }
+            } else {
+                let edges: Vec<&str> = text.split(',').map(str::trim).collect();
+                BinChoice::Edges(Bins::given(&edges).map_err(|e| problem(e.to_string()))?)
+            }
+        }
+    };
+    match by {
+        None if bins != BinChoice::Automatic => Err(ConfigError::BinsWithoutColumn),
+        None => Ok(None),
+        Some(name) if name == grouping::INPUT => match bins {
+            BinChoice::Automatic => Ok(Some(Grouping::Input)),
+            _ => Err(ConfigError::BinsWithoutColumn),
+        },
+        Some(name) => Ok(Some(Grouping::Column { name, bins })),
+    }
 }
 
 /// The inputs named on the command line: none means standard input.

@@ -94,6 +94,10 @@ pub struct Record {
     pub kept: Vec<Vec<u8>>,
     /// The record's own region layout (CSV `regions` column), as found (not yet checked).
     pub regions: Option<Vec<u8>>,
+    /// Values of the [optional columns](ReadOptions::optional), in the order asked for: `None`
+    /// where the input (its CSV header, or this JSON object) has no such column. Empty for a
+    /// record with a [`Defect`].
+    pub optional: Vec<Option<Vec<u8>>>,
     /// Why the record could not be read at all; such a record is invalid whatever its text.
     pub defect: Option<Defect>,
 }
@@ -104,6 +108,7 @@ impl Record {
         self.puzzle.len()
             + self.solution.as_ref().map_or(0, Vec::len)
             + self.kept.iter().map(Vec::len).sum::<usize>()
+            + self.optional.iter().flatten().map(Vec::len).sum::<usize>()
     }
 }
 
@@ -253,6 +258,11 @@ pub struct ReadOptions {
     pub wanted: Wanted,
     /// Column choices for CSV.
     pub columns: Columns,
+    /// Columns read when the input has them, into [`Record::optional`] (CSV and JSON lines;
+    /// names matched as kept columns are). Unlike a kept column, a missing one is no error:
+    /// `verify` reads the `line` and `file` of a `solve` output this way, `stats` the `line`,
+    /// `file` and `puzzle` of the hardest records.
+    pub optional: Vec<String>,
     /// The part of the input to read.
     pub span: Span,
 }
@@ -328,6 +338,13 @@ pub trait RecordReader: Send {
 
     /// Whether records carry their own region layouts (a CSV `regions` column).
     fn has_regions(&self) -> bool {
+        false
+    }
+
+    /// Whether the input has a column named `name` (case-insensitive): in its CSV header, or
+    /// as a member of its first JSON object. Formats without columns have none.
+    fn has_column(&self, name: &str) -> bool {
+        let _ = name;
         false
     }
 }

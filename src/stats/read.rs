@@ -1,28 +1,32 @@
-//! Building a [`Summary`] from files: outputs of `solve` (CSV with a header, or JSON lines) and
-//! summary JSON files (`solve --summary`), plain or gzip, in any mix.
+//! Reading results for a [`Summary`]: outputs of `solve` (CSV with a header, or JSON lines) and
+//! summary JSON files (`solve --summary`), plain or gzip, in any mix. How the rows are grouped
+//! (by input, by a column's values or in bins of them) is [`super::grouping`]'s job.
 //!
 //! Results are read through the same code as puzzles: the input is opened and sniffed by
 //! [`crate::files`] (gzip, a byte order mark, the first line that is neither blank nor a
 //! comment), and its rows are records of the [`crate::format`] readers, their columns read by
-//! name. What the input is, is found from that first line, not its name:
+//! name (a CSV record equal to the header, as a second file's header is in concatenated files,
+//! is skipped there). What the input is, is found from that first line, not its name:
 //! - a lone `{` (a pretty-printed document) or an object whose `format` is
 //!   [`super::document::FORMAT`]: a *summary document*;
 //! - another object: *JSON-lines rows*;
 //! - anything else: *CSV* with a header row.
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
-//! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); other
-//! columns are ignored unless named as the grouping column. An `invalid` row may leave every
-//! counter empty (CSV) or null/absent (JSON lines); any other row must carry all seven. A CSV
-//! row must have as many fields as the header. Errors name the file and the line of the input
-//! where the bad record starts.
+//! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); the
+//! `line`, `file`, `puzzle` and `regions` columns are read when present, for the list of the
+//! hardest records; other columns are ignored unless named as the grouping column. An
+//! `invalid` row may leave every counter empty (CSV) or null/absent (JSON lines); any other row
+//! must carry all seven. A CSV row must have as many fields as the header. Errors name the file
+//! and the line of the input where the bad record starts.
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use super::document::JsonError;
+use super::document::{JsonError, Saved};
+use super::grouping::{self, Grouping};
 use super::plausible::{self, Impossibility};
-use super::{Counter, Row, Summary};
+use super::{Counter, RecordRef, Row, Summary};
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
 use crate::row::{RowStatus, SolveStatus, Status, UnknownStatus};
@@ -40,7 +44,7 @@ pub enum ReadError {
         source: io::Error,
     },
     /// A CSV input lacks a needed column.
-    #[error("{}: no column '{column}' in the header", path.display())]
+    #[error("{}: no column '{column}' in the header{}", path.display(), hint(.column))]
     MissingColumn {
         /// The input.
         path: PathBuf,
@@ -99,17 +103,48 @@ pub enum ReadError {
         /// The most groups allowed.
         max: usize,
     },
-    /// A summary document grouped by another column than the one asked for: groups can only
-    /// be rebuilt from the result rows.
-    #[error("{}: the summary is {}, so it cannot be grouped by '{wanted}'; summarise the results files instead", path.display(), found.as_ref().map_or("not grouped".to_string(), |c| format!("grouped by '{c}'")))]
+    /// A summary document grouped otherwise than asked for: groups can only be rebuilt from
+    /// the result rows.
+    #[error("{}: the summary is {found}, so it cannot be {wanted}; summarise the results files instead", path.display())]
     Regroup {
         /// The input.
         path: PathBuf,
-        /// Its grouping column.
-        found: Option<String>,
-        /// The grouping column asked for.
+        /// How it is grouped, in words.
+        found: String,
+        /// The grouping asked for, in words.
         wanted: String,
     },
+    /// A column to put in bins holds a value that is not a number.
+    #[error("{}{}: {column}: {value} is not a number, so the column cannot be put in bins", path.display(), line.map_or(String::new(), |l| format!(":{l}")))]
+    NotANumber {
+        /// The input.
+        path: PathBuf,
+        /// The line of the row, or none for a group of a summary document.
+        line: Option<u64>,
+        /// The grouping column.
+        column: String,
+        /// The value, quoted, escaped and cut.
+        value: String,
+    },
+    /// Standard input, where the inputs must be read twice.
+    #[error(
+        "standard input can be read only once, but '{column}' has more than {held} distinct numbers: to find its quantile bins the inputs are read twice; save it to a file, or give the edges (--bins A,B,...)"
+    )]
+    ReadTwice {
+        /// The grouping column.
+        column: String,
+        /// The groups held in one reading ([`grouping::HELD_GROUPS`]).
+        held: usize,
+    },
+}
+
+/// A hint for a missing column: `file` is there only when `solve` read several inputs.
+fn hint(column: &str) -> &'static str {
+    if column == "file" {
+        " (results of a single input have none; --by input groups by the results files)"
+    } else {
+        ""
+    }
 }
 
 /// What is wrong with one result row.
@@ -149,40 +184,19 @@ pub enum RowProblem {
 }
 
 /// Summarises every input in order and merges the results; `-` is stdin. With `by`, rows are
-/// also grouped by the value of that column (a summary document must be grouped by it too).
+/// also grouped by the value of that column, one group per value (a summary document must be
+/// grouped by it too).
 pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summary, ReadError> {
-    read_paths_with_limit(paths, by, usize::MAX)
-}
-
-/// As [`read_paths`], refusing more than `max_groups` groups as soon as a row (or a summary
-/// document) makes one too many, before memory grows further.
-pub fn read_paths_with_limit<P: AsRef<Path>>(
-    paths: &[P],
-    by: Option<&str>,
-    max_groups: usize,
-) -> Result<Summary, ReadError> {
-    let mut total = empty(by);
-    for path in paths {
-        let path = path.as_ref();
-        let opened = open(path)?;
-        read_opened(opened, path, by, &mut total, max_groups)?;
-    }
-    Ok(total)
+    let grouping = by.map(|name| Grouping::Column {
+        name: name.to_string(),
+        bins: grouping::BinChoice::None,
+    });
+    Ok(grouping::summarise(paths, grouping.as_ref(), usize::MAX)?.summary)
 }
 
 /// Summarises one input; `-` is stdin.
 pub fn read_path(path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    read_paths_with_limit(&[path], by, usize::MAX)
-}
-
-/// Opens one input; `-` is stdin.
-fn open(path: &Path) -> Result<Opened, ReadError> {
-    Input::from_arg(path.as_os_str())
-        .open(Default::default())
-        .map_err(|source| ReadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+    read_paths(&[path], by)
 }
 
 /// Summarises one input read from `input`; `path` names it in errors.
@@ -195,19 +209,42 @@ pub fn read_from(
         path: path.to_path_buf(),
         source,
     })?;
-    let mut summary = empty(by);
-    read_opened(opened, path, by, &mut summary, usize::MAX)?;
-    Ok(summary)
+    let grouping = by.map(|name| Grouping::Column {
+        name: name.to_string(),
+        bins: grouping::BinChoice::None,
+    });
+    grouping::summarise_opened(opened, path, grouping.as_ref())
 }
 
-/// Adds the rows (or the summary document) of `opened` to `into`.
-fn read_opened(
+/// What an input turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content {
+    /// Result rows in this format.
+    Rows(InputFormat),
+    /// Result rows in a Parquet file.
+    Parquet,
+    /// A summary document.
+    Document,
+}
+
+/// Opens an input; `-` is stdin.
+pub(super) fn open(path: &Path) -> Result<Opened, ReadError> {
+    Input::from_arg(path.as_os_str())
+        .open(Default::default())
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// Reads one opened input: its rows, each handed to `each` with its line (and its value of the
+/// column `by`, as the row's group), or its summary document, returned.
+pub(super) fn read_opened(
     mut opened: Opened,
     path: &Path,
     by: Option<&str>,
-    into: &mut Summary,
-    max_groups: usize,
-) -> Result<(), ReadError> {
+    each: &mut dyn FnMut(&Row<'_>, u64) -> Result<(), ReadError>,
+) -> Result<(Content, Option<Saved>), ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -217,56 +254,33 @@ fn read_opened(
         return Err(io_error(io::Error::new(io::ErrorKind::InvalidData, detail)));
     }
     if opened.parquet {
-        // A Parquet file of results always has the solution count column: solve writes it.
         let open = |options: &ReadOptions| {
             format::parquet::ParquetReader::open(path, options)
                 .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
         };
-        return read_rows(open, true, path, by, into, max_groups);
+        read_rows(open, path, by, each)?;
+        return Ok((Content::Parquet, None));
     }
     let head = opened.head.trim_ascii();
     if head == b"{" || is_summary_object(head) {
         let mut text = Vec::new();
         opened.reader.read_to_end(&mut text).map_err(io_error)?;
-        let summary = read_document(&text, path, by)?;
-        into.merge(&summary).map_err(|source| ReadError::Grouping {
+        let saved = super::document::read_saved(&text).map_err(|source| ReadError::Summary {
             path: path.to_path_buf(),
             source,
         })?;
-        return check_groups(into, path, None, by, max_groups);
-    }
-    if opened.head.is_empty() {
-        return Ok(());
+        return Ok((Content::Document, Some(saved)));
     }
     let format = if head.starts_with(b"{") {
         InputFormat::Jsonl
     } else {
         InputFormat::Csv
     };
-    // The solution count is read when there is one (a JSON-lines row without it reads it as
-    // empty).
-    let solutions = format == InputFormat::Jsonl || csv_has_column(&opened.head, SOLUTIONS);
-    let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
-    read_rows(open, solutions, path, by, into, max_groups)
-}
-
-/// Refuses a summary with more than `max_groups` groups.
-fn check_groups(
-    summary: &Summary,
-    path: &Path,
-    line: Option<u64>,
-    by: Option<&str>,
-    max_groups: usize,
-) -> Result<(), ReadError> {
-    match by {
-        Some(column) if summary.groups().len() > max_groups => Err(ReadError::TooManyGroups {
-            path: path.to_path_buf(),
-            line,
-            column: column.to_string(),
-            max: max_groups,
-        }),
-        _ => Ok(()),
+    if !opened.head.is_empty() {
+        let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
+        read_rows(open, path, by, each)?;
     }
+    Ok((Content::Rows(format), None))
 }
 
 /// Whether a line is a whole summary document on one line.
@@ -280,29 +294,22 @@ fn is_summary_object(line: &[u8]) -> bool {
         .is_ok_and(|object| object.format == Some(super::document::FORMAT))
 }
 
-fn empty(by: Option<&str>) -> Summary {
-    match by {
-        Some(column) => Summary::grouped_by(column),
-        None => Summary::new(),
-    }
-}
+/// The columns read when the input has them, in this order: where each record is, for the
+/// list of the hardest, and the solution count, for the checks of [`plausible`].
+const OPTIONAL: [&str; 5] = ["line", "file", "puzzle", "regions", "solutions"];
 
-/// The result rows of a CSV, JSON-lines or Parquet input, added to `into`; `open` makes the
-/// reader for the options given, and `solutions` says whether to read the solution count.
+/// The result rows of a CSV, JSON-lines or Parquet input, each handed to `each`; `open` makes
+/// the reader for the options given.
 fn read_rows<'a>(
     open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
-    solutions: bool,
     path: &Path,
     by: Option<&str>,
-    into: &mut Summary,
-    max_groups: usize,
+    each: &mut dyn FnMut(&Row<'_>, u64) -> Result<(), ReadError>,
 ) -> Result<(), ReadError> {
-    // The columns read, by name: the status, the counters, the grouping column, and the
-    // solution count.
+    // The columns read, by name: the status, the counters, and the grouping column.
     let keep: Vec<String> = std::iter::once("status")
         .chain(Counter::ALL.iter().map(|c| c.name()))
         .chain(by)
-        .chain(solutions.then_some(SOLUTIONS))
         .map(str::to_string)
         .collect();
     let options = ReadOptions {
@@ -311,6 +318,7 @@ fn read_rows<'a>(
             keep,
             ..Columns::default()
         },
+        optional: OPTIONAL.map(str::to_string).to_vec(),
         ..ReadOptions::default()
     };
     let mut reader = open(&options).map_err(|e| match e {
@@ -332,8 +340,6 @@ fn read_rows<'a>(
             message: other.to_string(),
         },
     })?;
-    let group_field = 1 + Counter::ALL.len();
-    let solutions_field = group_field + usize::from(by.is_some());
     while let Some(record) = reader.next_record().map_err(|source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -346,7 +352,23 @@ fn read_rows<'a>(
             });
         }
         let fields = &record.kept;
-        let group = by.map(|_| String::from_utf8_lossy(&fields[group_field]));
+        let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
+        let found = |i: usize| {
+            record.optional[i]
+                .as_deref()
+                .filter(|v| !v.is_empty())
+                .and_then(|v| std::str::from_utf8(v).ok())
+        };
+        // A row names its record when it has a line and a puzzle.
+        let place = match (found(0).and_then(|l| l.trim().parse().ok()), found(2)) {
+            (Some(line), Some(puzzle)) => Some(RecordRef {
+                file: found(1),
+                line,
+                puzzle,
+                regions: found(3),
+            }),
+            _ => None,
+        };
         let row_problem = |problem| ReadError::Row {
             path: path.to_path_buf(),
             line: record.line,
@@ -358,33 +380,20 @@ fn read_rows<'a>(
             group.as_deref(),
         )
         .map_err(row_problem)?;
-        let found = match fields.get(solutions_field) {
-            Some(field) if solutions => count_named(SOLUTIONS, field).map_err(row_problem)?,
-            _ => None,
-        };
-        plausible::check(row.status, row.counters.as_ref(), found)
+        let solutions = found(4)
+            .map(|field| count_named("solutions", field.as_bytes()))
+            .transpose()
+            .map_err(row_problem)?
+            .flatten();
+        plausible::check(row.status, row.counters.as_ref(), solutions)
             .map_err(|e| row_problem(e.into()))?;
-        into.add(&row);
-        check_groups(into, path, Some(record.line), by, max_groups)?;
+        let row = match place {
+            Some(place) => row.about(place),
+            None => row,
+        };
+        each(&row, record.line)?;
     }
     Ok(())
-}
-
-/// The column of the solution count.
-const SOLUTIONS: &str = "solutions";
-
-/// Whether the CSV header line `head` has a column named `name`, as the CSV reader finds
-/// columns.
-fn csv_has_column(head: &[u8], name: &str) -> bool {
-    let options = ReadOptions {
-        wanted: Wanted::Columns,
-        columns: Columns {
-            keep: vec![name.to_string()],
-            ..Columns::default()
-        },
-        ..ReadOptions::default()
-    };
-    format::reader(InputFormat::Csv, head, &options).is_ok()
 }
 
 /// A counter field: empty is `None`.
@@ -409,7 +418,7 @@ fn count_named(column: &'static str, field: &[u8]) -> Result<Option<u64>, RowPro
 }
 
 /// `text` in single quotes, control characters escaped, cut after 40 characters.
-fn quote(text: &str) -> String {
+pub(super) fn quote(text: &str) -> String {
     let mut shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
     if text.chars().nth(40).is_some() {
         shown.push_str("...");
@@ -468,25 +477,8 @@ fn build_row<'g>(
         status,
         counters,
         group,
+        record: None,
     })
-}
-
-fn read_document(text: &[u8], path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let summary = super::document::from_slice(text).map_err(|source| ReadError::Summary {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    match by {
-        None => Ok(summary.ungrouped()),
-        Some(wanted) if summary.by() == Some(wanted) => Ok(summary),
-        // An empty summary holds no rows to regroup.
-        Some(wanted) if summary.records() == 0 => Ok(Summary::grouped_by(wanted)),
-        Some(wanted) => Err(ReadError::Regroup {
-            path: path.to_path_buf(),
-            found: summary.by().map(str::to_string),
-            wanted: wanted.to_string(),
-        }),
-    }
 }
 
 #[cfg(test)]
@@ -542,79 +534,6 @@ mod tests {
 
         let err = read(HEADER, Some("source")).unwrap_err();
         assert_eq!(err.to_string(), "r.csv: no column 'source' in the header");
-    }
-
-    #[test]
-    fn impossible_rows_are_refused_with_file_and_line() {
-        let good = "2,p,s,solved,1,9,4,8,8,50,14,17,,easy\n";
-        for (row, message) in [
-            (
-                "3,p,s,solved,5,9,4,8,8,50,14,17,,easy",
-                "r.csv:3: solutions is 5, but a row with status 'solved' has exactly 1",
-            ),
-            (
-                "3,p,s,solved,1,9,4,8,8,50,14,200,,easy",
-                "r.csv:3: givens is 200, but a puzzle has 81 cells",
-            ),
-            (
-                "3,p,s,multiple,2,9,4,8,9,50,14,17,,easy",
-                "r.csv:3: backtracks is 9, more than the 8 guesses (only a guess is undone)",
-            ),
-            (
-                "3,p,,invalid,1,,,,,,,,bad,easy",
-                "r.csv:3: solutions is 1, but a row with status 'invalid' has none",
-            ),
-        ] {
-            let err = read(&format!("{HEADER}{good}{row}\n"), None).unwrap_err();
-            assert_eq!(err.to_string(), message);
-        }
-        // Without a solutions column, the counters are still checked.
-        let text = "status,recursions,max_depth,guesses,backtracks,naked_singles,hidden_singles,givens\nsolved,3,4,2,2,0,0,17\n";
-        let err = read(text, None).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "r.csv:2: max_depth is 4, more than the 3 recursions that reach it"
-        );
-        let jsonl = "{\"status\":\"solved\",\"solutions\":2,\"recursions\":1,\"max_depth\":1,\"guesses\":0,\"backtracks\":0,\"naked_singles\":0,\"hidden_singles\":0,\"givens\":17}\n";
-        let err = read_from(
-            std::io::Cursor::new(jsonl.as_bytes().to_vec()),
-            Path::new("r.jsonl"),
-            None,
-        )
-        .unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "r.jsonl:1: solutions is 2, but a row with status 'solved' has exactly 1"
-        );
-    }
-
-    #[test]
-    fn more_groups_than_allowed_are_refused_at_the_row_that_makes_one_too_many() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.csv");
-        let mut text = HEADER.to_string();
-        for line in 2..10 {
-            text.push_str(&format!(
-                "{line},p,s,solved,1,1,1,0,0,50,14,17,,d{}\n",
-                line % 4
-            ));
-        }
-        std::fs::write(&path, &text).unwrap();
-        let grouped = read_paths_with_limit(&[&path], Some("difficulty"), 4).unwrap();
-        assert_eq!(grouped.groups().len(), 4);
-        let err = read_paths_with_limit(&[&path], Some("line"), 4).unwrap_err();
-        assert!(
-            err.to_string().starts_with(&format!(
-                "{}:6: more than 4 distinct values of 'line' to group by",
-                path.display()
-            )),
-            "{err}"
-        );
-        // Without --by there are no groups to count.
-        assert_eq!(
-            read_paths_with_limit(&[&path], None, 0).unwrap().records(),
-            8
-        );
     }
 
     #[test]
