@@ -200,6 +200,71 @@ mod tests {
         }
     }
 
+    /// Random givens that never conflict, `count` of them: most have no solution, some
+    /// several, so the search meets contradictions, unsolvable puzzles and several solutions.
+    fn random_givens(seed: u64, count: usize) -> Grid {
+        let layout = crate::layout::Layout::standard();
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut grid = Grid::EMPTY;
+        let mut placed = 0;
+        while placed < count {
+            let (cell, digit) = (rng.below(81), rng.below(9) as u8 + 1);
+            if grid.get(cell) != 0 {
+                continue;
+            }
+            grid.set(cell, digit);
+            if layout.check_givens(&grid).is_ok() {
+                placed += 1;
+            } else {
+                grid.set(cell, 0);
+            }
+        }
+        grid
+    }
+
+    /// The counters of the default solve (limit 2) summed over a sample of every shipped set
+    /// and 300 random-givens puzzles, with the statuses. They change only when the search does:
+    /// the tree counters (recursions, depth, guesses, backtracks) only with the branching or
+    /// the propagation rules, the singles also with the order of propagation (see the module
+    /// page).
+    #[test]
+    fn the_counters_on_a_fixed_sample_are_pinned() {
+        use crate::solver::{SolveOptions, Status, solve};
+        let layout = crate::layout::Layout::standard();
+        let mut puzzles = sample_puzzles();
+        puzzles.extend((0..300).map(|k| random_givens(k, 24 + (k % 5) as usize)));
+        let mut total = SearchStats::default();
+        let mut statuses = [0u64; 3];
+        for grid in &puzzles {
+            let outcome = solve(grid, &layout, &SolveOptions::default()).unwrap();
+            let s = outcome.stats;
+            total.recursions += s.recursions;
+            total.max_depth += s.max_depth;
+            total.guesses += s.guesses;
+            total.backtracks += s.backtracks;
+            total.naked_singles += s.naked_singles;
+            total.hidden_singles += s.hidden_singles;
+            total.givens += s.givens;
+            match outcome.status {
+                Status::Unsolvable => statuses[0] += 1,
+                Status::Solved => statuses[1] += 1,
+                _ => statuses[2] += 1,
+            }
+        }
+        // Unsolvable, solved, multiple.
+        assert_eq!(statuses, [245, 1031, 161]);
+        let pinned = SearchStats {
+            recursions: 90_827,
+            max_depth: 8_265,
+            guesses: 89_390,
+            backtracks: 88_336,
+            naked_singles: 36_007,
+            hidden_singles: 773_013,
+            givens: 32_379,
+        };
+        assert_eq!(total, pinned);
+    }
+
     #[test]
     fn the_fastest_instance_is_the_widest_this_cpu_has() {
         let widest = simd_instances()
