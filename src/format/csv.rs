@@ -442,10 +442,9 @@ impl Fields {
 
 /// Appends one CSV row (ending in `\n`).
 pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Vec<u8>) {
-    for (i, cell) in cells.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
+    let start = out.len();
+    // Each cell is followed by a comma; the last comma becomes the line's end.
+    for cell in cells {
         match cell {
             Cell::Text(s) => write_field(s.as_bytes(), out),
             Cell::Plain(b) => {
@@ -456,11 +455,16 @@ pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut
                 out.extend_from_slice(b)
             }
             Cell::Bytes(b) => write_field(b, out),
+            Cell::Int(n @ 0..10) => out.push(b'0' + n as u8),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Cell::Null => {}
         }
+        out.push(b',');
     }
-    out.push(b'\n');
+    match out.len() > start {
+        true => *out.last_mut().expect("a comma") = b'\n',
+        false => out.push(b'\n'),
+    }
 }
 
 /// `text` cut to its first 200 characters, marked as cut: a header of binary junk stays readable.

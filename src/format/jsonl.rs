@@ -242,6 +242,7 @@ pub(crate) fn write_row<'a>(
                 out.push(b'"');
             }
             Cell::Bytes(b) => write_string(&String::from_utf8_lossy(b), out),
+            Cell::Int(n @ 0..10) => out.push(b'0' + n as u8),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Cell::Null => out.extend_from_slice(b"null"),
         }
