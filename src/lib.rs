@@ -6,6 +6,7 @@
 //! - [`layout`]: boxes or free-form regions, and the givens check;
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
 //! - [`verify`]: the independent checker of solutions;
+//! - [`canon`]: canonical (minlex) forms of puzzles under the Sudoku symmetry group;
 //! - [`generate`]: reproducible random layouts, grids and puzzles;
 //! - [`render`]: text views of puzzles, outcomes and search traces.
 //!
@@ -28,6 +29,7 @@
 
 #![warn(missing_docs)]
 
+pub mod canon;
 pub mod config;
 pub mod error;
 pub mod exit;
