@@ -50,6 +50,7 @@ use sha2::{Digest as _, Sha256};
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
 
+mod complete;
 mod search;
 mod transform;
 
@@ -113,9 +114,14 @@ impl Canonicaliser {
             return Err(CanonError::JigsawLayout);
         }
         layout.check_givens(grid)?;
-        let source = search::Source::new(grid);
-        let node = self.search.run(&source);
-        let transform = search::finish(&node);
+        let transform = if grid.is_complete() {
+            self.search.visited = 0;
+            complete::canonical_complete(grid)
+        } else {
+            let source = search::Source::new(grid);
+            let node = self.search.run(&source);
+            search::finish(&node)
+        };
         Ok(Canonical {
             form: transform.apply(grid),
             transform,

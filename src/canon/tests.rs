@@ -121,6 +121,8 @@ fn agrees_with_brute_force_on_sparse_dense_symmetric_and_complete_grids() {
     for density in [10, 30, 60] {
         cases.push(thinned(|_| rng.below(100) < density));
     }
+    cases.push(crate::generate::random_standard_grid(&mut rng));
+    cases.push(crate::generate::random_standard_grid(&mut rng));
     for g in cases {
         assert_eq!(canon(&g), minlex_by_brute_force(&g), "puzzle {g}");
     }
@@ -134,6 +136,34 @@ fn the_transform_reaches_the_form_and_forms_are_fixed_points() {
         assert_eq!(canonical.transform.apply(&g), canonical.form);
         let again = c.canonical(&canonical.form, &Layout::standard()).unwrap();
         assert_eq!(again.form, canonical.form, "idempotent for {g}");
+    }
+}
+
+#[test]
+fn complete_grids_take_the_same_form_by_both_searches() {
+    let mut rng = SplitMix64::new(23);
+    let mut grids = vec![grid(SOLUTION)];
+    grids.extend((0..20).map(|_| crate::generate::random_standard_grid(&mut rng)));
+    for g in grids {
+        let general = search::finish(&search::Search::default().run(&search::Source::new(&g)));
+        let fast = complete::canonical_complete(&g);
+        assert_eq!(general.apply(&g), fast.apply(&g), "grid {g}");
+    }
+}
+
+/// The `sudoku` crate canonicalises complete grids by the same definition (the smallest
+/// equivalent grid); written independently, it must agree.
+#[test]
+fn complete_grids_match_the_sudoku_crate() {
+    let mut rng = SplitMix64::new(29);
+    for _ in 0..100 {
+        let g = crate::generate::random_standard_grid(&mut rng);
+        let theirs = sudoku::Sudoku::from_bytes(*g.cells())
+            .unwrap()
+            .canonicalized()
+            .unwrap()
+            .0;
+        assert_eq!(canon(&g).cells(), &theirs.to_bytes(), "grid {g}");
     }
 }
 
