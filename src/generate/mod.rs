@@ -45,6 +45,7 @@ use crate::solver::{SolveOptions, Status, solve};
 mod grids;
 mod options;
 mod removal;
+mod unavoidable;
 
 pub use grids::{random_jigsaw, random_layout, random_solution, random_standard_grid};
 pub use options::{
