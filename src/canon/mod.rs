@@ -42,10 +42,10 @@
 //! - Conflicting givens ([`CanonError::Conflict`]): such a grid is not a puzzle.
 //!
 //! # Digests
-//! For sets of classes, [`Digest`] is 128 bits of SHA-256 over the printed canonical form, with
-//! the odds of two classes sharing one stated there.
+//! For sets of classes, [`Canonical::digest`] is the crate's one digest (XXH3-128) of the
+//! printed canonical form, with the odds of two classes sharing one stated there.
 
-use sha2::{Digest as _, Sha256};
+use twox_hash::XxHash3_128;
 
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
@@ -81,10 +81,26 @@ pub struct Canonical {
 }
 
 impl Canonical {
-    /// The 128-bit digest of the canonical form.
-    pub fn digest(&self) -> Digest {
-        Digest::of_form(&self.form)
+    /// A 128-bit digest of the canonical form, for sets of classes that need not keep the
+    /// forms: XXH3-128 (the crate's one digest) of the form's 81 printed characters (`.` for
+    /// blank, no newline); written as 32 hexadecimal digits it is what Python's
+    /// `xxhash.xxh3_128_hexdigest` prints for that line.
+    ///
+    /// XXH3 is not cryptographic: someone could craft two forms with one digest. For forms not
+    /// chosen to collide, two different forms share a digest with probability about 2^-128, and
+    /// among `n` distinct classes the chance that any two share one is below n^2 / 2^129: about
+    /// 1.5 x 10^-21 for a billion classes, 1.5 x 10^-15 for a trillion. A set of digests counts
+    /// classes exactly unless that happens.
+    pub fn digest(&self) -> u128 {
+        form_digest(&self.form)
     }
+}
+
+/// The digest of [`Canonical::digest`], of any grid.
+pub fn form_digest(form: &Grid) -> u128 {
+    let mut line = [0u8; crate::grid::CELLS];
+    form.write_line(&mut line);
+    XxHash3_128::oneshot(&line)
 }
 
 /// Finds canonical forms, reusing its buffers from one puzzle to the next (one per thread).
@@ -139,38 +155,6 @@ impl Canonicaliser {
 /// grids).
 pub fn canonical_form(grid: &Grid, layout: &Layout) -> Result<Grid, CanonError> {
     Canonicaliser::new().canonical(grid, layout).map(|c| c.form)
-}
-
-/// A 128-bit digest of a canonical form, for sets of classes that need not keep the forms.
-///
-/// It is the first 16 bytes of the SHA-256 of the form's 81 printed characters (`.` for blank,
-/// no newline), read as a big-endian number; in a shell,
-/// `printf %s FORM | sha256sum | cut -c1-32` prints it in hexadecimal.
-///
-/// Two different forms share a digest with probability 2^-128 (SHA-256 behaves as a random
-/// function as far as anyone knows); among `n` distinct classes, the chance that any two share
-/// one is below n^2 / 2^129: about 1.5 x 10^-21 for a billion classes, 1.5 x 10^-15 for a
-/// trillion. A set of digests therefore counts classes exactly unless that happens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Digest(pub u128);
-
-impl Digest {
-    /// The digest of `form` (meant for a canonical form; any grid is accepted).
-    pub fn of_form(form: &Grid) -> Digest {
-        let mut line = [0u8; crate::grid::CELLS];
-        form.write_line(&mut line);
-        let hash = Sha256::digest(line);
-        let mut first = [0u8; 16];
-        first.copy_from_slice(&hash[..16]);
-        Digest(u128::from_be_bytes(first))
-    }
-}
-
-impl std::fmt::Display for Digest {
-    /// 32 lowercase hexadecimal digits.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:032x}", self.0)
-    }
 }
 
 #[cfg(test)]
