@@ -21,7 +21,12 @@
 //! Each surviving path fixes every column. The rest of the grid follows without choice: the
 //! third row is the band's last row, and the later rows are the remaining rows in increasing
 //! order within the constraint of bands (rows of a complete grid are all different). The
-//! smallest full grid over all paths is the form.
+//! smallest full grid over all paths is the form; a path's rows are compared with the best as
+//! they are made, so most paths stop at their second or third row.
+//!
+//! The second row always starts `45`; it can start `456` only when some stack of `R0` has its
+//! three digits in one stack of `R1`. The starts that can are tried first, and once a `456` row
+//! is known the others are skipped.
 
 use crate::grid::{CELLS, Grid};
 
@@ -58,23 +63,25 @@ impl Columns {
         self.stack_pos[s as usize] = q;
     }
 
-    /// Places source column `j` at the smallest result column it can still take; returns it.
-    fn place_smallest(&mut self, j: u8) -> u8 {
+    /// The smallest result column source column `j` can still take, once `taken` (a source
+    /// column and the result column it is about to take) is placed too.
+    fn smallest_place(&self, j: u8, taken: Option<(u8, u8)>) -> u8 {
+        let stack_at = |q: u8| match taken {
+            Some((t, c)) if c / 3 == q => t / 3,
+            _ => self.stack_at[q as usize],
+        };
+        let is_free = |p: u8| self.col[p as usize] == UNSET && taken.is_none_or(|(_, c)| c != p);
         let s = j / 3;
         let q = match self.stack_pos[s as usize] {
-            UNSET => {
-                self.stack_at
-                    .iter()
-                    .position(|&x| x == UNSET)
-                    .expect("a stack position is free for an unplaced stack") as u8
-            }
+            UNSET => (0..3)
+                .find(|&q| stack_at(q) == s)
+                .or_else(|| (0..3).find(|&q| stack_at(q) == UNSET))
+                .expect("a stack position is free for an unplaced stack"),
             q => q,
         };
-        let c = (3 * q..3 * q + 3)
-            .find(|&c| self.col[c as usize] == UNSET)
-            .expect("a free column in the stack of an unplaced column");
-        self.put(j, c);
-        c
+        (3 * q..3 * q + 3)
+            .find(|&p| is_free(p))
+            .expect("a free column in the stack of an unplaced column")
     }
 }
 
@@ -112,24 +119,47 @@ pub(super) fn canonical_complete(grid: &Grid) -> Transform {
             transform: None,
         },
     };
+    // The 36 choices of orientation and first two rows, those whose second row can start
+    // `456` first: some stack of the first row has its three digits in one other stack of the
+    // second row. The others start `457` at best, and are skipped once a `456` is known.
+    let mut starts = [(false, 0u8, 0u8, false); 36];
+    let mut n = 0;
     for transposed in [false, true] {
+        let rows = &cells[transposed as usize];
         for r0 in 0..9u8 {
             let band = r0 / 3;
             for r1 in (3 * band..3 * band + 3).filter(|&r| r != r0) {
-                let rows = &cells[transposed as usize];
-                let mut column_of = [0u8; 10];
-                for (j, &d) in rows[r0 as usize].iter().enumerate() {
-                    column_of[d as usize] = j as u8;
-                }
-                search.transposed = transposed;
-                search.r0 = r0;
-                search.r1 = r1;
-                search.sigma = std::array::from_fn(|j| column_of[rows[r1 as usize][j] as usize]);
-                search.step(Columns::EMPTY, 0, false);
+                let sigma = sigma_of(rows, r0, r1);
+                let pure = (0..3).any(|s| {
+                    let target = sigma[3 * s] / 3;
+                    (3 * s..3 * s + 3).all(|j| sigma[j] / 3 == target)
+                });
+                starts[n] = (transposed, r0, r1, pure);
+                n += 1;
             }
         }
     }
+    starts.sort_by_key(|&(_, _, _, pure)| !pure);
+    for (transposed, r0, r1, pure) in starts {
+        if !pure && search.best.rows[1][..3] == [4, 5, 6] {
+            break;
+        }
+        search.transposed = transposed;
+        search.r0 = r0;
+        search.r1 = r1;
+        search.sigma = sigma_of(&cells[transposed as usize], r0, r1);
+        search.step(Columns::EMPTY, 0, false);
+    }
     search.best.transform.expect("every grid has a form")
+}
+
+/// For each source column `j`, the column where row `r0` holds the digit row `r1` holds at `j`.
+fn sigma_of(rows: &[[u8; 9]; 9], r0: u8, r1: u8) -> [u8; 9] {
+    let mut column_of = [0u8; 10];
+    for (j, &d) in rows[r0 as usize].iter().enumerate() {
+        column_of[d as usize] = j as u8;
+    }
+    std::array::from_fn(|j| column_of[rows[r1 as usize][j] as usize])
 }
 
 impl Search<'_> {
@@ -140,43 +170,35 @@ impl Search<'_> {
             self.finish(&columns);
             return;
         }
-        let sigma = self.sigma;
-        let mut options = [(Columns::EMPTY, 0u8); 9];
+        // Each choice of source column for result column `c`, with the value it gives.
+        let mut options = [(0u8, 0u8); 9];
         let mut n = 0;
-        let mut add = |mut next: Columns, j: u8| {
-            let target = sigma[j as usize];
-            let value = match next.pos[target as usize] {
-                UNSET => next.place_smallest(target),
-                p => p,
-            } + 1;
-            options[n] = (next, value);
-            n += 1;
-        };
         let q = (c / 3) as usize;
         if columns.col[c as usize] != UNSET {
-            add(columns, columns.col[c as usize]);
+            options[0] = (columns.col[c as usize], 0);
+            n = 1;
         } else {
-            // The stack at this position, or (at a stack's first column) any unplaced stack.
-            let stacks = match columns.stack_at[q] {
-                UNSET => [0u8, 1, 2],
-                s => [s; 3],
-            };
-            for (k, &s) in stacks.iter().enumerate() {
+            for j in 0..9u8 {
+                let s = (j / 3) as usize;
                 let allowed = match columns.stack_at[q] {
-                    UNSET => columns.stack_pos[s as usize] == UNSET,
-                    _ => k == 0,
+                    UNSET => columns.stack_pos[s] == UNSET,
+                    placed => placed as usize == s,
                 };
-                if !allowed {
-                    continue;
-                }
-                for j in 3 * s..3 * s + 3 {
-                    if columns.pos[j as usize] == UNSET {
-                        let mut next = columns;
-                        next.put(j, c);
-                        add(next, j);
-                    }
+                if allowed && columns.pos[j as usize] == UNSET {
+                    options[n] = (j, 0);
+                    n += 1;
                 }
             }
+        }
+        for option in &mut options[..n] {
+            let j = option.0;
+            let taken = (columns.col[c as usize] == UNSET).then_some((j, c));
+            let target = self.sigma[j as usize];
+            let place = match columns.pos[target as usize] {
+                UNSET => columns.smallest_place(target, taken),
+                p => p,
+            };
+            option.1 = place + 1;
         }
         let smallest = options[..n].iter().map(|o| o.1).min().expect("a choice");
         let best = self.best.rows[1][c as usize];
@@ -184,8 +206,16 @@ impl Search<'_> {
             return;
         }
         let below = below || smallest < best;
-        for &(next, value) in &options[..n] {
+        for &(j, value) in &options[..n] {
             if value == smallest {
+                let mut next = columns;
+                if next.col[c as usize] == UNSET {
+                    next.put(j, c);
+                }
+                let target = self.sigma[j as usize];
+                if next.pos[target as usize] == UNSET {
+                    next.put(target, value - 1);
+                }
                 self.step(next, c + 1, below);
             }
         }
@@ -207,9 +237,28 @@ impl Search<'_> {
             .expect("a band has three rows");
         let mut order = [self.r0, self.r1, r2, 0, 0, 0, 0, 0, 0];
         let mut rows = [[0u8; 9]; 9];
+        // Rows are compared with the best as they are made: most paths lose on the second or
+        // third row, before the later rows are sorted.
+        let mut below = false;
+        let mut worse = |k: usize, row: &[u8; 9]| -> bool {
+            if !below {
+                match row.cmp(&self.best.rows[k]) {
+                    std::cmp::Ordering::Greater => return true,
+                    std::cmp::Ordering::Less => below = true,
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
+            false
+        };
         rows[0] = row_of(self.r0);
         rows[1] = row_of(self.r1);
+        if worse(1, &rows[1]) {
+            return;
+        }
         rows[2] = row_of(r2);
+        if worse(2, &rows[2]) {
+            return;
+        }
         // Later bands: the band holding the smallest remaining row first, each band's rows
         // ascending (the rows of a complete grid all differ, so there is no tie).
         let mut others = [(0u8, [0u8; 9]); 6];
@@ -223,6 +272,9 @@ impl Search<'_> {
         for (k, &(r, values)) in near.chain(far).enumerate() {
             order[3 + k] = r;
             rows[3 + k] = values;
+            if worse(3 + k, &values) {
+                return;
+            }
         }
         if rows < self.best.rows {
             self.best.rows = rows;

@@ -37,20 +37,26 @@ pub(super) const NEW: u8 = 10;
 /// A position of the result not tied to a source line yet.
 const FREE: u8 = 0xFF;
 
-/// The source grid and its transposition, cell by cell: `[transposed][row][col]`.
+/// The source grid and its transposition, cell by cell: `[transposed][row][col]`, and the
+/// pattern of each row (bit `c` for a given in column `c`).
 pub(super) struct Source {
     cells: [[[u8; 9]; 9]; 2],
+    patterns: [[u16; 9]; 2],
 }
 
 impl Source {
     pub fn new(grid: &Grid) -> Source {
         let mut cells = [[[0u8; 9]; 9]; 2];
+        let mut patterns = [[0u16; 9]; 2];
         for i in 0..CELLS {
             let (r, c) = (i / 9, i % 9);
-            cells[0][r][c] = grid.get(i);
-            cells[1][c][r] = grid.get(i);
+            let d = grid.get(i);
+            cells[0][r][c] = d;
+            cells[1][c][r] = d;
+            patterns[0][r] |= u16::from(d != 0) << c;
+            patterns[1][c] |= u16::from(d != 0) << r;
         }
-        Source { cells }
+        Source { cells, patterns }
     }
 
     #[inline(always)]
@@ -77,8 +83,11 @@ pub(super) struct Node {
     free_cols: u16,
     /// Source rows used (bit `r`).
     used_rows: u16,
-    /// Label of each source digit, `0` while unlabelled (`labels[0]` stays `0`: blank).
+    /// The symbol of each source digit: its label, [`NEW`] while unlabelled (`labels[0]` stays
+    /// `0`: blank).
     pub labels: [u8; 10],
+    /// Labels handed out.
+    labelled: u8,
 }
 
 impl Node {
@@ -92,7 +101,8 @@ impl Node {
             unplaced_stacks: 0b111,
             free_cols: 0x1FF,
             used_rows: 0,
-            labels: [0; 10],
+            labels: [0, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW],
+            labelled: 0,
         }
     }
 
@@ -117,12 +127,7 @@ impl Node {
 
     #[inline(always)]
     fn symbol(&self, digit: u8) -> u8 {
-        if digit == 0 {
-            0
-        } else {
-            let label = self.labels[digit as usize];
-            if label == 0 { NEW } else { label }
-        }
+        self.labels[digit as usize]
     }
 
     /// The smallest row this node can make from source row `row` (see the module page),
@@ -170,6 +175,34 @@ impl Node {
         }
         value
     }
+}
+
+/// The first row's value for each pattern of givens: every digit of the first row is new, so
+/// the value depends on the pattern only (each stack's givens pushed right, stacks ordered by
+/// their number of givens).
+static FIRST_ROW: [u64; 512] = first_row_values();
+
+const fn first_row_values() -> [u64; 512] {
+    // A stack with `g` givens, pushed right: `g` trailing `NEW` symbols.
+    const KEYS: [u64; 4] = [0x000, 0x00A, 0x0AA, 0xAAA];
+    let mut table = [0u64; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut keys = [0u64; 3];
+        let mut s = 0;
+        while s < 3 {
+            keys[s] = KEYS[((pattern >> (3 * s)) & 7usize).count_ones() as usize];
+            s += 1;
+        }
+        // Three keys sorted ascending.
+        let (a, b, c) = (keys[0], keys[1], keys[2]);
+        let (a, b) = if a > b { (b, a) } else { (a, b) };
+        let (b, c) = if b > c { (c, b) } else { (b, c) };
+        let (a, b) = if a > b { (b, a) } else { (a, b) };
+        table[pattern] = a << 24 | b << 12 | c;
+        pattern += 1;
+    }
+    table
 }
 
 /// Three cell symbols sorted ascending, packed four bits each, smallest highest.
@@ -245,7 +278,13 @@ impl Search {
                 while choices != 0 {
                     let x = choices.trailing_zeros() as u8;
                     choices &= choices - 1;
-                    let value = node.row_value(source.row(node.transposed, x));
+                    let value = if level == 0 {
+                        let pattern = source.patterns[node.transposed as usize][x as usize];
+                        FIRST_ROW[pattern as usize]
+                    } else {
+                        node.row_value(source.row(node.transposed, x))
+                    };
+                    debug_assert_eq!(value, node.row_value(source.row(node.transposed, x)));
                     if value < best {
                         best = value;
                         self.winners.clear();
@@ -363,14 +402,13 @@ fn expand(node: &Node, level: usize, x: u8, row: &[u8; 9], out: &mut Vec<Node>) 
             }
         }
         // Digits seen for the first time get the next labels, left to right.
-        let mut next_label = 1 + child.labels.iter().filter(|&&l| l != 0).count() as u8;
         for c in 0..9 {
             let col = child.cols[c];
             if col != FREE {
                 let d = row[col as usize] as usize;
-                if d != 0 && child.labels[d] == 0 {
-                    child.labels[d] = next_label;
-                    next_label += 1;
+                if child.labels[d] == NEW {
+                    child.labelled += 1;
+                    child.labels[d] = child.labelled;
                 }
             }
         }
@@ -445,9 +483,9 @@ pub(super) fn finish(node: &Node) -> super::Transform {
         }
     }
     let mut digits = node.labels;
-    let mut next = 1 + digits.iter().filter(|&&l| l != 0).count() as u8;
+    let mut next = node.labelled + 1;
     for d in digits.iter_mut().skip(1) {
-        if *d == 0 {
+        if *d == NEW {
             *d = next;
             next += 1;
         }
