@@ -158,4 +158,4 @@ pub fn canonical_form(grid: &Grid, layout: &Layout) -> Result<Grid, CanonError> 
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -317,3 +317,42 @@ proptest! {
         prop_assert_eq!(canon(&form), form);
     }
 }
+
+/// The crate modules a file's text names (`crate::NAME`), in order of first mention.
+pub(crate) fn crate_modules_named(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (at, _) in text.match_indices("crate::") {
+        let name: String = text[at + 7..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// `canon` is core: it reaches only the grid, the layout and the generator, never the solver,
+/// the verifier or anything that does I/O. (Its tests may use more.)
+#[test]
+fn canon_imports_only_grid_layout_and_rng() {
+    let files = [
+        include_str!("mod.rs"),
+        include_str!("search.rs"),
+        include_str!("complete.rs"),
+        include_str!("transform.rs"),
+    ];
+    let mut named = Vec::new();
+    for text in files {
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        named.extend(crate_modules_named(code));
+    }
+    assert!(named.iter().any(|n| n == "grid"), "the scan finds imports");
+    for name in named {
+        assert!(
+            ["grid", "layout", "rng"].contains(&name.as_str()),
+            "canon uses crate::{name}"
+        );
+    }
+}
