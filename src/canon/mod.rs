@@ -118,12 +118,21 @@ impl Canonicaliser {
     /// The canonical form of `grid` under `layout`, with the transformation that reaches it.
     ///
     /// ```
-    /// use sudoku_bulk::{Grid, Layout, canon::Canonicaliser};
+    /// use sudoku_bulk::{Grid, Layout, canon::{Canonicaliser, Transform}};
     /// let puzzle: Grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     ///     .parse().unwrap();
-    /// let canonical = Canonicaliser::new().canonical(&puzzle, &Layout::standard()).unwrap();
+    /// let mut canonicaliser = Canonicaliser::new();
+    /// let canonical = canonicaliser.canonical(&puzzle, &Layout::standard()).unwrap();
+    /// assert_eq!(
+    ///     canonical.form.to_line(),
+    ///     "........1.....1.23..4.5..........5.....6..74.38............2.....7...6...1...8..."
+    /// );
     /// assert_eq!(canonical.transform.apply(&puzzle), canonical.form);
-    /// assert!(canonical.form.to_line().starts_with("........."));
+    ///
+    /// // The same puzzle transposed has the same form.
+    /// let disguised = Transform::transposition().apply(&puzzle);
+    /// let again = canonicaliser.canonical(&disguised, &Layout::standard()).unwrap();
+    /// assert_eq!(again.form, canonical.form);
     /// ```
     pub fn canonical(&mut self, grid: &Grid, layout: &Layout) -> Result<Canonical, CanonError> {
         if !layout.is_standard() {
