@@ -140,7 +140,6 @@ impl Canonicaliser {
         }
         layout.check_givens(grid)?;
         let transform = if grid.is_complete() {
-            self.search.visited = 0;
             complete::canonical_complete(grid)
         } else {
             let source = search::Source::new(grid);
@@ -151,12 +150,6 @@ impl Canonicaliser {
             form: transform.apply(grid),
             transform,
         })
-    }
-
-    /// Partial transformations the last search examined, summed over its nine rows: a measure
-    /// of how hard the puzzle's symmetries made it.
-    pub fn last_search_size(&self) -> u64 {
-        self.search.visited
     }
 }
 

@@ -257,8 +257,6 @@ pub(super) struct Search {
     nodes: Vec<Node>,
     next: Vec<Node>,
     winners: Vec<(u32, u8)>,
-    /// Nodes examined over the whole search (for the tests and benchmarks of pruning).
-    pub visited: u64,
 }
 
 impl Search {
@@ -268,12 +266,10 @@ impl Search {
         self.nodes.clear();
         self.nodes.push(Node::root(false));
         self.nodes.push(Node::root(true));
-        self.visited = 0;
         for level in 0..9 {
             self.winners.clear();
             let mut best = u64::MAX;
             for (index, node) in self.nodes.iter().enumerate() {
-                self.visited += 1;
                 let mut choices = node.row_choices(level);
                 while choices != 0 {
                     let x = choices.trailing_zeros() as u8;
