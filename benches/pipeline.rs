@@ -19,9 +19,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput};
+use sudoku_bulk::files::input::Input;
 use sudoku_bulk::format::{Columns, OutputFormat};
-use sudoku_bulk::input::Input;
-use sudoku_bulk::pipeline::{self, ChunkSize, Events, Job, RowStatus, Settings};
+use sudoku_bulk::pipeline::{self, ChunkSize, Events, Job, Settings};
+use sudoku_bulk::row::RowStatus;
 use sudoku_bulk::solver::{SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 
@@ -100,7 +101,7 @@ impl Events for Quiet {
 fn settings(threads: usize) -> Settings {
     Settings {
         job: Job::Solve(SolveOptions {
-            max_recursions: sudoku_bulk::config::DEFAULT_MAX_RECURSIONS,
+            max_recursions: sudoku_bulk::command::config::DEFAULT_MAX_RECURSIONS,
             ..SolveOptions::default()
         }),
         layout: Layout::standard(),
@@ -109,6 +110,7 @@ fn settings(threads: usize) -> Settings {
         output_format: OutputFormat::Csv,
         threads,
         skip_records: 0,
+        consumed: Vec::new(),
         summarise: false,
         chunk: ChunkSize::default(),
         shard: None,

@@ -16,7 +16,7 @@ fn cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
-use sudoku_bulk::input::Input;
+use sudoku_bulk::files::input::Input;
 use sudoku_bulk::solver::{SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 

@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
-use sudoku_bulk::config::{self, BulkRun, Config, ConfigError, MergeRun, ShowRun, StatsRun};
+use sudoku_bulk::command::config::{
+    self, BulkRun, Config, ConfigError, MergeRun, ShowRun, StatsRun,
+};
+use sudoku_bulk::files::Input;
+use sudoku_bulk::files::Target;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
-use sudoku_bulk::input::Input;
-use sudoku_bulk::output::Target;
 use sudoku_bulk::pipeline::{ChunkSize, Job, Settings, VerifyOptions};
 use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
@@ -296,11 +298,13 @@ impl Cli {
                 max_trace_lines: args.max_trace_lines,
             })),
             Command::Merge(args) => Ok(Config::Merge(MergeRun {
-                summary: args
-                    .summary
-                    .unwrap_or_else(|| shard::summary_path(&args.output)),
-                output: args.output,
-                shards: args.shards,
+                request: sudoku_bulk::merge::Request {
+                    summary: args
+                        .summary
+                        .unwrap_or_else(|| shard::summary_path(&args.output)),
+                    output: args.output,
+                    shards: args.shards,
+                },
                 quiet: args.quiet,
             })),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
@@ -381,6 +385,7 @@ fn bulk(
             output_format: parse_known(&output.output_format),
             threads: config::threads(output.threads)?,
             skip_records: 0,
+            consumed: Vec::new(),
             summarise: false,
             chunk: ChunkSize::default(),
             shard: None,
@@ -533,9 +538,9 @@ mod tests {
         let Config::Merge(run) = config(&["merge", "all.csv", "p1.csv", "p0.csv"]).unwrap() else {
             panic!("not a merge")
         };
-        assert_eq!(run.summary, PathBuf::from("all.csv.summary.json"));
+        assert_eq!(run.request.summary, PathBuf::from("all.csv.summary.json"));
         assert_eq!(
-            run.shards,
+            run.request.shards,
             [PathBuf::from("p1.csv"), PathBuf::from("p0.csv")]
         );
         assert!(config(&["merge", "all.csv"]).is_err());

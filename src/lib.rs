@@ -1,57 +1,55 @@
 //! sudoku-bulk: solve, verify and measure Sudoku puzzles in bulk.
 //!
-//! The library is layered so that the bottom never depends on the top:
+//! The library is layered; each top-level module is one layer (a folder, or a file when it is
+//! one job), and a module uses only layers below its own (ARCHITECTURE.md draws the table,
+//! and a test keeps the imports to it). From the bottom:
 //!
-//! - [`grid`]: the 9x9 [`Grid`] and parsing of one puzzle;
+//! - [`grid`], [`rng`]: the 9x9 [`Grid`] and parsing of one puzzle; the crate's one seeded
+//!   generator;
 //! - [`layout`]: boxes or free-form regions, and the givens check;
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
-//! - [`verify`]: the independent checker of solutions;
-//! - [`canon`]: canonical (minlex) forms of puzzles under the Sudoku symmetry group;
-//! - [`generate`]: reproducible random layouts, grids and puzzles;
-//! - [`render`]: text views of puzzles, outcomes and search traces.
+//!   [`verify`]: the independent checker of solutions; [`canon`]: canonical (minlex) forms of
+//!   puzzles under the Sudoku symmetry group;
+//! - [`generate`]: reproducible random layouts, grids and puzzles; [`render`]: text views of
+//!   puzzles, outcomes and search traces.
 //!
 //! None of the modules above does I/O. Above them, the bulk tool:
 //!
-//! - [`format`](mod@format): readers of the line, CSV and grid formats; CSV and JSON-lines writers;
-//! - [`input`]: files or standard input, plain or gzip;
+//! - [`files`]: inputs (files, standard input, gzip) and outputs (replaced only when complete),
+//!   and the one digest; [`row`]: the statuses of result rows and their tally;
+//! - [`format`](mod@format): readers of the line, CSV, JSON-lines and grid formats; CSV and
+//!   JSON-lines writers;
+//! - [`stats`]: dataset summaries that merge, the summary file's schema, and the results
+//!   reader; [`shard`]: which records shard `K` of `N` handles;
 //! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;
-//! - [`shard`]: which records shard `K` of `N` handles, for job arrays; [`merge`]: joining
-//!   the shards' outputs and summaries into those of a single run;
-//! - [`output`]: standard output, or a file replaced only when the run completes;
-//! - [`resume`]: checkpoints of runs to a file, and resuming them after an interruption;
-//! - [`progress`]: the progress bar;
-//! - [`status`]: the status of a result row, shared by the pipeline and the statistics;
-//! - [`stats`]: dataset summaries that merge, and their reader from result files;
-//! - [`fingerprint`]: what a run's rows depend on (inputs, options, version), for summaries;
-//! - [`report`]: a summary rendered as a text table, JSON, or an HTML page with charts;
-//! - [`config`], [`run`], [`exit`], [`error`]: validated settings of a command (the binary's
-//!   `cli` module turns the arguments into them), running it, exit codes and errors.
+//! - [`identity`]: what a run's rows depend on, for resuming and merging;
+//! - [`resume`]: checkpoints, and resuming after an interruption; [`merge`]: joining the
+//!   shards' outputs; [`report`]: a summary as a text table or an HTML page; [`progress`]: the
+//!   progress bar;
+//! - [`command`]: validated settings of a command (the binary's `cli` module turns the
+//!   arguments into them), running it, exit codes.
 
 #![warn(missing_docs)]
 
 pub mod canon;
-pub mod config;
-pub mod error;
-pub mod exit;
-pub mod fingerprint;
+pub mod command;
+pub mod files;
 pub mod format;
 pub mod generate;
 pub mod grid;
-pub mod input;
+pub mod identity;
 pub mod layout;
 pub mod merge;
-pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod render;
 pub mod report;
 pub mod resume;
 pub mod rng;
-pub mod run;
+pub mod row;
 pub mod shard;
 pub mod solver;
 pub mod stats;
-pub mod status;
 pub mod verify;
 
 #[cfg(test)]

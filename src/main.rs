@@ -7,23 +7,22 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
-use sudoku_bulk::exit::Exit;
-use sudoku_bulk::run;
+use sudoku_bulk::command::{self, Exit};
 
 fn main() -> ExitCode {
     let config = match cli::Cli::parse().into_config() {
         Ok(config) => config,
         Err(e) => {
-            run::say(&format!("error: {e}"));
+            command::say(&format!("error: {e}"));
             return Exit::Error.into();
         }
     };
     let interrupt = interrupt_flag();
     survive_file_size_limit();
-    match run::run(config, &interrupt) {
+    match command::run(config, &interrupt) {
         Ok(exit) => exit.into(),
         Err(e) => {
-            run::say(&format!("error: {e}"));
+            command::say(&format!("error: {e}"));
             Exit::Error.into()
         }
     }
@@ -38,7 +37,7 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         let installed = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
             .and_then(|_| signal_hook::flag::register(signal, flag.clone()));
         if let Err(e) = installed {
-            run::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
+            command::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
         }
     }
     flag
@@ -50,7 +49,7 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 fn survive_file_size_limit() {
     let caught = Arc::new(AtomicBool::new(false));
     if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught) {
-        run::say(&format!(
+        command::say(&format!(
             "warning: a file-size limit will stop the run abruptly: {e}"
         ));
     }

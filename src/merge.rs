@@ -18,11 +18,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use crate::config::MergeRun;
-use crate::output::{Output, OutputError, Target, write_file};
-use crate::report::json::{self, JsonError, RunInfo, ShardInfo};
+use crate::files::digest::{Digest, Hasher};
+use crate::files::output::{Output, OutputError, Target, write_file};
+use crate::identity::options;
 use crate::shard;
 use crate::stats::Summary;
+use crate::stats::document::{self, JsonError, RunInfo, ShardInfo};
 
 /// Why shard outputs cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +107,19 @@ pub enum MergeError {
         /// The size its summary records.
         expected: u64,
     },
+    /// A shard output whose bytes are not the ones its shard wrote (same size, another digest).
+    #[error(
+        "{} is not the file its shard wrote (digest {found}, its shard wrote {expected}): it was changed after the shard finished",
+        output.display()
+    )]
+    Altered {
+        /// The output.
+        output: PathBuf,
+        /// Its digest now.
+        found: Digest,
+        /// The digest its summary records.
+        expected: Digest,
+    },
     /// A CSV shard output whose header is not the first shard's.
     #[error("{} does not start with the header row of {}", other.display(), first.display())]
     Header {
@@ -173,8 +187,19 @@ struct Part {
     shard: ShardInfo,
 }
 
+/// What `merge` is asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The merged output.
+    pub output: PathBuf,
+    /// The shards' outputs, in any order; each has its summary beside it.
+    pub shards: Vec<PathBuf>,
+    /// Where the merged summary goes.
+    pub summary: PathBuf,
+}
+
 /// Checks the shards of `run` and writes the merged output and summary.
-pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
+pub fn merge(run: &Request) -> Result<Merged, MergeError> {
     let mut parts = run
         .shards
         .iter()
@@ -237,6 +262,11 @@ pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
             first: parts[0].output.clone(),
             other,
         },
+        JoinError::Altered(output, found, expected) => MergeError::Altered {
+            output,
+            found,
+            expected,
+        },
         JoinError::Write(source) => MergeError::Output(OutputError {
             action: "write",
             name: name.clone(),
@@ -257,7 +287,7 @@ pub fn merge(run: &MergeRun) -> Result<Merged, MergeError> {
     }
     // The rows first: a summary never describes rows that are not there.
     output.finish()?;
-    write_file(&run.summary, json::to_string(&summary).as_bytes())?;
+    write_file(&run.summary, document::to_string(&summary).as_bytes())?;
     Ok(Merged {
         output: run.output.clone(),
         summary: run.summary.clone(),
@@ -287,7 +317,7 @@ fn read_part(output: &Path) -> Result<Part, MergeError> {
         }
         Err(source) => return Err(MergeError::Read { path, source }),
     };
-    let saved = json::read_saved(&bytes).map_err(|source| MergeError::Summary {
+    let saved = document::read_saved(&bytes).map_err(|source| MergeError::Summary {
         path: path.clone(),
         source,
     })?;
@@ -308,7 +338,7 @@ fn read_part(output: &Path) -> Result<Part, MergeError> {
 fn is_shard_output(path: &Path) -> bool {
     std::fs::read(shard::summary_path(path))
         .ok()
-        .and_then(|bytes| json::read_saved(&bytes).ok())
+        .and_then(|bytes| document::read_saved(&bytes).ok())
         .and_then(|saved| saved.run)
         .is_some_and(|run| run.shard.is_some())
 }
@@ -329,18 +359,10 @@ fn difference(first: &Part, other: &Part) -> Option<String> {
         ));
     }
     if a.inputs != b.inputs {
-        let describe = |inputs: &[json::InputPrint]| -> String {
+        let describe = |inputs: &[crate::files::digest::Prefix]| -> String {
             inputs
                 .iter()
-                .map(|i| {
-                    let bytes = i.bytes.map_or("?".to_string(), |b| b.to_string());
-                    let hash = i.sample_sha256.as_deref().unwrap_or("-");
-                    format!(
-                        "{} ({bytes} bytes, sample {})",
-                        i.name,
-                        &hash[..hash.len().min(12)]
-                    )
-                })
+                .map(|i| format!("{} ({} bytes, digest {})", i.name, i.bytes, i.digest))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -350,16 +372,18 @@ fn difference(first: &Part, other: &Part) -> Option<String> {
             describe(&b.inputs)
         ));
     }
-    let names = a.options.keys().chain(b.options.keys());
-    for name in names {
-        let (x, y) = (a.options.get(name), b.options.get(name));
-        if x != y {
+    options::changes(&a.options, &b.options)
+        .first()
+        .map(|change| {
             let show =
                 |v: Option<&serde_json::Value>| v.map_or("unset".to_string(), |v| v.to_string());
-            return Some(format!("option {name} is {} vs {}", show(x), show(y)));
-        }
-    }
-    None
+            format!(
+                "option {} is {} vs {}",
+                change.name,
+                show(change.was),
+                show(change.now)
+            )
+        })
 }
 
 /// Why joining the outputs stopped.
@@ -368,6 +392,8 @@ enum JoinError {
     Read(PathBuf, io::Error),
     /// A CSV shard output starts with another header row than the first.
     Header(PathBuf),
+    /// A shard output's bytes have another digest than its shard recorded.
+    Altered(PathBuf, Digest, Digest),
     /// The merged output could not be written.
     Write(io::Error),
 }
@@ -380,8 +406,10 @@ fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), Joi
         let path = &part.output;
         let read = |e| JoinError::Read(path.clone(), e);
         let mut input = BufReader::with_capacity(256 * 1024, File::open(path).map_err(read)?);
+        let mut hasher = Hasher::default();
         if csv {
             let own = csv_header(&mut input).map_err(read)?;
+            hasher.update(&own);
             match &header {
                 None => {
                     out.write_all(&own).map_err(JoinError::Write)?;
@@ -391,30 +419,62 @@ fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), Joi
                 Some(_) => return Err(JoinError::Header(path.clone())),
             }
         }
-        copy(&mut input, path, out)?;
+        copy(&mut input, path, out, &mut hasher)?;
+        // The bytes copied are the ones the shard wrote, or the merge stops before OUT exists.
+        if hasher.digest() != part.shard.output_digest {
+            return Err(JoinError::Altered(
+                path.clone(),
+                hasher.digest(),
+                part.shard.output_digest,
+            ));
+        }
     }
     Ok(())
 }
 
-/// The first CSV record of `input` with its line end: up to the first newline outside quotes.
+/// The first CSV record of `input` as written, with its line end: up to the first line break
+/// outside quotes, as the CSV parser of the crate finds it (`csv_core`).
 fn csv_header(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    let mut parser = csv_core::Reader::new();
     let mut header = Vec::new();
-    let mut quoted = false;
+    let (mut fields, mut ends) = ([0; 1024], [0; 64]);
     loop {
-        let start = header.len();
-        if input.read_until(b'\n', &mut header)? == 0 {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
             return Ok(header);
         }
-        let quotes = memchr::memchr_iter(b'"', &header[start..]).count();
-        quoted ^= quotes % 2 == 1;
-        if !quoted {
+        let mut at = 0;
+        let ended = loop {
+            let (result, read, _, _) = parser.read_record(&available[at..], &mut fields, &mut ends);
+            at += read;
+            match result {
+                csv_core::ReadRecordResult::Record => break true,
+                csv_core::ReadRecordResult::InputEmpty | csv_core::ReadRecordResult::End => {
+                    break false;
+                }
+                // Fields and field ends are not kept: only where the record ends matters.
+                _ => {}
+            }
+        };
+        // The parser stops after the first byte of a CRLF: the LF is the header's too.
+        if ended && available[..at].last() == Some(&b'\r') && available.get(at) == Some(&b'\n') {
+            at += 1;
+        }
+        header.extend_from_slice(&available[..at]);
+        input.consume(at);
+        if ended {
             return Ok(header);
         }
     }
 }
 
-/// Copies the rest of `input` (read from `path`) to `out`.
-fn copy(input: &mut impl BufRead, path: &Path, out: &mut dyn Write) -> Result<(), JoinError> {
+/// Copies the rest of `input` (read from `path`) to `out`, adding it to `hasher`.
+fn copy(
+    input: &mut impl BufRead,
+    path: &Path,
+    out: &mut dyn Write,
+    hasher: &mut Hasher,
+) -> Result<(), JoinError> {
     loop {
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
@@ -425,6 +485,7 @@ fn copy(input: &mut impl BufRead, path: &Path, out: &mut dyn Write) -> Result<()
             return Ok(());
         }
         out.write_all(buf).map_err(JoinError::Write)?;
+        hasher.update(buf);
         let n = buf.len();
         input.consume(n);
     }

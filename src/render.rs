@@ -1,6 +1,7 @@
 //! Text for people: a puzzle or solution as a 9x9 grid (with region borders on jigsaw
-//! layouts), a search trace line by line, and the whole `show` report, so the command line
-//! only prints what it gets. Everything returns `String`s; nothing here does I/O.
+//! layouts), a search trace line by line, and the whole `show` report drawn from results
+//! computed elsewhere, so the command line only prints what it gets. Everything returns
+//! `String`s; nothing here solves, checks or does I/O.
 //!
 //! # Grids
 //! The standard layout is drawn the usual way, `.` for a blank:
@@ -39,8 +40,8 @@ use std::fmt::Write as _;
 
 use crate::grid::{CELLS, Grid, cell_name};
 use crate::layout::{Conflict, Layout};
-use crate::solver::{Event, Observer, Outcome, Rule, SolveOptions, Status, solve_traced};
-use crate::verify::verify;
+use crate::solver::{Event, Observer, Outcome, Rule, SolveOptions, Status};
+use crate::verify::Problem;
 
 /// `grid` as a readable 9x9 drawing: boxes separated by `|` and lines of `-` on the standard
 /// layout, region borders and labels on a jigsaw layout (see the [module page](self)). Each
@@ -268,78 +269,42 @@ impl Observer for Trace<'_> {
     }
 }
 
-/// What a `show` report includes besides grids, status and statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShowOptions {
-    /// Whether to record and print the trace of the search.
-    pub trace: bool,
-    /// At most this many trace lines are printed; the rest are counted.
-    pub max_trace_lines: usize,
-}
-
-impl Default for ShowOptions {
-    fn default() -> Self {
-        ShowOptions {
-            trace: false,
-            max_trace_lines: 10_000,
-        }
-    }
-}
-
-/// A `show` report and the result it describes (for the exit code).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shown {
-    /// The whole report, ending with a newline.
-    pub text: String,
+/// What the `show` report draws: a puzzle, how it was searched and what came of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Report<'a> {
+    /// The puzzle.
+    pub puzzle: &'a Grid,
+    /// Its regions.
+    pub layout: &'a Layout,
+    /// The search's options.
+    pub options: &'a SolveOptions,
     /// The outcome of the search, or the conflict between givens that prevented it.
-    pub outcome: Result<Outcome, Conflict>,
+    pub outcome: &'a Result<Outcome, Conflict>,
+    /// The independent checker's verdict on the solution shown (none for a partial grid).
+    pub check: Option<&'a Result<(), Problem>>,
+    /// The trace of the search, when asked for.
+    pub trace: Option<&'a Trace<'a>>,
 }
 
-/// Solves `puzzle` under `layout` with `options` and writes the whole `show` report: the
-/// puzzle, the layout note, algorithm and limits, status, the solution (or partial grid) and
-/// whether the independent checker accepts it, every statistic, and the trace when asked.
-pub fn show(
-    puzzle: &Grid,
-    layout: &Layout,
-    options: &SolveOptions,
-    show_options: &ShowOptions,
-) -> Shown {
-    let mut trace = Trace::new(layout, show_options.max_trace_lines);
-    let outcome = if show_options.trace {
-        solve_traced(puzzle, layout, options, &mut trace)
-    } else {
-        crate::solver::solve(puzzle, layout, options)
-    };
-    let traced = show_options.trace.then_some(&trace);
-    Shown {
-        text: report(puzzle, layout, options, &outcome, traced),
-        outcome,
-    }
-}
-
-/// The `show` report for an outcome already computed (see [`show`]); `trace` is printed when
+/// The whole `show` report: the puzzle, the layout note, algorithm and limits, status, the
+/// solution (or partial grid) and the checker's verdict, every statistic, and the trace when
 /// given.
-pub fn report(
-    puzzle: &Grid,
-    layout: &Layout,
-    options: &SolveOptions,
-    outcome: &Result<Outcome, Conflict>,
-    trace: Option<&Trace<'_>>,
-) -> String {
+pub fn report(report: &Report<'_>) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
-    let _ = write_report(&mut out, puzzle, layout, options, outcome, trace);
+    let _ = write_report(&mut out, report);
     out
 }
 
-fn write_report(
-    out: &mut String,
-    puzzle: &Grid,
-    layout: &Layout,
-    options: &SolveOptions,
-    outcome: &Result<Outcome, Conflict>,
-    trace: Option<&Trace<'_>>,
-) -> std::fmt::Result {
+fn write_report(out: &mut String, report: &Report<'_>) -> std::fmt::Result {
+    let Report {
+        puzzle,
+        layout,
+        options,
+        outcome,
+        check,
+        trace,
+    } = *report;
     writeln!(out, "puzzle ({} givens):", puzzle.filled())?;
     out.push_str(&grid(puzzle, layout));
     if !layout.is_standard() {
@@ -380,11 +345,10 @@ fn write_report(
         };
         writeln!(out, "{heading}:")?;
         out.push_str(&grid(solution, layout));
-        if outcome.status != Status::Stuck {
-            match verify(puzzle, solution, layout) {
-                Ok(()) => writeln!(out, "check: valid")?,
-                Err(problem) => writeln!(out, "check: INVALID ({problem})")?,
-            }
+        match check {
+            Some(Ok(())) => writeln!(out, "check: valid")?,
+            Some(Err(problem)) => writeln!(out, "check: INVALID ({problem})")?,
+            None => {}
         }
     }
     let s = &outcome.stats;
@@ -422,7 +386,6 @@ fn write_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Algorithm, Status};
     use crate::test_data::PUZZLE;
 
     #[test]
@@ -511,56 +474,5 @@ mod tests {
         }
         assert_eq!(trace.lines().len(), 2);
         assert_eq!(trace.omitted(), 3);
-    }
-
-    #[test]
-    fn show_reports_status_solution_check_and_statistics() {
-        let g: Grid = PUZZLE.parse().unwrap();
-        let options = SolveOptions {
-            algorithm: Algorithm::Logic,
-            ..SolveOptions::default()
-        };
-        let shown = show(
-            &g,
-            &Layout::standard(),
-            &options,
-            &ShowOptions {
-                trace: true,
-                max_trace_lines: 1000,
-            },
-        );
-        assert_eq!(shown.outcome.as_ref().unwrap().status, Status::Solved);
-        let text = &shown.text;
-        assert!(text.contains("status: solved\n"), "{text}");
-        assert!(
-            text.contains("solution:\n5 3 4 | 6 7 8 | 9 1 2\n"),
-            "{text}"
-        );
-        assert!(text.contains("check: valid\n"), "{text}");
-        assert!(text.contains("  recursions      1\n"), "{text}");
-        assert!(text.contains("  givens          30\n"), "{text}");
-        assert!(text.contains("(naked single)"), "{text}");
-        assert!(text.contains("board (81 of 81 cells filled):"), "{text}");
-    }
-
-    #[test]
-    fn show_reports_a_conflict_as_invalid() {
-        let mut g = Grid::EMPTY;
-        g.set(0, 5);
-        g.set(3, 5);
-        let shown = show(
-            &g,
-            &Layout::standard(),
-            &SolveOptions::default(),
-            &ShowOptions::default(),
-        );
-        assert!(shown.outcome.is_err());
-        assert!(
-            shown
-                .text
-                .contains("status: invalid (digit 5 twice in row 1: r1c1 and r1c4)"),
-            "{}",
-            shown.text
-        );
     }
 }

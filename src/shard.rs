@@ -37,8 +37,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::files::Input;
+use crate::files::digest::Prefix;
 use crate::format::{Position, Span};
-use crate::input::Input;
 
 /// Where the summary of the rows in `output` is written by `solve --shard` (unless `--summary`
 /// says otherwise) and by `merge`, and where `merge` looks for it: beside it, with
@@ -272,6 +273,8 @@ pub struct Plan {
     /// Per input: the offsets of its records that this shard handles (`from..end`, `None`: to
     /// the end), or `None` when it handles none.
     shares: Vec<Option<(u64, Option<u64>)>>,
+    /// The inputs as measured, each whole: name, stream length and digest.
+    inputs: Vec<Prefix>,
 }
 
 impl Plan {
@@ -291,12 +294,16 @@ impl Plan {
                 })
             })
             .collect();
-        Plan { shares }
+        Plan {
+            shares,
+            inputs: Vec::new(),
+        }
     }
 
-    /// Measures `inputs` (decompressing the gzip ones) and plans shard `shard` of them.
+    /// Measures `inputs` (reading each whole, decompressing the gzip ones: its length, and its
+    /// digest for the shard's summary) and plans shard `shard` of them.
     pub fn measure(inputs: &[Input], shard: Shard) -> Result<Plan, PlanError> {
-        let lengths = inputs
+        let measured = inputs
             .iter()
             .map(|input| {
                 let not_a_file = || PlanError::NotAFile {
@@ -310,10 +317,19 @@ impl Plan {
                 if !std::fs::metadata(path).map_err(measure)?.is_file() {
                     return Err(not_a_file());
                 }
-                input.stream_len().map_err(measure)
+                input.whole().map_err(measure)
             })
-            .collect::<Result<Vec<u64>, PlanError>>()?;
-        Ok(Plan::new(&lengths, shard))
+            .collect::<Result<Vec<Prefix>, PlanError>>()?;
+        let lengths: Vec<u64> = measured.iter().map(|m| m.bytes).collect();
+        Ok(Plan {
+            inputs: measured,
+            ..Plan::new(&lengths, shard)
+        })
+    }
+
+    /// The inputs as [`Plan::measure`] found them, each whole.
+    pub fn inputs(&self) -> &[Prefix] {
+        &self.inputs
     }
 
     /// The span a reader of input `index` covers: the records of this shard, or none (the

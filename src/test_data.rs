@@ -59,6 +59,7 @@ pub(crate) fn solve_settings(threads: usize) -> crate::pipeline::Settings {
         output_format: crate::format::OutputFormat::Csv,
         threads,
         skip_records: 0,
+        consumed: Vec::new(),
         summarise: false,
         chunk: crate::pipeline::ChunkSize::default(),
         shard: None,

@@ -4,7 +4,8 @@
 use std::ops::ControlFlow;
 
 use proptest::prelude::*;
-use sudoku_bulk::render::{ShowOptions, Trace, show};
+use sudoku_bulk::command::show::{ShowOptions, show};
+use sudoku_bulk::render::Trace;
 use sudoku_bulk::solver::{
     Algorithm, Outcome, SearchStats, SolveOptions, Status, for_each_solution, solve, solve_traced,
 };

@@ -6,6 +6,7 @@ mod differential;
 mod fuzz_corpus;
 mod jigsaw;
 mod jigsaw_fast;
+mod layering;
 mod reliability;
 mod shard_cmd;
 mod show_cmd;

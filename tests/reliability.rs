@@ -688,6 +688,82 @@ fn resuming_with_changed_inputs_or_options_is_refused_naming_the_change() {
     assert_eq!(dir.entries(), ["a.txt", "b.txt", "out.csv"]);
 }
 
+/// `path` with `edit` applied to its bytes, its size and modification time as they were.
+fn edit_in_place(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) {
+    let mtime = fs::metadata(path).unwrap().modified().unwrap();
+    let mut bytes = fs::read(path).unwrap();
+    let size = bytes.len();
+    edit(&mut bytes);
+    assert_eq!(bytes.len(), size, "the edit keeps the size");
+    fs::write(path, &bytes).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    assert_eq!(fs::metadata(path).unwrap().modified().unwrap(), mtime);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn resume_refuses_an_input_edited_where_it_was_read_even_with_its_size_and_mtime_restored() {
+    let dir = Workdir::new();
+    let original = mixed_input(100_000);
+    dir.write("in.txt", &original);
+    let args = ["solve", "in.txt", "-o", "out.csv", "--threads", "1"];
+    let expected = uninterrupted(&dir, &args[..2], "whole.csv");
+    let mut child = dir.spawn(&args, false);
+    signal_when_larger(&mut child, &dir.path("out.csv.partial"), 1 << 20, "-INT");
+    let (code, stderr) = wait_or_fail(child, "an interrupted run");
+    assert_eq!(code, Some(130), "{stderr}");
+    let (checkpoint, partial) = (
+        fs::read(dir.path("out.csv.checkpoint")).unwrap(),
+        fs::read(dir.path("out.csv.partial")).unwrap(),
+    );
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let refused = |what: &str| {
+        let run = dir.run(&resume);
+        assert_eq!(run.code, Some(2), "{what}: {}", run.stderr);
+        let error = run.stderr.lines().last().unwrap_or_default();
+        assert!(
+            error.starts_with(
+                "sudoku-bulk: error: cannot resume from out.csv.checkpoint: input in.txt \
+                 changed (its first "
+            ) && error.ends_with("; run without --resume to start over"),
+            "{what}: {}",
+            run.stderr
+        );
+        // Nothing of the interrupted run is lost.
+        assert_eq!(
+            fs::read(dir.path("out.csv.checkpoint")).unwrap(),
+            checkpoint
+        );
+        assert_eq!(fs::read(dir.path("out.csv.partial")).unwrap(), partial);
+        assert!(!dir.path("out.csv").exists());
+    };
+    let path = dir.path("in.txt");
+    // One digit of the fifth puzzle, well inside the bytes the interrupted run read.
+    edit_in_place(&path, |bytes| {
+        let at = original.match_indices('\n').nth(5).unwrap().0 + 3;
+        bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
+    });
+    refused("a digit changed");
+    // The first CRLF made two spaces: two lines become one, the size stays.
+    edit_in_place(&path, |bytes| {
+        bytes.copy_from_slice(original.as_bytes());
+        let at = original.find("\r\n").unwrap();
+        bytes[at..at + 2].copy_from_slice(b"  ");
+    });
+    refused("CRLF made two spaces");
+    // The input as it was: the run goes on to the bytes of an uninterrupted one.
+    edit_in_place(&path, |bytes| bytes.copy_from_slice(original.as_bytes()));
+    let run = dir.run(&resume);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(fs::read(dir.path("out.csv")).unwrap() == expected);
+}
+
 #[test]
 fn resume_without_a_checkpoint_starts_from_the_beginning() {
     let dir = Workdir::new();
@@ -810,8 +886,8 @@ fn a_100_mb_line_without_a_newline_is_one_invalid_row() {
     assert_eq!(rows[0]["status"], "solved");
     assert_eq!(rows[1]["status"], "invalid");
     assert_eq!(rows[1]["error"], "line longer than 65536 bytes");
-    // A CSV field that opens a quote and never closes it: one record, cut at the cap, however
-    // many lines follow.
+    // A CSV field that opens a quote and never closes it: one record, held no further than the
+    // cap, however many lines follow, that says where the quote opened.
     let mut csv = fs::File::create(dir.path("open.csv")).unwrap();
     csv.write_all(format!("puzzle\n{PUZZLE}\n\"").as_bytes())
         .unwrap();
@@ -822,7 +898,10 @@ fn a_100_mb_line_without_a_newline_is_one_invalid_row() {
     drop(csv);
     let rows = survives(&dir, &["solve", "open.csv"]);
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[1]["error"], "record longer than 65536 bytes");
+    assert_eq!(
+        rows[1]["error"],
+        "unclosed quote opened at line 3 (the record runs to the end of the input)"
+    );
     // CSV lines too long to hold: each is an invalid record (its quotes cannot be followed).
     let mut csv = fs::File::create(dir.path("long.csv")).unwrap();
     csv.write_all(format!("puzzle\n{PUZZLE}\n\"").as_bytes())

@@ -330,6 +330,43 @@ fn a_changed_input_is_a_foreign_input() {
 }
 
 #[test]
+fn a_shard_output_changed_in_place_is_refused_naming_it() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(30));
+    shards(&dir, "s", "in.txt", 2, &[0, 1], &[]);
+    let original = dir.read("s/part-1.csv");
+    let merge = || dir.run(&["merge", "all.csv", "s/part-0.csv", "s/part-1.csv"]);
+    let refused_for = |edited: String, what: &str| {
+        assert_eq!(edited.len(), original.len(), "{what}: same size");
+        assert_ne!(edited, original, "{what}");
+        dir.write("s/part-1.csv", edited);
+        let run = merge();
+        refused(&run, "s/part-1.csv is not the file its shard wrote");
+        refused(&run, "it was changed after the shard finished");
+        assert!(!dir.path("all.csv").exists(), "{what}");
+        assert!(!dir.path("all.csv.partial").exists(), "{what}");
+    };
+    // One digit of a solution.
+    let rows: Vec<&str> = original.lines().collect();
+    let row = rows[2];
+    let at = row.find(",solved").unwrap() - 1;
+    let digit = if &row[at..=at] == "1" { "2" } else { "1" };
+    let changed = format!("{}{digit}{}", &row[..at], &row[at + 1..]);
+    refused_for(original.replacen(row, &changed, 1), "a digit");
+    // Two rows of the same length swapped.
+    let (a, b) = (1..rows.len())
+        .flat_map(|i| (i + 1..rows.len()).map(move |j| (i, j)))
+        .find(|&(i, j)| rows[i].len() == rows[j].len() && rows[i] != rows[j])
+        .expect("two rows of one length");
+    let mut swapped = rows.clone();
+    swapped.swap(a, b);
+    refused_for(swapped.join("\n") + "\n", "two rows swapped");
+    // As the shard wrote it, it merges.
+    dir.write("s/part-1.csv", &original);
+    ok(&merge(), "the shards as written");
+}
+
+#[test]
 fn shard_outputs_must_be_as_their_shard_wrote_them() {
     let dir = Workdir::new();
     dir.write("in.txt", lines(10));

@@ -11,10 +11,12 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use sudoku_bulk::report::{html, json, text};
+use sudoku_bulk::report::{html, text};
+use sudoku_bulk::row::{SolveStatus, Status};
 use sudoku_bulk::solver::{SearchStats, SolveOptions, solve};
+use sudoku_bulk::stats::document as json;
 use sudoku_bulk::stats::read::{ReadError, read_paths};
-use sudoku_bulk::stats::{Counter, PER_VALUE_SPAN, Row, RowStatus, Summary};
+use sudoku_bulk::stats::{Counter, PER_VALUE_SPAN, Row, Summary};
 use sudoku_bulk::{Grid, Layout};
 
 /// One result row, as `solve` writes it.
@@ -22,7 +24,7 @@ use sudoku_bulk::{Grid, Layout};
 struct ResultRow {
     puzzle: String,
     solution: String,
-    status: RowStatus,
+    status: SolveStatus,
     solutions: u64,
     counters: Option<SearchStats>,
     error: String,
@@ -54,7 +56,7 @@ fn result(text: &str, source: &str, max_recursions: u64) -> ResultRow {
     let mut row = ResultRow {
         puzzle: String::new(),
         solution: String::new(),
-        status: RowStatus::Invalid,
+        status: SolveStatus::Invalid,
         solutions: 0,
         counters: None,
         error: String::new(),
@@ -198,7 +200,7 @@ fn expected_body(rows: &[&ResultRow]) -> BTreeMap<String, Value> {
     body.insert("records".to_string(), records.into());
     let mut status = serde_json::Map::new();
     let mut status_share = serde_json::Map::new();
-    for s in RowStatus::SOLVE {
+    for &s in SolveStatus::ALL {
         let count = rows.iter().filter(|r| r.status == s).count() as u64;
         status.insert(s.name().into(), count.into());
         status_share.insert(s.name().into(), share(count));
@@ -207,7 +209,7 @@ fn expected_body(rows: &[&ResultRow]) -> BTreeMap<String, Value> {
     body.insert("status_share".to_string(), status_share.into());
     let without = rows
         .iter()
-        .filter(|r| r.status == RowStatus::Solved && r.counters.unwrap().guesses == 0)
+        .filter(|r| r.status == SolveStatus::Solved && r.counters.unwrap().guesses == 0)
         .count() as u64;
     body.insert("solved_without_guess".to_string(), without.into());
     body.insert("solved_without_guess_share".to_string(), share(without));
@@ -313,7 +315,7 @@ fn assert_body(got: &Value, expected: &BTreeMap<String, Value>, context: &str) {
 fn json_of_a_results_file_equals_a_recomputation_from_its_rows() {
     let rows = dataset();
     // The data set has every status but stuck (no algorithm here stops without guessing).
-    for s in &RowStatus::SOLVE[..5] {
+    for s in &SolveStatus::ALL[..5] {
         assert!(rows.iter().any(|r| r.status == *s), "no {s} row");
     }
     let dir = tempfile::tempdir().unwrap();
@@ -492,7 +494,7 @@ fn text_and_html_show_the_summary_of_real_results() {
     );
     let solved = rows
         .iter()
-        .filter(|r| r.status == RowStatus::Solved)
+        .filter(|r| r.status == SolveStatus::Solved)
         .count();
     assert!(
         table.lines().any(|l| l
@@ -512,18 +514,18 @@ fn text_and_html_show_the_summary_of_real_results() {
 }
 
 /// A random row: any status, counters spread over small (dense) and large (sparse) values.
-fn arb_row() -> impl Strategy<Value = (RowStatus, [u64; 7], u8)> {
+fn arb_row() -> impl Strategy<Value = (SolveStatus, [u64; 7], u8)> {
     (
-        prop::sample::select(RowStatus::SOLVE.to_vec()),
+        prop::sample::select(SolveStatus::ALL.to_vec()),
         prop::array::uniform7(prop_oneof![0u64..20, 200u64..400, 1_000u64..100_000]),
         0u8..4,
     )
 }
 
-fn summarise(rows: &[(RowStatus, [u64; 7], u8)]) -> Summary {
+fn summarise(rows: &[(SolveStatus, [u64; 7], u8)]) -> Summary {
     let mut s = Summary::grouped_by("g");
     for (status, values, group) in rows {
-        let counters = (*status != RowStatus::Invalid).then_some(SearchStats {
+        let counters = (*status != SolveStatus::Invalid).then_some(SearchStats {
             recursions: values[0],
             max_depth: values[1],
             guesses: values[2],
@@ -556,15 +558,15 @@ proptest! {
         let (a, b, c) = (summarise(&rows[..i]), summarise(&rows[i..j]), summarise(&rows[j..]));
 
         let mut ab_c = a.clone();
-        ab_c += &b;
-        ab_c += &c;
+        ab_c.merge(&b).unwrap();
+        ab_c.merge(&c).unwrap();
         let mut bc = b.clone();
-        bc += &c;
+        bc.merge(&c).unwrap();
         let mut a_bc = a.clone();
-        a_bc += &bc;
+        a_bc.merge(&bc).unwrap();
         let mut c_b_a = c.clone();
-        c_b_a += &b;
-        c_b_a += &a;
+        c_b_a.merge(&b).unwrap();
+        c_b_a.merge(&a).unwrap();
         prop_assert_eq!(&ab_c, &whole);
         prop_assert_eq!(&a_bc, &whole);
         prop_assert_eq!(&c_b_a, &whole);

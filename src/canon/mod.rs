@@ -160,4 +160,4 @@ pub fn canonical_form(grid: &Grid, layout: &Layout) -> Result<Grid, CanonError> 
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

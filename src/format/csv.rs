@@ -27,27 +27,39 @@ pub const SOLUTION_NAMES: &[&str] = &["solution", "solutions", "answer"];
 /// The header name taken as the column of per-record region layouts.
 pub const REGIONS_NAME: &str = "regions";
 
-/// Reads CSV records.
+/// Reads CSV records: the one CSV reader of the crate.
+///
+/// Lines come from the capped line splitter shared by every reader (line numbers, offsets, byte
+/// order mark, CRLF, over-long lines); `csv_core` parses them into fields, so quotes, `""` and
+/// quoted line breaks follow RFC 4180 exactly. A record's fields are held in a buffer of at
+/// most [`MAX_LINE`] bytes: a longer record is read to its end and reported, never held.
 pub struct CsvReader<R> {
     lines: Lines<R>,
     span: Span,
-    /// Header names, for messages.
-    names: Vec<String>,
-    puzzle: usize,
+    parser: csv_core::Reader,
+    /// Whether the parser still has to learn the separator from the header's first line.
+    separator_unknown: bool,
+    /// Header names (trimmed), as found.
+    names: Vec<Vec<u8>>,
+    puzzle: Option<usize>,
     solution: Option<usize>,
     kept: Vec<usize>,
     /// The column of per-record region layouts, if any.
     regions: Option<usize>,
-    /// The current record's text (lines joined by `\n`).
-    text: Vec<u8>,
+    /// Whether every record must have as many fields as the header (the rows of a results
+    /// file, read by name).
+    strict: bool,
     fields: Fields,
 }
 
-/// Where a raw record starts, and whether it was cut at the length limit.
+/// Where a raw record starts, and what went wrong reading it.
 struct Raw {
     line: u64,
     offset: u64,
+    /// Longer than the limit: its fields were not kept.
     too_long: bool,
+    /// The input ended inside a quoted field that opened at this line.
+    unclosed_quote: Option<u64>,
 }
 
 impl<R: BufRead> CsvReader<R> {
@@ -56,12 +68,14 @@ impl<R: BufRead> CsvReader<R> {
         let mut reader = CsvReader {
             lines: Lines::new(input, options.span.start, MAX_LINE),
             span: options.span,
+            parser: parser(b','),
+            separator_unknown: true,
             names: Vec::new(),
-            puzzle: 0,
+            puzzle: None,
             solution: None,
             kept: Vec::new(),
             regions: None,
-            text: Vec::new(),
+            strict: options.wanted == super::Wanted::Columns,
             fields: Fields::default(),
         };
         let Some(raw) = reader.next_raw()? else {
@@ -71,16 +85,16 @@ impl<R: BufRead> CsvReader<R> {
         if raw.too_long {
             return Err(HeaderError::HeaderTooLong { limit: MAX_LINE }.into());
         }
-        reader.fields.delimiter = delimiter_of(&reader.text);
-        reader.fields.split(&reader.text);
         reader.names = reader
             .fields
             .iter()
-            .map(|f| String::from_utf8_lossy(f.trim_ascii()).into_owned())
+            .map(|f| f.trim_ascii().to_vec())
             .collect();
         let columns = &options.columns;
-        reader.puzzle = reader.find("puzzle", columns.puzzle.as_deref(), PUZZLE_NAMES)?;
-        if options.want_solution {
+        if options.wanted.puzzle() {
+            reader.puzzle = Some(reader.find("puzzle", columns.puzzle.as_deref(), PUZZLE_NAMES)?);
+        }
+        if options.wanted.solution() {
             let solution = columns.solution.as_deref();
             reader.solution = Some(reader.find("solution", solution, SOLUTION_NAMES)?);
         }
@@ -91,7 +105,8 @@ impl<R: BufRead> CsvReader<R> {
             .collect::<Result<_, _>>()?;
         reader.regions = match columns.regions.as_deref() {
             Some(name) => Some(reader.find("regions", Some(name), &[])?),
-            None => reader.find("regions", None, &[REGIONS_NAME]).ok(),
+            None if options.wanted.puzzle() => reader.find("regions", None, &[REGIONS_NAME]).ok(),
+            None => None,
         };
         Ok(reader)
     }
@@ -112,7 +127,7 @@ impl<R: BufRead> CsvReader<R> {
             .find_map(|w| {
                 self.names
                     .iter()
-                    .position(|n| n.eq_ignore_ascii_case(w.trim()))
+                    .position(|n| n.eq_ignore_ascii_case(w.trim().as_bytes()))
             })
             .ok_or_else(|| HeaderError::NoColumn {
                 role,
@@ -121,53 +136,77 @@ impl<R: BufRead> CsvReader<R> {
                     &self
                         .names
                         .iter()
-                        .map(|n| escape(n.as_bytes()))
+                        .map(|n| escape(n))
                         .collect::<Vec<_>>()
                         .join(", "),
                 ),
             })
     }
 
-    /// Reads the next record's text into `self.text`, joining lines while a quote is open.
+    /// Reads the next record into `self.fields`: its lines fed to the parser until it ends a
+    /// record. Blank lines before a record are skipped; a line longer than the limit ends its
+    /// record (reading goes on at the next line).
     fn next_raw(&mut self) -> io::Result<Option<Raw>> {
-        self.text.clear();
+        self.fields.clear();
         let mut raw: Option<Raw> = None;
-        let mut open_quote = false;
+        // Whether a quote is open, and the line where the last one opened.
+        let (mut open, mut opened_at) = (false, 0);
         while let Some(line) = self.lines.next_line()? {
-            match &mut raw {
-                None => {
-                    if line.text.trim_ascii().is_empty() {
-                        continue;
-                    }
-                    raw = Some(Raw {
+            let current = match &mut raw {
+                Some(current) => current,
+                None if line.text.trim_ascii().is_empty() => continue,
+                None if self.separator_unknown => {
+                    self.separator_unknown = false;
+                    self.parser = parser(delimiter_of(line.text));
+                    raw.insert(Raw {
                         line: line.number,
                         offset: line.offset,
-                        too_long: line.too_long,
-                    });
-                    if line.too_long {
-                        break;
-                    }
-                    self.text.extend_from_slice(line.text);
+                        too_long: false,
+                        unclosed_quote: None,
+                    })
                 }
-                Some(raw) => {
-                    if line.too_long || self.text.len() + 1 + line.text.len() > MAX_LINE {
-                        raw.too_long = true;
-                    }
-                    if !raw.too_long {
-                        self.text.push(b'\n');
-                        self.text.extend_from_slice(line.text);
-                    }
+                None => raw.insert(Raw {
+                    line: line.number,
+                    offset: line.offset,
+                    too_long: false,
+                    unclosed_quote: None,
+                }),
+            };
+            if line.too_long {
+                current.too_long = true;
+                self.parser.reset();
+                return Ok(raw);
+            }
+            for _ in memchr::memchr_iter(b'"', line.text) {
+                open = !open;
+                if open {
+                    opened_at = line.number;
                 }
             }
-            if memchr::memchr_iter(b'"', line.text).count() % 2 == 1 {
-                open_quote = !open_quote;
+            self.fields.feed(&mut self.parser, line.text);
+            if self.fields.feed(&mut self.parser, b"\n") {
+                current.too_long = self.fields.overflow;
+                return Ok(raw);
             }
-            if !open_quote {
-                break;
-            }
+        }
+        // The end of the input inside a record: only an open quote keeps one going past a line.
+        if let Some(current) = &mut raw {
+            self.fields.end(&mut self.parser);
+            current.too_long = self.fields.overflow;
+            current.unclosed_quote = open.then_some(opened_at);
+            self.parser.reset();
         }
         Ok(raw)
     }
+}
+
+/// A parser of records separated by `delimiter`, each ending at a line break (the lines are
+/// fed without their `\r`).
+fn parser(delimiter: u8) -> csv_core::Reader {
+    csv_core::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .terminator(csv_core::Terminator::Any(b'\n'))
+        .build()
 }
 
 impl<R: BufRead + Send> RecordReader for CsvReader<R> {
@@ -190,25 +229,39 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             offset: raw.offset,
             ..Record::default()
         };
+        if let Some(line) = raw.unclosed_quote {
+            record.defect = Some(Defect::UnclosedQuote { line });
+            return Ok(Some(record));
+        }
         if raw.too_long {
             record.defect = Some(Defect::RecordTooLong { limit: MAX_LINE });
             return Ok(Some(record));
         }
-        self.fields.split(&self.text);
-        let needed = std::iter::once(self.puzzle)
+        if self.strict && self.fields.len() != self.names.len() {
+            record.defect = Some(Defect::FieldCount {
+                found: self.fields.len(),
+                expected: self.names.len(),
+            });
+            return Ok(Some(record));
+        }
+        let needed = self
+            .puzzle
+            .into_iter()
             .chain(self.solution)
             .chain(self.regions)
             .chain(self.kept.iter().copied());
         for column in needed {
             if column >= self.fields.len() {
                 record.defect = Some(Defect::MissingField {
-                    column: escape(self.names[column].as_bytes()),
+                    column: escape(&self.names[column]),
                     fields: self.fields.len(),
                 });
                 return Ok(Some(record));
             }
         }
-        record.puzzle = self.fields.get(self.puzzle).to_vec();
+        if let Some(puzzle) = self.puzzle {
+            record.puzzle = self.fields.get(puzzle).to_vec();
+        }
         record.solution = self.solution.map(|i| self.fields.get(i).to_vec());
         record.kept = self
             .kept
@@ -228,21 +281,27 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
     }
 }
 
-/// The fields of one record, unquoted, stored back to back.
+/// The fields of one record, unquoted, stored back to back in at most [`MAX_LINE`] bytes.
 #[derive(Debug)]
 struct Fields {
     bytes: Vec<u8>,
+    /// Bytes of `bytes` in use.
+    used: usize,
     ends: Vec<usize>,
-    /// The field separator: `,` unless the header row says otherwise ([`delimiter_of`]).
-    delimiter: u8,
+    /// Fields ended so far.
+    count: usize,
+    /// The record did not fit: its fields are not kept.
+    overflow: bool,
 }
 
 impl Default for Fields {
     fn default() -> Self {
         Fields {
-            bytes: Vec::new(),
-            ends: Vec::new(),
-            delimiter: b',',
+            bytes: vec![0; MAX_LINE],
+            used: 0,
+            ends: vec![0; 64],
+            count: 0,
+            overflow: false,
         }
     }
 }
@@ -257,41 +316,58 @@ pub(crate) fn delimiter_of(header: &[u8]) -> u8 {
 }
 
 impl Fields {
-    /// Splits `text` (one whole record) into fields.
-    fn split(&mut self, text: &[u8]) {
-        self.bytes.clear();
-        self.ends.clear();
-        let mut i = 0;
+    fn clear(&mut self) {
+        self.used = 0;
+        self.count = 0;
+        self.overflow = false;
+    }
+
+    /// Feeds `input` to `parser`; whether a record ended.
+    fn feed(&mut self, parser: &mut csv_core::Reader, input: &[u8]) -> bool {
+        // An empty slice means the end of the input to the parser: feed none for an empty line.
+        !input.is_empty() && self.parse(parser, input)
+    }
+
+    /// Tells `parser` the input has ended; whether that ended a record.
+    fn end(&mut self, parser: &mut csv_core::Reader) -> bool {
+        self.parse(parser, b"")
+    }
+
+    fn parse(&mut self, parser: &mut csv_core::Reader, mut input: &[u8]) -> bool {
         loop {
-            if text.get(i) == Some(&b'"') {
-                i += 1;
-                while i < text.len() {
-                    if text[i] == b'"' {
-                        if text.get(i + 1) == Some(&b'"') {
-                            self.bytes.push(b'"');
-                            i += 2;
-                            continue;
-                        }
-                        i += 1;
-                        break;
-                    }
-                    self.bytes.push(text[i]);
-                    i += 1;
+            let (result, read, written, ended) = parser.read_record(
+                input,
+                &mut self.bytes[self.used..],
+                &mut self.ends[self.count..],
+            );
+            input = &input[read..];
+            self.used += written;
+            self.count += ended;
+            match result {
+                csv_core::ReadRecordResult::InputEmpty => return false,
+                csv_core::ReadRecordResult::OutputFull => {
+                    // Too long to keep: go on parsing to find its end, throwing the bytes away.
+                    self.overflow = true;
+                    self.used = 0;
+                    self.count = 0;
                 }
+                csv_core::ReadRecordResult::OutputEndsFull => {
+                    if self.overflow || self.ends.len() >= MAX_LINE {
+                        self.overflow = true;
+                        self.count = 0;
+                    } else {
+                        let more = self.ends.len();
+                        self.ends.resize(more * 2, 0);
+                    }
+                }
+                csv_core::ReadRecordResult::Record => return true,
+                csv_core::ReadRecordResult::End => return false,
             }
-            // Unquoted text, or what follows a closing quote, up to the next separator.
-            let end = memchr::memchr(self.delimiter, &text[i..]).map_or(text.len(), |n| i + n);
-            self.bytes.extend_from_slice(&text[i..end]);
-            self.ends.push(self.bytes.len());
-            if end == text.len() {
-                break;
-            }
-            i = end + 1;
         }
     }
 
     fn len(&self) -> usize {
-        self.ends.len()
+        self.count
     }
 
     fn get(&self, i: usize) -> &[u8] {
@@ -366,7 +442,11 @@ mod tests {
 
     fn options(want_solution: bool, keep: &[&str]) -> ReadOptions {
         ReadOptions {
-            want_solution,
+            wanted: if want_solution {
+                super::super::Wanted::PuzzleAndSolution
+            } else {
+                super::super::Wanted::Puzzle
+            },
             columns: Columns {
                 keep: keep.iter().map(|s| s.to_string()).collect(),
                 ..Columns::default()
@@ -403,10 +483,24 @@ mod tests {
         assert_eq!(delimiter_of(b"puzzle"), b',');
     }
 
+    /// The fields of the one record of `text`, read under a header naming enough columns.
     fn split(text: &str) -> Vec<String> {
-        let mut fields = Fields::default();
-        fields.split(text.as_bytes());
-        fields
+        let header = (0..8)
+            .map(|i| format!("c{i}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let text = format!("{header}\n{text}");
+        let mut reader = CsvReader::new(
+            text.as_bytes(),
+            &ReadOptions {
+                wanted: super::super::Wanted::Columns,
+                ..ReadOptions::default()
+            },
+        )
+        .unwrap();
+        reader.next_record().unwrap().unwrap();
+        reader
+            .fields
             .iter()
             .map(|f| String::from_utf8_lossy(f).into_owned())
             .collect()
@@ -420,8 +514,54 @@ mod tests {
             ["a,b", "say \"hi\"", "x"]
         );
         assert_eq!(split("\"two\nlines\","), ["two\nlines", ""]);
-        assert_eq!(split("\"unterminated,x"), ["unterminated,x"]);
+        assert_eq!(split("\"two\r\nlines\",x\r"), ["two\nlines", "x"]);
         assert_eq!(split("\"a\"b,c"), ["ab", "c"]);
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_named_with_the_line_it_opened_at() {
+        let records = read(
+            "id,puzzle\n1,2\n2,\"3\n4,5\n5,6\n",
+            &options(false, &["id"]),
+        )
+        .unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[1].line, 3);
+        assert_eq!(records[1].defect, Some(Defect::UnclosedQuote { line: 3 }));
+        assert_eq!(
+            records[1].defect.as_ref().unwrap().to_string(),
+            "unclosed quote opened at line 3 (the record runs to the end of the input)"
+        );
+    }
+
+    #[test]
+    fn a_long_record_is_read_to_its_end_and_reported() {
+        let long = "x".repeat(MAX_LINE / 2);
+        let text = format!("id,puzzle\n1,\"{long}\n{long}\n{long}\",9\n2,7\n");
+        let records = read(&text, &options(false, &["id"])).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(
+            records[0].defect,
+            Some(Defect::RecordTooLong { limit: MAX_LINE })
+        );
+        assert_eq!((records[1].line, &records[1].puzzle[..]), (5, &b"7"[..]));
+        // A line too long to hold ends its record; reading goes on at the next line.
+        let text = format!("id,puzzle\n1,{}\n2,7\n", "y".repeat(MAX_LINE + 10));
+        let records = read(&text, &options(false, &["id"])).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[1].puzzle, b"7");
+    }
+
+    #[test]
+    fn a_header_name_with_a_bad_byte_is_shown_as_that_byte() {
+        let err = read("id,\u{7f}\n", &options(false, &[])).unwrap_err();
+        assert!(
+            err.to_string().contains("the header has id, \\x7f"),
+            "{err}"
+        );
+        let mut reader = CsvReader::new(&b"id,x\xff\n"[..], &options(false, &[]));
+        let err = reader.as_mut().err().unwrap().to_string();
+        assert!(err.contains("the header has id, x\\xff"), "{err}");
     }
 
     #[test]

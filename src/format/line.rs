@@ -24,7 +24,7 @@ impl<R: BufRead> LineReader<R> {
         LineReader {
             lines: Lines::new(input, options.span.start, MAX_LINE),
             span: options.span,
-            want_solution: options.want_solution,
+            want_solution: options.wanted.solution(),
         }
     }
 }
@@ -95,7 +95,11 @@ mod tests {
 
     fn read(input: &str, want_solution: bool) -> Vec<Record> {
         let options = ReadOptions {
-            want_solution,
+            wanted: if want_solution {
+                super::super::Wanted::PuzzleAndSolution
+            } else {
+                super::super::Wanted::Puzzle
+            },
             ..ReadOptions::default()
         };
         let mut reader = LineReader::new(input.as_bytes(), &options);

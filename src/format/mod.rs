@@ -114,6 +114,27 @@ pub enum Defect {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A CSV record with another number of fields than its header (only where every field is
+    /// read by name: the rows of a results file).
+    #[error("{found} fields where the header has {expected}")]
+    FieldCount {
+        /// The record's fields.
+        found: usize,
+        /// The header's.
+        expected: usize,
+    },
+    /// A JSON-lines record that is not a JSON object.
+    #[error("not a JSON object: {detail}")]
+    NotAnObject {
+        /// What the JSON parser said.
+        detail: String,
+    },
+    /// A CSV record whose quoted field runs to the end of the input.
+    #[error("unclosed quote opened at line {line} (the record runs to the end of the input)")]
+    UnclosedQuote {
+        /// The line where the last quote that was not closed opened.
+        line: u64,
+    },
     /// A CSV record with too few fields for a column that is needed.
     #[error("no {column} field (the record has {fields} fields)")]
     MissingField {
@@ -147,13 +168,13 @@ pub enum HeaderError {
     #[error("the grid format holds no solutions: verify reads line or CSV input")]
     NoSolutionField,
     /// A column of region layouts was asked for, but the format has no columns.
-    #[error("--regions-column needs CSV input, but this input is read as {format}")]
+    #[error("--regions-column needs CSV or JSON-lines input, but this input is read as {format}")]
     NoRegionsColumn {
         /// The format the input is read as.
         format: InputFormat,
     },
     /// Columns to keep were asked for, but the format has no columns.
-    #[error("--keep-columns needs CSV input, but this input is read as {format}")]
+    #[error("--keep-columns needs CSV or JSON-lines input, but this input is read as {format}")]
     NoColumns {
         /// The format the input is read as.
         format: InputFormat,
@@ -173,11 +194,36 @@ pub struct Columns {
     pub regions: Option<String>,
 }
 
+/// What each record is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Wanted {
+    /// Its puzzle (solve).
+    #[default]
+    Puzzle,
+    /// Its puzzle and a proposed solution (verify).
+    PuzzleAndSolution,
+    /// Only the columns asked for ([`Columns::keep`]): the rows of a results file, read by
+    /// `stats`. Only formats with named columns (CSV, JSON lines) can be read so.
+    Columns,
+}
+
+impl Wanted {
+    /// Whether each record needs a puzzle.
+    pub fn puzzle(self) -> bool {
+        self != Wanted::Columns
+    }
+
+    /// Whether each record needs a proposed solution.
+    pub fn solution(self) -> bool {
+        self == Wanted::PuzzleAndSolution
+    }
+}
+
 /// What a reader is asked to read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReadOptions {
-    /// Whether each record needs a proposed solution (verify).
-    pub want_solution: bool,
+    /// What each record is read for.
+    pub wanted: Wanted,
     /// Column choices for CSV.
     pub columns: Columns,
     /// The part of the input to read.
@@ -193,12 +239,23 @@ pub enum InputFormat {
     Csv,
     /// Nine rows of nine cells per puzzle (or 81 numbers), puzzles separated by blank lines.
     Grid,
+    /// One JSON object per line, fields by name as CSV columns are.
+    Jsonl,
 }
 
 impl InputFormat {
     /// Every input format.
-    pub const ALL: &'static [InputFormat] =
-        &[InputFormat::Line, InputFormat::Csv, InputFormat::Grid];
+    pub const ALL: &'static [InputFormat] = &[
+        InputFormat::Line,
+        InputFormat::Csv,
+        InputFormat::Grid,
+        InputFormat::Jsonl,
+    ];
+
+    /// Whether records have named fields (columns to keep, a regions column).
+    pub fn has_columns(self) -> bool {
+        matches!(self, InputFormat::Csv | InputFormat::Jsonl)
+    }
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -206,6 +263,7 @@ impl InputFormat {
             InputFormat::Line => "line",
             InputFormat::Csv => "csv",
             InputFormat::Grid => "grid",
+            InputFormat::Jsonl => "jsonl",
         }
     }
 }
@@ -253,8 +311,8 @@ pub fn reader<'a, R: BufRead + Send + 'a>(
     input: R,
     options: &ReadOptions,
 ) -> Result<Box<dyn RecordReader + 'a>, ReaderError> {
-    if format != InputFormat::Csv {
-        if !options.columns.keep.is_empty() {
+    if !format.has_columns() {
+        if !options.columns.keep.is_empty() || !options.wanted.puzzle() {
             return Err(HeaderError::NoColumns { format }.into());
         }
         if options.columns.regions.is_some() {
@@ -264,8 +322,9 @@ pub fn reader<'a, R: BufRead + Send + 'a>(
     Ok(match format {
         InputFormat::Line => Box::new(line::LineReader::new(input, options)),
         InputFormat::Csv => Box::new(csv::CsvReader::new(input, options)?),
+        InputFormat::Jsonl => Box::new(jsonl::JsonlReader::new(input, options)?),
         InputFormat::Grid => {
-            if options.want_solution {
+            if options.wanted.solution() {
                 return Err(HeaderError::NoSolutionField.into());
             }
             Box::new(grid::GridReader::new(input, options))
@@ -286,8 +345,9 @@ pub enum ReaderError {
 
 /// Guesses the format of an input from its name and its first bytes.
 ///
-/// A name ending in `.csv` (or `.csv.gz`) is CSV. Otherwise the first line that is neither blank
-/// nor a `#` comment decides: 81 cells at its start make it `line`; a comma makes it `csv`;
+/// A name ending in `.csv` or `.tsv` (or with `.gz` after) is CSV, `.jsonl` or `.ndjson` JSON
+/// lines. Otherwise the first line that is neither blank nor a `#` comment decides: `{` at its
+/// start makes it `jsonl`; 81 cells at its start make it `line`; a comma makes it `csv`;
 /// a row of a grid (up to nine cells between spaces and `|` `-` `+` separators) or 81 separated
 /// cells make it `grid`; anything else is read as `line`, so that each bad line is reported.
 pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
@@ -296,6 +356,9 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
         let name = name.strip_suffix(".gz").unwrap_or(&name);
         if name.ends_with(".csv") || name.ends_with(".tsv") {
             return InputFormat::Csv;
+        }
+        if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
+            return InputFormat::Jsonl;
         }
     }
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
@@ -306,6 +369,9 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     else {
         return InputFormat::Line;
     };
+    if first.starts_with(b"{") {
+        return InputFormat::Jsonl;
+    }
     let token = line::puzzle_token(first);
     if token.len() == crate::grid::CELLS && token.iter().all(|&b| is_cell(b)) {
         return InputFormat::Line;
@@ -528,7 +594,7 @@ mod tests {
         let err = reader(InputFormat::Line, &b""[..], &options).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "--keep-columns needs CSV input, but this input is read as line"
+            "--keep-columns needs CSV or JSON-lines input, but this input is read as line"
         );
     }
 

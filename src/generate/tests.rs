@@ -223,27 +223,3 @@ fn the_shipped_jigsaw_sample_is_reproduced() {
     }
     assert_eq!(made, shipped);
 }
-
-/// `generate` sits above the solver and the verifier and below everything that does I/O.
-#[test]
-fn generate_imports_only_core_modules() {
-    let files = [
-        include_str!("mod.rs"),
-        include_str!("grids.rs"),
-        include_str!("options.rs"),
-        include_str!("removal.rs"),
-        include_str!("unavoidable.rs"),
-    ];
-    let allowed = [
-        "grid", "layout", "rng", "solver", "verify", "canon", "generate",
-    ];
-    for text in files {
-        let code = text.split("#[cfg(test)]").next().unwrap();
-        for name in crate::canon::tests::crate_modules_named(code) {
-            assert!(
-                allowed.contains(&name.as_str()),
-                "generate uses crate::{name}"
-            );
-        }
-    }
-}

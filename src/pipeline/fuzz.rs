@@ -16,7 +16,9 @@ use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::solver::{self, Algorithm, SolveOptions, Status};
 
-use super::{ChunkSize, Item, Job, Settings, VerifyOptions, Work};
+use super::feed::Item;
+use super::pool::Work;
+use super::{ChunkSize, Job, Settings, VerifyOptions};
 
 /// The search budget per puzzle: enough for any real puzzle, small enough that a fuzz input
 /// full of near-empty grids stays fast.
@@ -47,7 +49,7 @@ pub fn check_bytes(format: InputFormat, bytes: &[u8]) -> Result<Checked, String>
     });
     let jobs: &[Job] = match format {
         InputFormat::Grid => &[solve],
-        InputFormat::Line | InputFormat::Csv => &[solve, verify],
+        InputFormat::Line | InputFormat::Csv | InputFormat::Jsonl => &[solve, verify],
     };
     for job in jobs {
         let Some((items, regions)) = read(format, bytes, job)? else {
@@ -73,7 +75,11 @@ pub fn check_bytes(format: InputFormat, bytes: &[u8]) -> Result<Checked, String>
 fn read(format: InputFormat, bytes: &[u8], job: &Job) -> Result<Option<(Vec<Item>, bool)>, String> {
     let capacity = bytes.first().map_or(8, |&b| usize::from(b % 64) + 1);
     let options = ReadOptions {
-        want_solution: matches!(job, Job::Verify(_)),
+        wanted: if matches!(job, Job::Verify(_)) {
+            format::Wanted::PuzzleAndSolution
+        } else {
+            format::Wanted::Puzzle
+        },
         ..ReadOptions::default()
     };
     let mut reader =
@@ -118,6 +124,7 @@ fn settings(job: &Job, output_format: OutputFormat) -> Settings {
         output_format,
         threads: 1,
         skip_records: 0,
+        consumed: Vec::new(),
         summarise: matches!(job, Job::Solve(_)),
         chunk: ChunkSize::default(),
         shard: None,

@@ -1,7 +1,7 @@
 //! The solve job: one record in, one result row out, every reported solution checked by the
 //! independent verifier.
 
-use crate::error::SolverBug;
+use super::error::SolverBug;
 use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
@@ -9,7 +9,7 @@ use crate::solver::{self, Outcome, SolveOptions, Status};
 use crate::stats::{self, Counter};
 use crate::verify::verify;
 
-use super::RowStatus;
+use crate::row::{SolveStatus, Status as _};
 
 /// The columns of a solve row (after `file`, before the kept columns).
 pub(crate) const COLUMNS: &[&str] = &[
@@ -31,7 +31,7 @@ pub(crate) const COLUMNS: &[&str] = &[
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SolveRow {
-    pub status: RowStatus,
+    pub status: SolveStatus,
     /// The puzzle, when it could be read.
     pub puzzle: Option<Grid>,
     /// The search's outcome, when a search ran.
@@ -43,7 +43,7 @@ pub(crate) struct SolveRow {
 impl SolveRow {
     fn invalid(puzzle: Option<Grid>, error: String) -> Self {
         SolveRow {
-            status: RowStatus::Invalid,
+            status: SolveStatus::Invalid,
             puzzle,
             outcome: None,
             error: Some(error),
@@ -115,7 +115,7 @@ pub(crate) fn handle(
         Ok(puzzle) => puzzle,
         Err(e) => return Ok(SolveRow::invalid(None, e.to_string())),
     };
-    let layout = match super::record_layout(record, layout) {
+    let layout = match super::pool::record_layout(record, layout) {
         Ok(layout) => layout,
         Err(e) => return Ok(SolveRow::invalid(Some(puzzle), e.to_string())),
     };
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn a_good_puzzle_is_solved_with_counters() {
         let row = solve(PUZZLE);
-        assert_eq!(row.status, RowStatus::Solved);
+        assert_eq!(row.status, SolveStatus::Solved);
         let outcome = row.outcome.unwrap();
         assert_eq!(outcome.solution.unwrap().to_line(), SOLUTION);
         assert_eq!(outcome.stats.givens, 30);
@@ -202,12 +202,12 @@ mod tests {
     #[test]
     fn unreadable_and_conflicting_puzzles_are_invalid() {
         let row = solve(&PUZZLE[1..]);
-        assert_eq!(row.status, RowStatus::Invalid);
+        assert_eq!(row.status, SolveStatus::Invalid);
         assert_eq!(row.error.as_deref(), Some("expected 81 cells, found 80"));
         assert!(row.puzzle.is_none());
         let clash = format!("55{}", &PUZZLE[2..]);
         let row = solve(&clash);
-        assert_eq!(row.status, RowStatus::Invalid);
+        assert_eq!(row.status, SolveStatus::Invalid);
         assert_eq!(
             row.error.as_deref(),
             Some("digit 5 twice in row 1: r1c1 and r1c2")

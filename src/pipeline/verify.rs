@@ -1,13 +1,14 @@
 //! The verify job: is the proposed solution of each record right (and, with `--unique`, the only
 //! one)?
 
-use crate::error::SolverBug;
+use super::error::SolverBug;
 use crate::format::{Cell, Record};
 use crate::grid::Grid;
 use crate::layout::Layout;
 use crate::solver::{self, Algorithm, SolveOptions, Status};
 
-use super::{RowStatus, VerifyOptions};
+use super::VerifyOptions;
+use crate::row::{Status as _, VerifyStatus};
 
 /// The columns of a verify row (after `file`, before the kept columns).
 pub(crate) const COLUMNS: &[&str] = &["line", "status", "error"];
@@ -15,13 +16,13 @@ pub(crate) const COLUMNS: &[&str] = &["line", "status", "error"];
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VerifyRow {
-    pub status: RowStatus,
+    pub status: VerifyStatus,
     /// Why the record is not `ok`.
     pub error: Option<String>,
 }
 
 impl VerifyRow {
-    fn new(status: RowStatus, error: impl ToString) -> Self {
+    fn new(status: VerifyStatus, error: impl ToString) -> Self {
         VerifyRow {
             status,
             error: Some(error.to_string()),
@@ -48,7 +49,7 @@ pub(crate) fn handle(
     options: &VerifyOptions,
     layout: &Layout,
 ) -> Result<VerifyRow, SolverBug> {
-    use RowStatus::{GaveUp, Invalid, Wrong};
+    use VerifyStatus::{GaveUp, Invalid, Wrong};
     if let Some(defect) = &record.defect {
         return Ok(VerifyRow::new(Invalid, defect));
     }
@@ -66,7 +67,7 @@ pub(crate) fn handle(
         Ok(solution) => solution,
         Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("solution: {e}"))),
     };
-    let layout = match super::record_layout(record, layout) {
+    let layout = match super::pool::record_layout(record, layout) {
         Ok(layout) => layout,
         Err(e) => return Ok(VerifyRow::new(Invalid, e)),
     };
@@ -118,7 +119,7 @@ pub(crate) fn handle(
         }
     }
     Ok(VerifyRow {
-        status: RowStatus::Ok,
+        status: VerifyStatus::Ok,
         error: None,
     })
 }
@@ -142,7 +143,7 @@ mod tests {
         handle(&record, &options, &Layout::standard()).unwrap()
     }
 
-    fn says(row: VerifyRow) -> (RowStatus, String) {
+    fn says(row: VerifyRow) -> (VerifyStatus, String) {
         (row.status, row.error.unwrap_or_default())
     }
 
@@ -150,11 +151,11 @@ mod tests {
     fn a_right_solution_is_ok_with_and_without_unique() {
         assert_eq!(
             says(check(PUZZLE, Some(SOLUTION), false)),
-            (RowStatus::Ok, String::new())
+            (VerifyStatus::Ok, String::new())
         );
         assert_eq!(
             says(check(PUZZLE, Some(SOLUTION), true)),
-            (RowStatus::Ok, String::new())
+            (VerifyStatus::Ok, String::new())
         );
     }
 
@@ -164,13 +165,13 @@ mod tests {
         bad.replace_range(18..19, "7"); // r3c1 (not a given): row 3 now has two 7s
         assert_eq!(
             says(check(PUZZLE, Some(&bad), false)),
-            (RowStatus::Wrong, "row 3 has two 7s".into())
+            (VerifyStatus::Wrong, "row 3 has two 7s".into())
         );
         let mut changed = SOLUTION.to_string();
         changed.replace_range(0..1, "1");
         assert_eq!(
             says(check(PUZZLE, Some(&changed), false)),
-            (RowStatus::Wrong, "changes the given at r1c1".into())
+            (VerifyStatus::Wrong, "changes the given at r1c1".into())
         );
     }
 
@@ -178,10 +179,13 @@ mod tests {
     fn unique_rejects_a_valid_solution_of_an_ambiguous_puzzle() {
         // The empty puzzle has many solutions, this one among them.
         let empty = ".".repeat(81);
-        assert_eq!(check(&empty, Some(SOLUTION), false).status, RowStatus::Ok);
+        assert_eq!(
+            check(&empty, Some(SOLUTION), false).status,
+            VerifyStatus::Ok
+        );
         assert_eq!(
             says(check(&empty, Some(SOLUTION), true)),
-            (RowStatus::Wrong, "not the unique solution".into())
+            (VerifyStatus::Wrong, "not the unique solution".into())
         );
     }
 
@@ -190,21 +194,21 @@ mod tests {
         assert_eq!(
             says(check(&PUZZLE[1..], Some(SOLUTION), false)),
             (
-                RowStatus::Invalid,
+                VerifyStatus::Invalid,
                 "puzzle: expected 81 cells, found 80".into()
             )
         );
         assert_eq!(
             says(check(PUZZLE, None, false)),
             (
-                RowStatus::Invalid,
+                VerifyStatus::Invalid,
                 "no solution (no 81-digit field after the puzzle)".into()
             )
         );
         assert_eq!(
             says(check(PUZZLE, Some(""), false)),
             (
-                RowStatus::Invalid,
+                VerifyStatus::Invalid,
                 "solution: expected 81 cells, found 0".into()
             )
         );
@@ -212,7 +216,7 @@ mod tests {
         assert_eq!(
             says(check(&clash, Some(SOLUTION), false)),
             (
-                RowStatus::Invalid,
+                VerifyStatus::Invalid,
                 "puzzle: digit 5 twice in row 1: r1c1 and r1c2".into()
             )
         );

@@ -5,7 +5,6 @@
 //! text (`text::render`, `json::to_string`, `html::render`).
 
 pub mod html;
-pub mod json;
 pub mod text;
 
 /// `share` as a percentage with two decimals, or `-` when there is nothing to share.

@@ -19,7 +19,8 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::{PERCENTILES, mean, percent, value};
-use crate::stats::{Counter, RowStatus, Summary};
+use crate::row::{SolveStatus, Status};
+use crate::stats::{Counter, Summary};
 
 /// The summary as text, ending with a newline.
 pub fn render(summary: &Summary) -> String {
@@ -52,8 +53,8 @@ fn whole(out: &mut String, summary: &Summary) {
     let _ = writeln!(out, "records: {}\n", summary.records());
 
     let mut status = Table::new(&["status", "count", "share"]);
-    for s in RowStatus::SOLVE {
-        let count = summary.status().get(s);
+    for s in SolveStatus::ALL {
+        let count = summary.status().get(*s);
         status.row(vec![
             s.name().to_string(),
             count.to_string(),
@@ -108,7 +109,7 @@ fn comparison(summary: &Summary) -> Table {
             shown(key),
             group.records().to_string(),
             percent(summary.share(group.records())),
-            percent(group.share(group.status().solved)),
+            percent(group.share(group.status().get(SolveStatus::Solved))),
             percent(group.share(group.solved_without_guess())),
             mean(r.mean()),
         ];
@@ -181,7 +182,7 @@ mod tests {
 
     fn row(recursions: u64, guesses: u64) -> Row<'static> {
         Row {
-            status: RowStatus::Solved,
+            status: SolveStatus::Solved,
             counters: Some(SearchStats {
                 recursions,
                 max_depth: 2,

@@ -40,7 +40,7 @@
 //!
 //! **`random`** is `candidates` with each candidate list of two or more digits shuffled before
 //! it is tried, by [`SplitMix64`] seeded with [`super::SolveOptions::seed`] and drawn in search
-//! order (see [`super::rng`] for the exact generator and shuffle), so a seed gives the same
+//! order (see [`crate::rng`] for the exact generator and shuffle), so a seed gives the same
 //! search, counters and solutions forever. The counters mean what they mean for `candidates`.
 
 use super::{Event, Observer, Search, Stop};

@@ -1,6 +1,6 @@
 //! `fast` on jigsaw layouts: per-digit bitboards over the whole grid, naked and hidden singles
 //! and locked candidates propagated to a fixpoint, a guess on a cell with two candidates. The
-//! band engine (`fast.rs`) is built around 3x3 boxes; this one takes its regions from the
+//! band engine (`fast/`) is built around 3x3 boxes; this one takes its regions from the
 //! [`Layout`], so any nine regions of nine cells cost the same.
 //!
 //! # Bit layout

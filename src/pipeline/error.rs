@@ -1,4 +1,4 @@
-//! Errors that stop a run, each naming the file (and line) it is about.
+//! Errors that stop a run of the pipeline, each naming the file (and line) it is about.
 //!
 //! A bad record is not an error: it becomes an `invalid` row. These are the faults that end the
 //! run with exit code 2 (or 130 for [`RunError::Interrupted`]).
@@ -60,7 +60,18 @@ pub enum RunError {
     /// The inputs cannot be divided into shards.
     #[error(transparent)]
     Shard(#[from] crate::shard::PlanError),
-    /// The interrupt flag was set.
+    /// `--resume`: an input is not the one the interrupted run read (checked on the bytes it had
+    /// read, before any row is written).
+    #[error(
+        "{name} changed since the interrupted run read it: its first {bytes} bytes differ; run without --resume to start over"
+    )]
+    InputChanged {
+        /// The input's name.
+        name: String,
+        /// The bytes the interrupted run had read.
+        bytes: u64,
+    },
+    /// The run was interrupted.
     #[error("interrupted")]
     Interrupted,
 }

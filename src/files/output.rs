@@ -101,10 +101,12 @@ pub fn temporary(path: &Path) -> PathBuf {
 /// An open output.
 pub struct Output {
     name: String,
-    sink: Sink,
+    /// The path given, if any.
+    path: Option<PathBuf>,
+    sink: Destination,
 }
 
-enum Sink {
+enum Destination {
     Stdout(BufWriter<io::Stdout>),
     /// A file that is not regular, written in place.
     Direct(BufWriter<File>),
@@ -168,7 +170,8 @@ impl Output {
             Target::Stdout => {
                 return Ok(Output {
                     name: "<stdout>".to_string(),
-                    sink: Sink::Stdout(BufWriter::with_capacity(BUFFER, io::stdout())),
+                    path: None,
+                    sink: Destination::Stdout(BufWriter::with_capacity(BUFFER, io::stdout())),
                 });
             }
             Target::Path(path) => path,
@@ -185,13 +188,15 @@ impl Output {
                 })?;
             return Ok(Output {
                 name,
-                sink: Sink::Direct(BufWriter::with_capacity(BUFFER, file)),
+                path: Some(path.clone()),
+                sink: Destination::Direct(BufWriter::with_capacity(BUFFER, file)),
             });
         };
         let file = open_partial(&paths, resume_at)?;
         Ok(Output {
             name,
-            sink: Sink::Partial {
+            path: Some(path.clone()),
+            sink: Destination::Partial {
                 file: BufWriter::with_capacity(BUFFER, file),
                 // A resumed run's partial file holds an earlier run's work: it stays if this
                 // run fails too, as its last checkpoint describes it.
@@ -210,13 +215,13 @@ impl Output {
 
     /// Whether the output is a file replaced at the end (dropping the output abandons it).
     pub fn replaces_file(&self) -> bool {
-        matches!(self.sink, Sink::Partial { .. })
+        matches!(self.sink, Destination::Partial { .. })
     }
 
     /// The partial files, for an output that replaces a file.
     pub fn partial_paths(&self) -> Option<&PartialPaths> {
         match &self.sink {
-            Sink::Partial { files, .. } => Some(&files.paths),
+            Destination::Partial { files, .. } => Some(&files.paths),
             _ => None,
         }
     }
@@ -225,7 +230,7 @@ impl Output {
     /// written through [`Output::writer`].
     pub fn partial_file(&self) -> Option<io::Result<File>> {
         match &self.sink {
-            Sink::Partial { file, .. } => Some(file.get_ref().try_clone()),
+            Destination::Partial { file, .. } => Some(file.get_ref().try_clone()),
             _ => None,
         }
     }
@@ -233,9 +238,9 @@ impl Output {
     /// The writer rows go to.
     pub fn writer(&mut self) -> &mut dyn Write {
         match &mut self.sink {
-            Sink::Stdout(w) => w,
-            Sink::Direct(w) => w,
-            Sink::Partial { file, .. } => file,
+            Destination::Stdout(w) => w,
+            Destination::Direct(w) => w,
+            Destination::Partial { file, .. } => file,
         }
     }
 
@@ -244,7 +249,7 @@ impl Output {
     /// counts rows that were). Does nothing for other outputs but flush them.
     pub fn keep_partial(mut self) {
         let _ = self.writer().flush();
-        if let Sink::Partial { file, files } = &mut self.sink {
+        if let Destination::Partial { file, files } = &mut self.sink {
             let _ = file.get_ref().sync_data();
             files.keep = true;
         }
@@ -254,34 +259,90 @@ impl Output {
     /// path and removes the checkpoint. Dropping an `Output` without finishing removes the
     /// partial file and the checkpoint, unless the output was resumed.
     pub fn finish(self) -> Result<(), OutputError> {
+        self.seal()?.commit()
+    }
+
+    /// Writes out every byte and syncs it, but does not put a replaced file in place yet: the
+    /// outputs of a run are all sealed before any is committed, so that a failure leaves every
+    /// existing file untouched. Dropping the [`Sealed`] output abandons it as dropping an
+    /// `Output` does.
+    pub fn seal(self) -> Result<Sealed, OutputError> {
         let error = |action, source| OutputError {
             action,
             name: self.name.clone(),
             source,
         };
-        match self.sink {
-            Sink::Stdout(mut w) => w.flush().map_err(|e| error("write", e)),
-            Sink::Direct(w) => {
+        let state = match self.sink {
+            Destination::Stdout(mut w) => {
+                w.flush().map_err(|e| error("write", e))?;
+                SealedState::InPlace(None)
+            }
+            Destination::Direct(w) => {
                 let file = w.into_inner().map_err(|e| error("write", e.into_error()))?;
                 // Devices and pipes may not support syncing; their data is handed over anyway.
                 let _ = file.sync_all();
-                Ok(())
+                SealedState::InPlace(self.path)
             }
-            Sink::Partial { file, mut files } => {
+            Destination::Partial { file, files } => {
                 let file = file
                     .into_inner()
                     .map_err(|e| error("write", e.into_error()))?;
                 file.sync_all().map_err(|e| error("write", e))?;
-                let paths = &files.paths;
-                fs::rename(&paths.partial, &paths.dest).map_err(|e| error("replace", e))?;
-                // The rows are in place: from here on nothing may remove them.
-                files.keep = true;
-                sync_dir(&paths.dest);
-                let _ = fs::remove_file(&paths.checkpoint);
-                drop(file);
-                Ok(())
+                SealedState::Partial { file, files }
             }
+        };
+        Ok(Sealed {
+            name: self.name,
+            state,
+        })
+    }
+}
+
+/// An output written out and synced, waiting to be put in place ([`Output::seal`]).
+pub struct Sealed {
+    name: String,
+    state: SealedState,
+}
+
+enum SealedState {
+    /// Written where it goes already (standard output, a device): its path, if it has one.
+    InPlace(Option<PathBuf>),
+    /// The partial file, renamed over its destination by [`Sealed::commit`].
+    Partial { file: File, files: Owned },
+}
+
+impl Sealed {
+    /// The output's name, for messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where the bytes are now (the partial file of a replaced output), to be read back.
+    pub fn written_path(&self) -> &Path {
+        match &self.state {
+            SealedState::InPlace(path) => path.as_deref().unwrap_or(Path::new("/dev/stdin")),
+            SealedState::Partial { files, .. } => &files.paths.partial,
         }
+    }
+
+    /// Puts the output in place: renames a partial file over its destination and removes the
+    /// checkpoint.
+    pub fn commit(self) -> Result<(), OutputError> {
+        let SealedState::Partial { file, mut files } = self.state else {
+            return Ok(());
+        };
+        let paths = &files.paths;
+        fs::rename(&paths.partial, &paths.dest).map_err(|source| OutputError {
+            action: "replace",
+            name: self.name.clone(),
+            source,
+        })?;
+        // The rows are in place: from here on nothing may remove them.
+        files.keep = true;
+        sync_dir(&paths.dest);
+        let _ = fs::remove_file(&paths.checkpoint);
+        drop(file);
+        Ok(())
     }
 }
 
@@ -387,6 +448,12 @@ pub fn sync_dir(path: &Path) {
 /// Writes a whole file the way `-o` writes rows: to `PATH.partial`, renamed over `path` only
 /// once complete.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    sealed_file(path, bytes)?.commit()
+}
+
+/// Writes a whole file to `PATH.partial` and seals it, to be put in place by
+/// [`Sealed::commit`] (see [`Output::seal`]).
+pub fn sealed_file(path: &Path, bytes: &[u8]) -> Result<Sealed, OutputError> {
     let mut output = Output::open(&Target::Path(path.to_path_buf()))?;
     let name = output.name().to_string();
     output
@@ -397,7 +464,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
             name,
             source,
         })?;
-    output.finish()
+    output.seal()
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::input::{Input, Source};
+use crate::files::input::{Input, Source};
+use crate::files::output::Target;
 use crate::layout::Layout;
-use crate::output::Target;
 use crate::pipeline::Settings;
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
@@ -88,12 +88,8 @@ pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
 /// The settings of a `merge` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergeRun {
-    /// The merged output.
-    pub output: PathBuf,
-    /// The shards' outputs, in any order; each has its summary beside it.
-    pub shards: Vec<PathBuf>,
-    /// Where the merged summary goes.
-    pub summary: PathBuf,
+    /// What to merge.
+    pub request: crate::merge::Request,
     /// No message about the merge.
     pub quiet: bool,
 }

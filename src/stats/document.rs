@@ -1,5 +1,6 @@
-//! The summary as JSON: the output of `stats --json` and the file `solve --summary FILE.json`
-//! writes, and its reader, so that summaries saved by separate runs merge later.
+//! The summary file's schema: the JSON document that `stats --json` prints and `solve --summary`
+//! and `merge` write, its writer and its reader, so that summaries saved by separate runs merge
+//! later. Everything that reads or writes a summary file goes through this module.
 //!
 //! # Format (version 1)
 //! One object. Field names are stable; a new field may be added in a later version, an
@@ -31,11 +32,11 @@
 //!   },
 //!   "run": {                             only in the summary of a shard (solve --shard):
 //!     "tool_version": "0.1.0",           what the rows were made from and how
-//!     "inputs": [                        the inputs in order (see RunInfo)
-//!       { "name": "data/a.txt.gz", "bytes": 1034, "sample_sha256": "3f1c..." }
+//!     "inputs": [                        the inputs in order, each whole (see RunInfo)
+//!       { "name": "data/a.txt.gz", "bytes": 90234, "digest": "3f1c...(32 hex digits)" }
 //!     ],
 //!     "options": { "algorithm": "fast", "max_solutions": 2, ... },
-//!     "shard": { "index": 3, "count": 16, "output_bytes": 81234 }
+//!     "shard": { "index": 3, "count": 16, "output_bytes": 81234, "output_digest": "9a0e..." }
 //!   }
 //! }
 //! ```
@@ -58,9 +59,9 @@ use std::io;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{
-    Bucket, Counter, Distribution, Inconsistency, RowStatus, StatusCounts, Summary,
-};
+use super::{Bucket, Counter, Distribution, Inconsistency, Summary};
+use crate::files::digest::{Digest, Prefix};
+use crate::row::{SolveStatus, Tally};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "sudoku-bulk-summary";
@@ -99,27 +100,14 @@ pub enum JsonError {
 pub struct RunInfo {
     /// The version of sudoku-bulk that wrote the rows.
     pub tool_version: String,
-    /// The inputs, in order.
-    pub inputs: Vec<InputPrint>,
+    /// The inputs, in order, each whole: its name, the length of its (decompressed) stream and
+    /// the digest of it.
+    pub inputs: Vec<Prefix>,
     /// The options that change the bytes of the output, by name.
     pub options: BTreeMap<String, serde_json::Value>,
     /// Which shard the rows are (always present in what this version writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardInfo>,
-}
-
-/// The fingerprint of one input: enough to tell another file (or a changed one) apart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputPrint {
-    /// The input's name as given (`<stdin>` for standard input).
-    pub name: String,
-    /// Its size in bytes as stored (compressed, for gzip); `null` for standard input.
-    pub bytes: Option<u64>,
-    /// SHA-256 (lowercase hex) of a sample of the stored bytes: the whole file up to 1 MiB;
-    /// beyond, 16 blocks of 64 KiB starting at `floor(i * (bytes - 65536) / 15)` for `i` in
-    /// `0..16` (the first and the last 64 KiB included), hashed one after the other. `null`
-    /// for standard input.
-    pub sample_sha256: Option<String>,
 }
 
 /// Which shard a summary's rows are.
@@ -131,6 +119,8 @@ pub struct ShardInfo {
     pub count: u64,
     /// The size of the shard's output file when the shard finished.
     pub output_bytes: u64,
+    /// The digest of the shard's output file when the shard finished.
+    pub output_digest: Digest,
 }
 
 /// A summary document as saved, with its `run` field if it has one.
@@ -242,7 +232,7 @@ impl<'a> Document<'a> {
 #[derive(Serialize)]
 struct Body<'a> {
     records: u64,
-    status: &'a StatusCounts,
+    status: &'a Tally<SolveStatus>,
     status_share: StatusShares,
     solved_without_guess: u64,
     solved_without_guess_share: Option<f64>,
@@ -256,12 +246,12 @@ impl<'a> Body<'a> {
             records: summary.records(),
             status: summary.status(),
             status_share: StatusShares {
-                solved: share(RowStatus::Solved),
-                multiple: share(RowStatus::Multiple),
-                unsolvable: share(RowStatus::Unsolvable),
-                invalid: share(RowStatus::Invalid),
-                gave_up: share(RowStatus::GaveUp),
-                stuck: share(RowStatus::Stuck),
+                solved: share(SolveStatus::Solved),
+                multiple: share(SolveStatus::Multiple),
+                unsolvable: share(SolveStatus::Unsolvable),
+                invalid: share(SolveStatus::Invalid),
+                gave_up: share(SolveStatus::GaveUp),
+                stuck: share(SolveStatus::Stuck),
             },
             solved_without_guess: summary.solved_without_guess(),
             solved_without_guess_share: summary.share(summary.solved_without_guess()),
@@ -354,9 +344,9 @@ mod tests {
             let group = (i % 3).to_string();
             let row = Row {
                 status: if i % 10 == 9 {
-                    RowStatus::Multiple
+                    SolveStatus::Multiple
                 } else {
-                    RowStatus::Solved
+                    SolveStatus::Solved
                 },
                 counters: Some(stats),
                 group: Some(&group),
@@ -427,10 +417,10 @@ mod tests {
     fn run_info(shard: Option<ShardInfo>) -> RunInfo {
         RunInfo {
             tool_version: "0.1.0".into(),
-            inputs: vec![InputPrint {
+            inputs: vec![Prefix {
                 name: "a.txt".into(),
-                bytes: Some(12),
-                sample_sha256: Some("ab".repeat(32)),
+                bytes: 12,
+                digest: crate::files::digest::of(b"twelve bytes"),
             }],
             options: [("seed".to_string(), serde_json::json!(0))].into(),
             shard,
@@ -444,6 +434,7 @@ mod tests {
             index: 1,
             count: 4,
             output_bytes: 99,
+            output_digest: crate::files::digest::of(b"rows"),
         };
         for run in [run_info(None), run_info(Some(shard))] {
             let text = to_string_with_run(&s, Some(&run));

@@ -1,0 +1,37 @@
+//! Why a command failed: every error ends the run with exit code 2 (see [`super::exit`]).
+
+use crate::files::OutputError;
+use crate::merge::MergeError;
+use crate::pipeline::RunError;
+use crate::report;
+use crate::resume::ResumeError;
+use crate::stats;
+
+/// Why a command failed (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The run failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The output could not be opened or completed.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// A results file could not be summarised.
+    #[error(transparent)]
+    Stats(#[from] stats::read::ReadError),
+    /// The charts of the HTML report could not be drawn.
+    #[error(transparent)]
+    Chart(#[from] report::html::ChartError),
+    /// The puzzle of `show` could not be read.
+    #[error("{0}")]
+    Puzzle(String),
+    /// Shard outputs could not be merged.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
+    /// The output (or the summary) would replace an input.
+    #[error("{0} is an input of the run: write the output to another file")]
+    OutputIsInput(String),
+    /// The run could not start or resume as asked.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
+}

@@ -1,0 +1,51 @@
+//! The edge of the library: a validated command ([`config`]) run to its end, with its messages
+//! on stderr and its exit code ([`exit`]). One file per command: [`bulk`] (`solve`, `verify`),
+//! [`stats`], [`show`], [`merge`](mod@merge).
+
+pub mod bulk;
+pub mod config;
+mod error;
+pub mod exit;
+pub mod merge;
+pub mod show;
+pub mod stats;
+
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+
+pub use config::Config;
+pub use error::CommandError;
+pub use exit::Exit;
+
+use crate::files::OutputError;
+use crate::format::escape_controls;
+
+/// Runs a command; `interrupt` is set by Ctrl-C.
+pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    match config {
+        Config::Bulk(run) => bulk::run(&run, interrupt),
+        Config::Stats(run) => stats::run(&run),
+        Config::Show(run) => show::run(&run),
+        Config::Merge(run) => merge::run(&run),
+    }
+}
+
+/// Prints one message line on stderr, prefixed with the program name, control characters
+/// escaped; a closed stderr is ignored.
+pub fn say(message: &str) {
+    let message = escape_controls(message);
+    let _ = writeln!(io::stderr().lock(), "sudoku-bulk: {message}");
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
+fn print(text: &str) -> Result<(), OutputError> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(OutputError {
+            action: "write",
+            name: "standard output".to_string(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,188 @@
+//! `show`: one puzzle solved, checked by the independent verifier and drawn, with its statistics
+//! and, on request, the trace of the search.
+
+use std::io;
+
+use super::config::{PuzzleSource, ShowRun};
+use super::{CommandError, Exit, print};
+use crate::files::Input;
+use crate::format;
+use crate::grid::Grid;
+use crate::layout::{Conflict, Layout};
+use crate::pipeline::RunError;
+use crate::render::{self, Trace};
+use crate::solver::{self, Outcome, SolveOptions, Status};
+use crate::verify;
+
+/// What a `show` report includes besides grids, status and statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShowOptions {
+    /// Whether to record and print the trace of the search.
+    pub trace: bool,
+    /// At most this many trace lines are printed; the rest are counted.
+    pub max_trace_lines: usize,
+}
+
+impl Default for ShowOptions {
+    fn default() -> Self {
+        ShowOptions {
+            trace: false,
+            max_trace_lines: super::config::DEFAULT_TRACE_LINES,
+        }
+    }
+}
+
+/// A `show` report and the result it describes (for the exit code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The whole report, ending with a newline.
+    pub text: String,
+    /// The outcome of the search, or the conflict between givens that prevented it.
+    pub outcome: Result<Outcome, Conflict>,
+}
+
+/// Solves `puzzle` under `layout` with `options`, checks the solution with the independent
+/// verifier, and draws the whole `show` report ([`render::report`]).
+pub fn show(
+    puzzle: &Grid,
+    layout: &Layout,
+    options: &SolveOptions,
+    show_options: &ShowOptions,
+) -> Shown {
+    let mut trace = Trace::new(layout, show_options.max_trace_lines);
+    let outcome = if show_options.trace {
+        solver::solve_traced(puzzle, layout, options, &mut trace)
+    } else {
+        solver::solve(puzzle, layout, options)
+    };
+    let check = match &outcome {
+        Ok(found) if found.status != Status::Stuck => found
+            .solution
+            .as_ref()
+            .map(|solution| verify::verify(puzzle, solution, layout)),
+        _ => None,
+    };
+    let text = render::report(&render::Report {
+        puzzle,
+        layout,
+        options,
+        outcome: &outcome,
+        check: check.as_ref(),
+        trace: show_options.trace.then_some(&trace),
+    });
+    Shown { text, outcome }
+}
+
+/// `show`: one puzzle, solved and explained on stdout. Exit 1 when its givens conflict.
+pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
+    let (text, own_regions) = match &run.puzzle {
+        PuzzleSource::Text(text) => (text.clone(), None),
+        PuzzleSource::Stdin => first_record_of_stdin()?,
+    };
+    let puzzle = Grid::parse(&text).map_err(|e| CommandError::Puzzle(format!("puzzle: {e}")))?;
+    let layout = match own_regions {
+        Some(regions) => {
+            Layout::parse(&regions).map_err(|e| CommandError::Puzzle(e.to_string()))?
+        }
+        None => run.layout.clone(),
+    };
+    let shown = show(
+        &puzzle,
+        &layout,
+        &run.options,
+        &ShowOptions {
+            trace: run.trace,
+            max_trace_lines: run.max_trace_lines,
+        },
+    );
+    print(&shown.text)?;
+    Ok(if shown.outcome.is_err() {
+        Exit::Failures
+    } else {
+        Exit::Success
+    })
+}
+
+/// The first record of standard input, in whatever input format it is: its puzzle text and
+/// its own region layout, if it has one.
+fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
+    let input = Input::stdin();
+    let read_error = |e: io::Error| RunError::Read {
+        name: input.name.clone(),
+        line: 0,
+        source: e,
+    };
+    let opened = input.open(Default::default()).map_err(read_error)?;
+    let format = format::detect(None, &opened.head);
+    let mut reader = format::reader(format, opened.reader, &format::ReadOptions::default())
+        .map_err(|e| CommandError::Puzzle(format!("{}: {e}", input.name)))?;
+    let record = reader
+        .next_record()
+        .map_err(read_error)?
+        .ok_or_else(|| CommandError::Puzzle("no puzzle on standard input".to_string()))?;
+    if let Some(defect) = record.defect {
+        return Err(CommandError::Puzzle(format!(
+            "{}:{}: {defect}",
+            input.name, record.line
+        )));
+    }
+    Ok((record.puzzle, record.regions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Algorithm;
+    use crate::test_data::PUZZLE;
+
+    #[test]
+    fn show_reports_status_solution_check_and_statistics() {
+        let g: Grid = PUZZLE.parse().unwrap();
+        let options = SolveOptions {
+            algorithm: Algorithm::Logic,
+            ..SolveOptions::default()
+        };
+        let shown = show(
+            &g,
+            &Layout::standard(),
+            &options,
+            &ShowOptions {
+                trace: true,
+                max_trace_lines: 1000,
+            },
+        );
+        assert_eq!(shown.outcome.as_ref().unwrap().status, Status::Solved);
+        let text = &shown.text;
+        assert!(text.contains("status: solved\n"), "{text}");
+        assert!(
+            text.contains("solution:\n5 3 4 | 6 7 8 | 9 1 2\n"),
+            "{text}"
+        );
+        assert!(text.contains("check: valid\n"), "{text}");
+        assert!(text.contains("  recursions      1\n"), "{text}");
+        assert!(text.contains("  givens          30\n"), "{text}");
+        assert!(text.contains("(naked single)"), "{text}");
+        assert!(text.contains("board (81 of 81 cells filled):"), "{text}");
+    }
+
+    #[test]
+    fn show_reports_a_conflict_as_invalid() {
+        let mut g = Grid::EMPTY;
+        g.set(0, 5);
+        g.set(3, 5);
+        let shown = show(
+            &g,
+            &Layout::standard(),
+            &SolveOptions::default(),
+            &ShowOptions::default(),
+        );
+        assert!(shown.outcome.is_err());
+        assert!(
+            shown
+                .text
+                .contains("status: invalid (digit 5 twice in row 1: r1c1 and r1c4)"),
+            "{}",
+            shown.text
+        );
+    }
+}

@@ -1,0 +1,507 @@
+//! Opening the inputs of a run: files or standard input, plain or gzip, as one buffered stream,
+//! with the first line that says what the input is.
+//!
+//! This is the one place where inputs are sniffed, for every command:
+//! - gzip is recognised by its magic bytes whatever the name; every member of a concatenated
+//!   stream is read, and zero bytes after the last member (padding that `gzip -t` accepts) end
+//!   it; other bytes after a member are an error;
+//! - other compressions (xz, bzip2, zstd, zip) are refused with how to read them;
+//! - the first line that is neither blank nor a `#` comment is handed over as [`Opened::head`],
+//!   however far down it is, for the format to be guessed from it. Memory stays bounded: a
+//!   regular file whose first such line lies beyond [`HEAD`] bytes is opened a second time
+//!   from its start instead of being held; standard input (or a FIFO), which cannot be read
+//!   twice, keeps at most [`MAX_PREFIX`] bytes of blank and comment lines before it, and is
+//!   refused past that.
+//!
+//! The raw bytes read (before decompression) are counted for the progress bar.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::digest::{self, Prefix};
+
+/// How much of a stream is kept in memory, at most, to hand the reader the bytes read while
+/// looking for the first line: beyond this a regular file is opened again from its start.
+pub const HEAD: usize = 64 * 1024;
+
+/// The most bytes of blank and comment lines kept from a stream that cannot be read twice
+/// (standard input, a FIFO) while looking for its first line.
+pub const MAX_PREFIX: usize = 64 << 20;
+
+/// Buffer size of the reading side.
+const BUFFER: usize = 256 * 1024;
+
+/// Where an input comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+/// One input of a run, with the name used in messages and in the `file` column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Input {
+    /// Where the bytes come from.
+    pub source: Source,
+    /// The name shown to users: the path as given, or `<stdin>`.
+    pub name: String,
+}
+
+impl Input {
+    /// The input named by a command-line argument: `-` is standard input.
+    pub fn from_arg(arg: &OsStr) -> Input {
+        if arg == "-" {
+            Input::stdin()
+        } else {
+            Input::file(PathBuf::from(arg))
+        }
+    }
+
+    /// Standard input.
+    pub fn stdin() -> Input {
+        Input {
+            source: Source::Stdin,
+            name: "<stdin>".to_string(),
+        }
+    }
+
+    /// A file.
+    pub fn file(path: PathBuf) -> Input {
+        Input {
+            name: path.to_string_lossy().into_owned(),
+            source: Source::File(path),
+        }
+    }
+
+    /// The file's path, if the input is a file.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.source {
+            Source::File(path) => Some(path),
+            Source::Stdin => None,
+        }
+    }
+
+    /// The size in bytes as stored (compressed for gzip), when it can be known in advance.
+    pub fn size(&self) -> Option<u64> {
+        let path = self.path()?;
+        let meta = std::fs::metadata(path).ok()?;
+        meta.is_file().then_some(meta.len())
+    }
+
+    /// Whether the input can be read again from its start (a regular file).
+    fn rereadable(&self) -> bool {
+        self.size().is_some()
+    }
+
+    /// The whole stream [`Input::open`] gives (decompressed, for gzip), read once: its length
+    /// and its digest. Standard input is read to its end.
+    pub fn whole(&self) -> io::Result<Prefix> {
+        let (mut stream, _) = self.stream(Arc::new(AtomicU64::new(0)))?;
+        let (digest, bytes) = digest::of_prefix(&mut stream, u64::MAX)?;
+        Ok(Prefix {
+            name: self.name.clone(),
+            bytes,
+            digest,
+        })
+    }
+
+    /// The decompressed bytes of the input from its start, and whether it is gzip. `counter`
+    /// grows by the raw bytes read.
+    fn stream(&self, counter: Arc<AtomicU64>) -> io::Result<(Box<dyn BufRead + Send>, bool)> {
+        let raw: Box<dyn Read + Send> = match &self.source {
+            Source::Stdin => Box::new(io::stdin()),
+            Source::File(path) => Box::new(File::open(path)?),
+        };
+        decode(raw, counter)
+    }
+
+    /// Opens the input: a buffered stream of its (decompressed) bytes from the start, and its
+    /// first line that is neither blank nor a comment (see the module page). `counter` grows by
+    /// the raw bytes read.
+    pub fn open(&self, counter: Arc<AtomicU64>) -> io::Result<Opened> {
+        let counted_before = counter.load(Ordering::Relaxed);
+        let (stream, gzip) = self.stream(counter.clone())?;
+        if !self.rereadable() {
+            return find_head(stream, gzip, MAX_PREFIX, None);
+        }
+        let reopen = || {
+            // The bytes of the first look count once, when read again.
+            counter.store(counted_before, Ordering::Relaxed);
+            self.stream(counter.clone()).map(|(stream, _)| stream)
+        };
+        find_head(stream, gzip, HEAD, Some(&reopen))
+    }
+}
+
+/// Finds the first line of `stream` that is neither blank nor a comment (see the module page),
+/// holding at most `limit` bytes of what comes before it: past that, `reopen` gives the stream
+/// again from its start, or (without it) the input is refused.
+fn find_head(
+    mut stream: Box<dyn BufRead + Send>,
+    gzip: bool,
+    limit: usize,
+    reopen: Option<&dyn Fn() -> io::Result<Box<dyn BufRead + Send>>>,
+) -> io::Result<Opened> {
+    let mut prefix = Vec::new();
+    let head = loop {
+        let mut line = Vec::new();
+        let n = (&mut stream)
+            .take(HEAD as u64)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 || is_significant(&line, prefix.is_empty()) {
+            prefix.extend_from_slice(&line);
+            break line;
+        }
+        // A blank or comment line: kept for the reader, the rest of a long one too.
+        let cut = !line.ends_with(b"\n");
+        prefix.extend_from_slice(&line);
+        if cut {
+            let room = (limit + 1).saturating_sub(prefix.len()) as u64;
+            (&mut stream).take(room).read_until(b'\n', &mut prefix)?;
+        }
+        if prefix.len() > limit {
+            let Some(reopen) = reopen else {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "more than {} MiB of blank and comment lines before the first record: \
+                         standard input cannot be read twice to find it; give --input-format, \
+                         or a file",
+                        limit >> 20
+                    ),
+                ));
+            };
+            // Too much to hold: find the line without keeping what comes before it, then read
+            // the input again from its start.
+            if !prefix.ends_with(b"\n") {
+                stream.skip_until(b'\n')?;
+            }
+            let head = first_significant(&mut stream)?;
+            drop(stream);
+            return Ok(Opened {
+                reader: reopen()?,
+                head,
+                gzip,
+            });
+        }
+    };
+    let reader = Box::new(BufReader::with_capacity(
+        BUFFER,
+        Cursor::new(prefix).chain(stream),
+    ));
+    Ok(Opened {
+        reader,
+        head: strip_bom(&head).to_vec(),
+        gzip,
+    })
+}
+
+/// `raw` decompressed when it is gzip (and refused when it is another compression), and
+/// whether it is gzip. `counter` grows by the raw bytes read.
+fn decode(
+    raw: Box<dyn Read + Send>,
+    counter: Arc<AtomicU64>,
+) -> io::Result<(Box<dyn BufRead + Send>, bool)> {
+    let mut raw = BufReader::with_capacity(
+        BUFFER,
+        Counting {
+            inner: raw,
+            counter,
+        },
+    );
+    let magic = peek(&mut raw, 6)?;
+    if let Some(kind) = unsupported_compression(&magic) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is {kind}, which is not read (only gzip is): decompress it first, or \
+                 pipe it in, e.g. `{unpack} FILE | sudoku-bulk solve -`",
+                unpack = match kind {
+                    "xz-compressed" => "xz -dc",
+                    "bzip2-compressed" => "bzip2 -dc",
+                    "zstd-compressed" => "zstd -dc",
+                    _ => "unzip -p",
+                }
+            ),
+        ));
+    }
+    Ok(if magic.starts_with(GZIP_MAGIC) {
+        (
+            Box::new(BufReader::with_capacity(BUFFER, GzipMembers::new(raw))),
+            true,
+        )
+    } else {
+        (Box::new(raw), false)
+    })
+}
+
+/// Opens bytes from any reader as [`Input::open`] opens an input that cannot be read twice.
+pub fn open_reader(raw: impl Read + Send + 'static) -> io::Result<Opened> {
+    let (stream, gzip) = decode(Box::new(raw), Arc::new(AtomicU64::new(0)))?;
+    find_head(stream, gzip, MAX_PREFIX, None)
+}
+
+/// The first two bytes of every gzip member.
+const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+
+/// The first `n` bytes of `input` (fewer at its end), left unread.
+fn peek(input: &mut impl BufRead, n: usize) -> io::Result<Vec<u8>> {
+    loop {
+        match input.fill_buf() {
+            Ok(bytes) => return Ok(bytes[..bytes.len().min(n)].to_vec()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The input without a UTF-8 byte order mark at its start.
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// Whether a line is neither blank nor a `#` comment (`first`: it starts the input, and may
+/// open with a byte order mark).
+fn is_significant(line: &[u8], first: bool) -> bool {
+    let line = if first { strip_bom(line) } else { line };
+    let line = line.trim_ascii();
+    !line.is_empty() && line[0] != b'#'
+}
+
+/// The first `HEAD` bytes of the next line of `input` that is neither blank nor a comment,
+/// holding at most one line of `HEAD` bytes at a time; empty at the end of the input.
+fn first_significant(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    loop {
+        let mut line = Vec::new();
+        let n = input.take(HEAD as u64).read_until(b'\n', &mut line)?;
+        if n == 0 || is_significant(&line, false) {
+            return Ok(line);
+        }
+        if !line.ends_with(b"\n") {
+            // The rest of a long blank or comment line.
+            input.skip_until(b'\n')?;
+        }
+    }
+}
+
+/// The kind of a compressed or archive stream other than gzip, from its first bytes.
+fn unsupported_compression(magic: &[u8]) -> Option<&'static str> {
+    match magic {
+        [0xFD, b'7', b'z', b'X', b'Z', 0x00, ..] => Some("xz-compressed"),
+        [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some("bzip2-compressed"),
+        [0x28, 0xB5, 0x2F, 0xFD, ..] => Some("zstd-compressed"),
+        [b'P', b'K', 0x03, 0x04, ..] => Some("a zip archive"),
+        _ => None,
+    }
+}
+
+/// An input ready to read.
+pub struct Opened {
+    /// The decompressed bytes, from the start.
+    pub reader: Box<dyn BufRead + Send>,
+    /// The first line of the stream that is neither blank nor a `#` comment (its first
+    /// [`HEAD`] bytes, with its line break; without a byte order mark), or empty when there is
+    /// none: what the format is guessed from.
+    pub head: Vec<u8>,
+    /// Whether the input is gzip (and `reader` decompresses it).
+    pub gzip: bool,
+}
+
+/// The members of a gzip stream, one after the other; zero bytes after a member end the
+/// stream (padding that `gzip -t` accepts), any other bytes that do not start a member are an
+/// error.
+struct GzipMembers<R: BufRead> {
+    member: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> GzipMembers<R> {
+    fn new(input: R) -> Self {
+        GzipMembers {
+            member: Some(flate2::bufread::GzDecoder::new(input)),
+        }
+    }
+}
+
+impl<R: BufRead> Read for GzipMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(member) = self.member.as_mut() else {
+                return Ok(0);
+            };
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member ended: another one, padding, or the end.
+            let mut rest = self.member.take().expect("a member").into_inner();
+            let next = peek(&mut rest, 2)?;
+            if next.is_empty() {
+                return Ok(0);
+            }
+            if next.starts_with(GZIP_MAGIC) || next == GZIP_MAGIC[..next.len()] {
+                self.member = Some(flate2::bufread::GzDecoder::new(rest));
+                continue;
+            }
+            skip_zeros(&mut rest)?;
+            return Ok(0);
+        }
+    }
+}
+
+/// Reads `input` to its end, which must hold only zero bytes.
+fn skip_zeros(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let bytes = match input.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        if bytes.iter().any(|&b| b != 0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "bytes after the end of the gzip stream that are neither a gzip member nor \
+                 zero padding",
+            ));
+        }
+        let n = bytes.len();
+        input.consume(n);
+    }
+}
+
+/// A reader that counts the bytes passing through it.
+struct Counting<R> {
+    inner: R,
+    counter: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    fn open_bytes(bytes: &[u8]) -> (Vec<u8>, Vec<u8>, u64) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input");
+        std::fs::write(&path, bytes).unwrap();
+        let counter = Arc::new(AtomicU64::new(0));
+        let mut opened = Input::file(path).open(counter.clone()).unwrap();
+        let mut all = Vec::new();
+        opened.reader.read_to_end(&mut all).unwrap();
+        (opened.head, all, counter.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn plain_input_reads_whole_and_counts_bytes() {
+        let text = b"\xEF\xBB\xBF# c\n\nabc\ndef\n";
+        let (head, all, raw) = open_bytes(text);
+        assert_eq!(head, b"abc\n");
+        assert_eq!(all, text);
+        assert_eq!(raw, text.len() as u64);
+    }
+
+    #[test]
+    fn other_compressions_are_refused_with_what_to_do() {
+        for (bytes, tool) in [
+            (&b"\xFD7zXZ\x00\x00\x04"[..], "xz -dc"),
+            (b"BZh91AY&SY", "bzip2 -dc"),
+            (b"\x28\xB5\x2F\xFD\x04", "zstd -dc"),
+            (b"PK\x03\x04\x14\x00", "unzip -p"),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("in");
+            std::fs::write(&path, bytes).unwrap();
+            let err = Input::file(path).open(Default::default()).err().unwrap();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+            assert!(err.to_string().contains(tool), "{err}");
+        }
+        // A line file that happens to start like none of them still opens.
+        let (head, _, _) = open_bytes(b"BZh\n");
+        assert_eq!(head, b"BZh\n");
+        assert_eq!(open_bytes(b"\xEF\xBB\xBFid,puzzle").0, b"id,puzzle");
+    }
+
+    #[test]
+    fn concatenated_gzip_members_are_all_read() {
+        let mut bytes = gzip(b"first\n");
+        bytes.extend(gzip(b"second\n"));
+        let (_, all, raw) = open_bytes(&bytes);
+        assert_eq!(all, b"first\nsecond\n");
+        assert_eq!(raw, bytes.len() as u64);
+    }
+
+    #[test]
+    fn the_whole_stream_is_the_decompressed_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = gzip(b"first\n");
+        bytes.extend(gzip(b"second\n"));
+        let gz = dir.path().join("in.gz");
+        std::fs::write(&gz, &bytes).unwrap();
+        let whole = Input::file(gz).whole().unwrap();
+        assert_eq!(whole.bytes, 13);
+        assert_eq!(whole.digest, digest::of(b"first\nsecond\n"));
+        let plain = dir.path().join("in.txt");
+        std::fs::write(&plain, b"abc\n\x1f").unwrap();
+        assert_eq!(Input::file(plain).whole().unwrap().bytes, 5);
+    }
+
+    #[test]
+    fn tiny_inputs_survive_the_magic_check() {
+        assert_eq!(open_bytes(b"").1, b"");
+        assert_eq!(open_bytes(b"\x1f").1, b"\x1f");
+    }
+
+    #[test]
+    fn the_first_line_is_found_however_far_down_and_the_bytes_stay_whole() {
+        // Blank lines, then long comments (one longer than the head), then the first line.
+        let mut text = "\n".repeat(70_000).into_bytes();
+        text.extend(format!("# {}\n", "x".repeat(100_000)).bytes());
+        text.extend(b"#\n  \t\r\nfirst,line\nsecond\n");
+        let (head, all, raw) = open_bytes(&text);
+        assert_eq!(head, b"first,line\n");
+        assert_eq!(all, text);
+        assert_eq!(raw, text.len() as u64, "the bytes read twice count once");
+        let (head, all, _) = open_bytes(&gzip(&text));
+        assert_eq!((head, all), (b"first,line\n".to_vec(), text.clone()));
+        // Nothing but blank lines: no first line.
+        let (head, all, _) = open_bytes(&text[..70_000]);
+        assert_eq!((head.len(), all.len()), (0, 70_000));
+    }
+
+    #[test]
+    fn zero_padding_after_the_last_gzip_member_ends_the_stream() {
+        let mut bytes = gzip(b"first\n");
+        bytes.extend([0; 1000]);
+        assert_eq!(open_bytes(&bytes).1, b"first\n");
+        let mut bytes = gzip(b"first\n");
+        bytes.extend(b"\0\0junk");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.gz");
+        std::fs::write(&path, &bytes).unwrap();
+        let mut opened = Input::file(path).open(Default::default()).unwrap();
+        let err = opened.reader.read_to_end(&mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("neither a gzip member"), "{err}");
+    }
+}

@@ -1,0 +1,10 @@
+//! Bytes in and out: the inputs of a run (files or standard input, plain or gzip, sniffed once
+//! here for every command) and its outputs (standard output, or a file replaced only when
+//! complete), with the one digest of the crate for telling streams apart.
+
+pub mod digest;
+pub mod input;
+pub mod output;
+
+pub use input::{Input, Opened, Source};
+pub use output::{Output, OutputError, PartialPaths, Target};

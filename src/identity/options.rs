@@ -1,0 +1,136 @@
+//! The options of a run that change the bytes of its output: one list, recorded by checkpoints
+//! and by shards' summaries, and compared by `--resume` and `merge`. Threads, the chunk size and
+//! the messages change nothing and are left out.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::pipeline::{Job, Settings};
+
+/// Options by name (`algorithm`, `max_solutions`, ...), with their values.
+pub type Options = BTreeMap<String, Value>;
+
+/// The options of `settings` that change the bytes of the output, and the command.
+pub fn of(settings: &Settings) -> Options {
+    let columns = &settings.columns;
+    let mut options: Options = [
+        ("command", json!(settings.job.name())),
+        (
+            "input_format",
+            json!(settings.input_format.map_or("(detected)", |f| f.name())),
+        ),
+        ("puzzle_column", json!(columns.puzzle)),
+        ("keep_columns", json!(columns.keep)),
+        ("regions_column", json!(columns.regions)),
+        ("output_format", json!(settings.output_format.name())),
+        (
+            "layout",
+            json!(if settings.layout.is_standard() {
+                "standard".to_string()
+            } else {
+                settings.layout.to_line()
+            }),
+        ),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value))
+    .collect();
+    let job: Vec<(&str, Value)> = match settings.job {
+        Job::Solve(solve) => vec![
+            ("algorithm", json!(solve.algorithm.name())),
+            ("max_solutions", json!(solve.max_solutions)),
+            ("max_recursions", json!(solve.max_recursions)),
+            ("seed", json!(solve.seed)),
+        ],
+        Job::Verify(verify) => vec![
+            ("solution_column", json!(columns.solution)),
+            ("unique", json!(verify.unique)),
+            ("max_recursions", json!(verify.max_recursions)),
+        ],
+    };
+    options.extend(job.into_iter().map(|(n, v)| (n.to_string(), v)));
+    options
+}
+
+/// One option that differs: its name, and its value in each list (`None`: not in it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change<'a> {
+    /// The option's name.
+    pub name: &'a str,
+    /// Its value in the first list.
+    pub was: Option<&'a Value>,
+    /// Its value in the second list.
+    pub now: Option<&'a Value>,
+}
+
+impl Change<'_> {
+    /// The command-line flag of the option (`--max-solutions`; the layout is `regions`).
+    pub fn flag(&self) -> String {
+        match self.name {
+            "layout" => "regions".to_string(),
+            name => format!("--{}", name.replace('_', "-")),
+        }
+    }
+}
+
+/// Every option whose value differs between `was` and `now`, by name.
+pub fn changes<'a>(was: &'a Options, now: &'a Options) -> Vec<Change<'a>> {
+    let names: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let (a, b) = (was.get(name), now.get(name));
+            (a != b).then_some(Change {
+                name,
+                was: a,
+                now: b,
+            })
+        })
+        .collect()
+}
+
+/// A value as a command line shows it: text as it is, lists comma-separated, `(default)` for
+/// none, `(none)` when the option is absent.
+pub fn shown(value: Option<&Value>) -> String {
+    match value {
+        None => "(none)".to_string(),
+        Some(Value::Null) => "(default)".to_string(),
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(","),
+        Some(other) => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{Algorithm, SolveOptions};
+
+    #[test]
+    fn only_options_that_shape_the_output_count() {
+        let settings = crate::test_data::solve_settings(1);
+        let mut more_threads = settings.clone();
+        more_threads.threads = 8;
+        assert_eq!(of(&settings), of(&more_threads));
+        let mut other = settings.clone();
+        other.job = Job::Solve(SolveOptions {
+            algorithm: Algorithm::Naive,
+            ..SolveOptions::default()
+        });
+        let (a, b) = (of(&settings), of(&other));
+        let found = changes(&a, &b);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].flag(), "--algorithm");
+        assert_eq!(
+            (shown(found[0].was), shown(found[0].now)),
+            ("fast".into(), "naive".into())
+        );
+        assert_eq!(shown(a.get("input_format")), "(detected)");
+        assert_eq!(shown(a.get("puzzle_column")), "(default)");
+    }
+}

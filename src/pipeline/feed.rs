@@ -1,0 +1,248 @@
+//! The inputs as one stream of records, read chunk by chunk on the calling thread.
+//!
+//! Each input is opened in turn (its format detected, or as the settings say), read through the
+//! format's reader, and hashed as its bytes are consumed ([`crate::files::digest`]): every
+//! chunk carries the digests of the input bytes read up to its last record, which a resumable
+//! run records in its checkpoint. A resumed run checks those bytes again as it skips the
+//! records written before, and reads on until the check is done before it hands over a chunk,
+//! so that no row is written from an input that changed under it.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::error::RunError;
+use super::settings::{Job, Settings};
+use crate::files::Input;
+use crate::files::digest::{HashingReader, Prefix, Tracker};
+use crate::format::{self, ReadOptions, Record, RecordReader};
+use crate::shard::Plan;
+
+/// How many records are skipped between two looks at the interrupt flag.
+const SKIP_POLL: u64 = 4096;
+
+/// A record and the index of its input.
+pub(super) struct Item {
+    pub source: usize,
+    pub record: Record,
+}
+
+/// Records read together.
+#[derive(Default)]
+pub(super) struct Chunk {
+    pub items: Vec<Item>,
+    /// Raw input bytes read when the chunk was complete.
+    pub read_to: u64,
+    /// The input bytes consumed up to the chunk's last record, by input (every input opened so
+    /// far, in order).
+    pub consumed: Vec<Prefix>,
+}
+
+/// The input being read.
+struct Current {
+    index: usize,
+    reader: Box<dyn RecordReader>,
+    tracker: Arc<Mutex<Tracker>>,
+}
+
+/// The inputs as one stream of records, read chunk by chunk.
+pub(super) struct Feed<'a> {
+    inputs: &'a [Input],
+    settings: &'a Settings,
+    options: ReadOptions,
+    raw_bytes: Arc<AtomicU64>,
+    current: Option<Current>,
+    /// The next input to open.
+    next_input: usize,
+    /// The inputs read to their end: what their reader consumed.
+    finished: Vec<Prefix>,
+    to_skip: u64,
+    /// Whether reading stopped because the interrupt flag was set.
+    pub interrupted: bool,
+    /// Whether a reader opened so far gives records their own region layouts.
+    pub regions: bool,
+    /// The part of each input to read, when sharded.
+    plan: Option<Plan>,
+}
+
+impl<'a> Feed<'a> {
+    pub fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
+        let options = ReadOptions {
+            wanted: match settings.job {
+                Job::Solve(_) => format::Wanted::Puzzle,
+                Job::Verify(_) => format::Wanted::PuzzleAndSolution,
+            },
+            columns: settings.columns.clone(),
+            ..ReadOptions::default()
+        };
+        Feed {
+            inputs,
+            settings,
+            options,
+            raw_bytes: Arc::new(AtomicU64::new(0)),
+            current: None,
+            next_input: 0,
+            finished: Vec::new(),
+            to_skip: settings.skip_records,
+            interrupted: false,
+            regions: false,
+            plan,
+        }
+    }
+
+    /// The next chunk of records; empty at the end of the inputs or when interrupted.
+    pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
+        let limit = self.settings.chunk;
+        let mut items = Vec::new();
+        let mut bytes = 0;
+        if interrupt.load(Ordering::Relaxed) {
+            self.interrupted = true;
+            return Ok(Chunk::default());
+        }
+        // A check of the bytes an interrupted run read finishes before the chunk is handed over.
+        while (items.len() < limit.records && bytes < limit.bytes) || self.check_pending() {
+            let Some(item) = self.next_item()? else {
+                break;
+            };
+            if self.to_skip > 0 {
+                self.to_skip -= 1;
+                // Skipping millions of records takes a while: stay interruptible.
+                if self.to_skip.is_multiple_of(SKIP_POLL) && interrupt.load(Ordering::Relaxed) {
+                    self.interrupted = true;
+                    return Ok(Chunk::default());
+                }
+                continue;
+            }
+            bytes += item.record.text_len();
+            items.push(item);
+        }
+        Ok(Chunk {
+            items,
+            read_to: self.raw_bytes.load(Ordering::Relaxed),
+            consumed: self.consumed(),
+        })
+    }
+
+    /// The input bytes consumed so far, by input.
+    fn consumed(&self) -> Vec<Prefix> {
+        let mut all = self.finished.clone();
+        if let Some(current) = &self.current {
+            let tracker = lock(&current.tracker);
+            all.push(Prefix {
+                name: self.inputs[current.index].name.clone(),
+                bytes: tracker.hasher().len(),
+                digest: tracker.hasher().digest(),
+            });
+        }
+        all
+    }
+
+    /// Whether the input being read still has to reach the end of the bytes to check.
+    fn check_pending(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|c| lock(&c.tracker).pending())
+    }
+
+    fn next_item(&mut self) -> Result<Option<Item>, RunError> {
+        loop {
+            let current = match &mut self.current {
+                Some(current) => current,
+                None => {
+                    let Some(input) = self.inputs.get(self.next_input) else {
+                        return Ok(None);
+                    };
+                    let current = self.open(input, self.next_input)?;
+                    self.regions |= current.reader.has_regions();
+                    self.current.insert(current)
+                }
+            };
+            let index = current.index;
+            let read = current.reader.next_record();
+            let input = &self.inputs[index];
+            let changed = || RunError::InputChanged {
+                name: input.name.clone(),
+                bytes: self.settings.consumed[index].bytes,
+            };
+            match read {
+                Ok(Some(record)) => {
+                    if lock(&current.tracker).verdict() == Some(false) {
+                        return Err(changed());
+                    }
+                    return Ok(Some(Item {
+                        source: index,
+                        record,
+                    }));
+                }
+                Ok(None) => {
+                    let tracker = lock(&current.tracker);
+                    match tracker.verdict() {
+                        Some(false) => return Err(changed()),
+                        // The input ended before the bytes the interrupted run had read.
+                        None if tracker.pending() => return Err(changed()),
+                        _ => {}
+                    }
+                    self.finished.push(Prefix {
+                        name: input.name.clone(),
+                        bytes: tracker.hasher().len(),
+                        digest: tracker.hasher().digest(),
+                    });
+                    drop(tracker);
+                    self.current = None;
+                    self.next_input += 1;
+                }
+                Err(e) => {
+                    return Err(RunError::Read {
+                        name: input.name.clone(),
+                        line: current.reader.position().line.saturating_sub(1),
+                        source: e,
+                    });
+                }
+            }
+        }
+    }
+
+    fn open(&self, input: &Input, index: usize) -> Result<Current, RunError> {
+        let opened = input
+            .open(self.raw_bytes.clone())
+            .map_err(|source| RunError::Open {
+                name: input.name.clone(),
+                source,
+            })?;
+        let format = self
+            .settings
+            .input_format
+            .unwrap_or_else(|| format::detect(input.path(), &opened.head));
+        let options = ReadOptions {
+            span: self
+                .plan
+                .as_ref()
+                .map_or(self.options.span, |p| p.span(index)),
+            ..self.options.clone()
+        };
+        let tracker = Arc::new(Mutex::new(Tracker::default()));
+        if let Some(read_before) = self.settings.consumed.get(index) {
+            lock(&tracker).expect(read_before.bytes, read_before.digest);
+        }
+        let hashed = HashingReader::new(opened.reader, Arc::clone(&tracker));
+        let reader = format::reader(format, hashed, &options).map_err(|e| match e {
+            format::ReaderError::Io(source) => RunError::Read {
+                name: input.name.clone(),
+                line: 0,
+                source,
+            },
+            format::ReaderError::Header(source) => RunError::Format {
+                name: input.name.clone(),
+                source,
+            },
+        })?;
+        Ok(Current {
+            index,
+            reader,
+            tracker,
+        })
+    }
+}
+
+fn lock(tracker: &Mutex<Tracker>) -> std::sync::MutexGuard<'_, Tracker> {
+    tracker.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,306 @@
+//! The thread pool's side of a run: each chunk is cut into batches, each batch a job of its own
+//! that handles its records (parse, search or check, the independent verifier, the row
+//! formatted) and puts its result in its slot; the calling thread waits for a chunk's batches in
+//! order, never without a timeout, so that an interrupt is served within a fraction of a second.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::error::{RunError, SolverBug};
+use super::feed::Item;
+use super::settings::{Job, Settings};
+use super::{solve, verify};
+use crate::format::{self, Cell, Record, RowWriter};
+use crate::layout::Layout;
+use crate::row::{RowStatus, Tally};
+use crate::stats;
+
+/// Records per batch: the unit of work of one pool task and of interruption.
+pub const BATCH: usize = 64;
+
+/// How often the calling thread looks at the interrupt flag while it waits for the pool.
+pub const POLL: Duration = Duration::from_millis(50);
+
+/// How long batches get, once interrupted, to finish the record they are on and report.
+pub const GRACE: Duration = Duration::from_millis(250);
+
+/// The layout of a record: its own (`regions` column) or the run's.
+pub(super) fn record_layout<'a>(
+    record: &Record,
+    run_layout: &'a Layout,
+) -> Result<std::borrow::Cow<'a, Layout>, crate::layout::LayoutError> {
+    match &record.regions {
+        Some(text) => Layout::parse(text).map(std::borrow::Cow::Owned),
+        None => Ok(std::borrow::Cow::Borrowed(run_layout)),
+    }
+}
+
+/// Sets the cancel flag of the batches when dropped.
+pub(super) struct CancelOnDrop(pub Arc<Work>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the pool needs to handle records; shared with the pool's tasks, which may outlive a run
+/// that ended early.
+pub(super) struct Work {
+    pub settings: Settings,
+    pub writer: RowWriter,
+    /// The inputs' names, for the `file` column and messages.
+    pub names: Vec<String>,
+    /// Whether rows end with the record's `regions` column.
+    pub regions: bool,
+    /// Set when the run no longer wants rows: batches stop before their next record.
+    pub cancel: AtomicBool,
+}
+
+/// A chunk being handled by the pool: each batch is a job of its own that puts its result in its
+/// slot; the last job to end wakes the calling thread (one wake-up per chunk, not per batch).
+/// Separate jobs, not a parallel iterator: a worker blocked in a `join` may run other jobs, and
+/// with a chunk always queued behind the one being handled, chunks would nest on its stack.
+pub(super) struct Running(Arc<Results>);
+
+/// The results of a chunk's batches, as they arrive.
+struct Results {
+    state: Mutex<Slots>,
+    /// Signalled when every job has ended.
+    ready: Condvar,
+    /// The number of batches.
+    count: usize,
+}
+
+struct Slots {
+    batches: Vec<Option<Batch>>,
+    /// Jobs that have ended, with a result or (a bug) without.
+    ended: usize,
+}
+
+impl Results {
+    fn lock(&self) -> MutexGuard<'_, Slots> {
+        // A panic while holding the lock leaves the slots consistent: each write is one step.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Counts a job as ended when dropped, however it ends.
+struct JobEnded(Arc<Results>);
+
+impl Drop for JobEnded {
+    fn drop(&mut self) {
+        let mut slots = self.0.lock();
+        slots.ended += 1;
+        if slots.ended == self.0.count {
+            self.0.ready.notify_one();
+        }
+    }
+}
+
+/// The result of one batch of records: their rows, formatted, and what to report.
+#[derive(Default)]
+pub(super) struct Batch {
+    /// The formatted rows of the records handled.
+    pub bytes: Vec<u8>,
+    /// Rows in `bytes`, by status.
+    pub tally: Tally<RowStatus>,
+    /// The records to report: (index of the input, line, status, reason).
+    pub flagged: Vec<(usize, u64, RowStatus, String)>,
+    /// Why the batch stopped before its end.
+    pub stop: Option<RunError>,
+    /// The dataset summary of the batch's rows, when asked for.
+    pub dataset: Option<stats::Summary>,
+}
+
+impl Work {
+    /// Hands the batches of a chunk to the pool and returns at once.
+    pub fn start(work: &Arc<Work>, pool: &rayon::ThreadPool, items: Vec<Item>) -> Running {
+        let count = items.len().div_ceil(BATCH);
+        let results = Arc::new(Results {
+            state: Mutex::new(Slots {
+                batches: (0..count).map(|_| None).collect(),
+                ended: 0,
+            }),
+            ready: Condvar::new(),
+            count,
+        });
+        let items = Arc::new(items);
+        for index in 0..count {
+            let (work, items) = (Arc::clone(work), Arc::clone(&items));
+            let ended = JobEnded(Arc::clone(&results));
+            pool.spawn(move || {
+                let range = index * BATCH..((index + 1) * BATCH).min(items.len());
+                let batch = work.process_batch(&items[range]);
+                // The slots are gone when the run has stopped waiting: the batch is dropped.
+                if let Some(slot) = ended.0.lock().batches.get_mut(index) {
+                    *slot = Some(batch);
+                }
+            });
+        }
+        Running(results)
+    }
+
+    pub fn process_batch(&self, items: &[Item]) -> Batch {
+        let mut batch = Batch {
+            bytes: Vec::with_capacity(items.len() * 256),
+            dataset: self.settings.summarise.then(stats::Summary::new),
+            ..Batch::default()
+        };
+        for item in items {
+            if self.cancel.load(Ordering::Relaxed) {
+                batch.stop = Some(RunError::Interrupted);
+                break;
+            }
+            let record = &item.record;
+            let out = &mut batch.bytes;
+            let dataset = &mut batch.dataset;
+            let handled = guarded(record, || self.handle(item, out, dataset));
+            match handled {
+                Ok((status, error)) => {
+                    batch.tally.add(status);
+                    if let Some(reason) = error {
+                        batch
+                            .flagged
+                            .push((item.source, record.line, status, reason));
+                    }
+                }
+                Err(bug) => {
+                    batch.stop = Some(RunError::SolverBug {
+                        name: self.names[item.source].clone(),
+                        line: record.line,
+                        bug,
+                    });
+                    break;
+                }
+            }
+        }
+        batch
+    }
+
+    /// Handles one record, appends its row to `out` (and adds it to `dataset`, when summarising):
+    /// its status and why it is not good.
+    fn handle(
+        &self,
+        item: &Item,
+        out: &mut Vec<u8>,
+        dataset: &mut Option<stats::Summary>,
+    ) -> Result<(RowStatus, Option<String>), SolverBug> {
+        let record = &item.record;
+        match &self.settings.job {
+            Job::Solve(options) => {
+                solve::handle(record, options, &self.settings.layout).map(|row| {
+                    let mut text = [[0; crate::grid::CELLS]; 2];
+                    self.write_row(item, row.cells(record.line, &mut text), out);
+                    if let Some(dataset) = dataset {
+                        dataset.add(&row.summary_row());
+                    }
+                    (row.status.into(), row.error)
+                })
+            }
+            Job::Verify(options) => {
+                verify::handle(record, options, &self.settings.layout).map(|row| {
+                    self.write_row(item, row.cells(record.line), out);
+                    (row.status.into(), row.error)
+                })
+            }
+        }
+    }
+
+    /// Formats one row: the `file` column when there are several inputs, the job's `cells`,
+    /// then the kept columns.
+    fn write_row<'a>(
+        &'a self,
+        item: &'a Item,
+        cells: impl IntoIterator<Item = Cell<'a>>,
+        out: &mut Vec<u8>,
+    ) {
+        let file = (self.names.len() > 1).then(|| Cell::Text(&self.names[item.source]));
+        // A record that could not be read has no kept values: their cells stay empty.
+        let kept = item
+            .record
+            .kept
+            .iter()
+            .map(|k| Cell::Bytes(k))
+            .chain(std::iter::repeat(Cell::Null))
+            .take(self.settings.columns.keep.len());
+        let regions = self.regions.then(|| {
+            item.record
+                .regions
+                .as_deref()
+                .map_or(Cell::Null, Cell::Bytes)
+        });
+        self.writer.row(
+            file.into_iter().chain(cells).chain(kept).chain(regions),
+            out,
+        );
+    }
+}
+
+impl Running {
+    /// The chunk's batches in order, up to the first that stopped early. Once `interrupt` is set,
+    /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
+    /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
+    pub fn wait(self, interrupt: &AtomicBool, cancel: &AtomicBool) -> Vec<Batch> {
+        let mut deadline: Option<Instant> = None;
+        let mut guard = self.0.lock();
+        while guard.ended < self.0.count {
+            if deadline.is_none() && interrupt.load(Ordering::Relaxed) {
+                cancel.store(true, Ordering::Relaxed);
+                deadline = Some(Instant::now() + GRACE);
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let timeout = deadline.map_or(POLL, |d| {
+                d.saturating_duration_since(Instant::now()).min(POLL)
+            });
+            guard = self
+                .0
+                .ready
+                .wait_timeout(guard, timeout)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        let slots = std::mem::take(&mut guard.batches);
+        drop(guard);
+        let mut batches = Vec::with_capacity(slots.len());
+        for slot in slots {
+            let batch = slot.unwrap_or_else(|| Batch {
+                stop: Some(RunError::Interrupted),
+                ..Batch::default()
+            });
+            let last = batch.stop.is_some();
+            batches.push(batch);
+            if last {
+                break;
+            }
+        }
+        batches
+    }
+}
+
+/// Runs `f` on `record`, turning a panic (always a bug) into an error that names the record, so
+/// that a bug ends the run with a message instead of a crash.
+pub(super) fn guarded<T>(
+    record: &Record,
+    f: impl FnOnce() -> Result<T, SolverBug>,
+) -> Result<T, SolverBug> {
+    panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        Err(SolverBug {
+            puzzle: format::escape(&record.puzzle),
+            detail: format!("panic: {}", panic_message(payload.as_ref())),
+        })
+    })
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
+}

@@ -1,0 +1,84 @@
+//! What a run is asked to do: the job for each record and everything else the pipeline needs
+//! besides its inputs and output.
+
+use crate::files::digest::Prefix;
+use crate::format::{Columns, InputFormat, OutputFormat};
+use crate::layout::Layout;
+use crate::shard::Shard;
+use crate::solver::SolveOptions;
+
+/// What to do with each record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Job {
+    /// Solve the puzzle.
+    Solve(SolveOptions),
+    /// Check the proposed solution.
+    Verify(VerifyOptions),
+}
+
+impl Job {
+    /// The command's name: `solve` or `verify`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Job::Solve(_) => "solve",
+            Job::Verify(_) => "verify",
+        }
+    }
+}
+
+/// How `verify` checks a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VerifyOptions {
+    /// Also require the puzzle to have exactly one solution (found by the solver, limit 2).
+    pub unique: bool,
+    /// The recursion budget of that uniqueness search.
+    pub max_recursions: u64,
+}
+
+/// How many records a chunk holds at most, by count and by bytes of record text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ChunkSize {
+    /// Records per chunk.
+    pub records: usize,
+    /// Bytes of record text per chunk (puzzle, solution and kept fields).
+    pub bytes: usize,
+}
+
+impl Default for ChunkSize {
+    fn default() -> Self {
+        ChunkSize {
+            records: 8192,
+            bytes: 2 << 20,
+        }
+    }
+}
+
+/// Everything a run needs besides its inputs and output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// What to do with each record.
+    pub job: Job,
+    /// The regions of the puzzles.
+    pub layout: Layout,
+    /// The input format, or `None` to detect it per input.
+    pub input_format: Option<InputFormat>,
+    /// CSV column choices.
+    pub columns: Columns,
+    /// The output format.
+    pub output_format: OutputFormat,
+    /// Worker threads.
+    pub threads: usize,
+    /// Records to skip (read but neither handled nor written) at the start of the inputs, across
+    /// input boundaries. When it is not zero the header row is not written either: the run
+    /// continues an earlier output, which has it.
+    pub skip_records: u64,
+    /// The input bytes an interrupted run had read (by input, in order), which this run checks
+    /// are unchanged before it writes any row ([`crate::pipeline::RunError::InputChanged`]).
+    pub consumed: Vec<Prefix>,
+    /// Whether to build a dataset summary ([`crate::stats::Summary`]) of the rows (solve).
+    pub summarise: bool,
+    /// The chunk size.
+    pub chunk: ChunkSize,
+    /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.
+    pub shard: Option<Shard>,
+}

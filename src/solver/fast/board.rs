@@ -1,0 +1,390 @@
+//! The board of the `fast` engine and its propagation: the candidate bitboards, placing a
+//! digit, the three propagation steps to a fixpoint, and the choice of the cell to branch on.
+//! The [engine's page](super) draws the bit layout and defines the steps and their counters.
+
+// Bands, digits and rows index parallel arrays; index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+#![forbid(unsafe_code)]
+
+use super::GivensConflict;
+use super::isa::{Isa, lane, set_lane};
+use super::tables::{
+    BAND, COLUMN_CELLS, GIVEN_ROWS_AND_BOXES, KEEP_IN_BAND, OTHER_BANDS, PERMUTATIONS, POINTING,
+    fold_columns, spread_columns, unsolved_peers,
+};
+use crate::grid::Grid;
+use crate::layout::UnitName;
+use crate::solver::{Event, Observer, Rule, Search};
+
+/// The search state: what is still possible, and what is solved. 128 bytes, 64-byte aligned:
+/// the copy on a guess is two whole lines.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(super) struct Board {
+    /// `cand[b * 9 + d]`: cells of band `b` where digit `d` may go (see the module page).
+    cand: [u32; 27],
+    /// Cells of each band not yet placed.
+    unsolved: [u32; 3],
+    /// The stale digit-bands: bit `i` set when `cand[i]` lost a cell since its last update.
+    stale: u32,
+}
+
+/// Propagation found that the board has no solution.
+pub(super) struct Contradiction;
+
+/// What a quiet board offers to branch on.
+pub(super) struct Quiet {
+    /// Per band, the unsolved cells with exactly two candidates.
+    pairs: [u32; 3],
+}
+
+impl Board {
+    /// Every digit possible everywhere, nothing placed.
+    fn new() -> Board {
+        let cand = [BAND; 27];
+        Board {
+            cand,
+            unsolved: [BAND, BAND, BAND],
+            stale: 0,
+        }
+    }
+
+    /// Keeps only `keep` of digit-band `i`; returns bit `i` if it lost a cell.
+    #[inline(always)]
+    fn narrow(&mut self, i: usize, keep: u32) -> u32 {
+        let x = self.cand[i];
+        self.cand[i] = x & keep;
+        u32::from(x & !keep != 0) << i
+    }
+
+    /// Removes `cells` of band `b` from every digit: they are being placed. Returns the
+    /// digit-bands that lost a cell.
+    #[inline(always)]
+    fn clear_cells(&mut self, b: usize, cells: u32) -> u32 {
+        self.unsolved[b] &= !cells;
+        // Lane by lane (see `lane`); the lost bits are summed as a tree.
+        let mut hit = [0u32; 9];
+        for d in 0..9 {
+            let old = lane(&self.cand, b * 9 + d);
+            set_lane(&mut self.cand, b * 9 + d, old & !cells);
+            hit[d] = u32::from(old & cells != 0);
+        }
+        let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
+        let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
+        let lost = quads[0] + (quads[1] << 4) + (hit[8] << 8);
+        lost << (b * 9)
+    }
+
+    /// Places digit `d` (0-based) in band `b` at the single bit `bit`: removes the digit from
+    /// the cell's row, box and column, and every other digit from the cell.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, bit: u32) {
+        let others = self.candidates_of(b, bit) & !(1 << d);
+        self.place_among(d, b, bit, others);
+    }
+
+    /// [`Board::place`] for a cell whose other candidates are known: the digits `others`
+    /// (bit `d`), whose digit-bands have already lost the cell or lose it here.
+    #[inline(always)]
+    pub(super) fn place_among(&mut self, d: usize, b: usize, bit: u32, others: u32) {
+        let pos = bit.trailing_zeros() as usize;
+        let i = b * 9 + d;
+        debug_assert!(pos < 27 && self.cand[i] & bit != 0 && others & (1 << d) == 0);
+        self.unsolved[b] &= !bit;
+        let mut rest = others;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.cand[b * 9 + e] &= !bit;
+        }
+        self.cand[i] &= KEEP_IN_BAND[pos];
+        let mut lost = (others << (b * 9)) | (1 << i);
+        let column = COLUMN_CELLS[pos];
+        for j in OTHER_BANDS[i] {
+            lost |= self.narrow(j, !column);
+        }
+        self.stale |= lost;
+    }
+
+    /// A copy of the board with digit `d` placed as in [`Board::place_among`]. The lanes that
+    /// change are computed from this board, not read back from the copy just stored.
+    #[inline(always)]
+    pub(super) fn child(&self, d: usize, b: usize, bit: u32, others: u32) -> Board {
+        let pos = bit.trailing_zeros() as usize;
+        let i = b * 9 + d;
+        debug_assert!(pos < 27 && self.cand[i] & bit != 0 && others & (1 << d) == 0);
+        let mut child = *self;
+        child.unsolved[b] = self.unsolved[b] & !bit;
+        let mut rest = others;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            child.cand[b * 9 + e] = self.cand[b * 9 + e] & !bit;
+        }
+        child.cand[i] = self.cand[i] & KEEP_IN_BAND[pos];
+        let mut lost = (others << (b * 9)) | (1 << i);
+        let column = COLUMN_CELLS[pos];
+        for j in OTHER_BANDS[i] {
+            let x = self.cand[j];
+            child.cand[j] = x & !column;
+            lost |= u32::from(x & column != 0) << j;
+        }
+        child.stale = self.stale | lost;
+        child
+    }
+
+    /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
+    /// into the other bands, and the hidden singles of rows left with one cell.
+    #[inline(always)]
+    fn update<I: Isa, O: Observer>(
+        &mut self,
+        isa: I,
+        i: usize,
+        search: &mut Search<'_, O>,
+    ) -> Result<u32, Contradiction> {
+        let (b, d) = (i / 9, i % 9);
+        let x = self.cand[i];
+        let permutations = PERMUTATIONS[isa.presence(x) & 0x1FF];
+        let y = x & permutations as u32;
+        if y == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[i] = y;
+        let pointing = POINTING[fold_columns(y) as usize];
+        let mut lost = 0;
+        for j in OTHER_BANDS[i] {
+            lost |= self.narrow(j, pointing as u32);
+        }
+        // A row left alone in one box whose candidates lie in one column holds one cell.
+        let single_rows = ((permutations & pointing) >> 32) as u32;
+        let new = y & single_rows & self.unsolved[b];
+        if new != 0 {
+            search.stats.hidden_singles += u64::from(new.count_ones());
+            if O::ACTIVE {
+                let mut bits = new;
+                while bits != 0 {
+                    let pos = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    search.observer.event(&Event::Placed {
+                        cell: b * 27 + pos,
+                        digit: d as u8 + 1,
+                        rule: Rule::HiddenSingle(UnitName::Row((b * 3 + pos / 9) as u8 + 1)),
+                    });
+                }
+            }
+            // The permutation step already cleared the boxes of these cells for `d`, and
+            // pointing their columns in the other bands.
+            lost |= self.clear_cells(b, new) & !(1 << i);
+            self.cand[i] = y;
+        }
+        Ok(lost)
+    }
+
+    /// Updates stale digit-bands until none is stale.
+    #[inline(always)]
+    fn settle_bands<I: Isa, O: Observer>(
+        &mut self,
+        isa: I,
+        search: &mut Search<'_, O>,
+    ) -> Result<(), Contradiction> {
+        // The digit-bands for the next sweep: those that lost a cell since their update.
+        let mut next = self.stale;
+        self.stale = 0;
+        while next != 0 {
+            let mut sweep = next;
+            next = 0;
+            while sweep != 0 {
+                let i = sweep.trailing_zeros() as usize;
+                sweep &= sweep - 1;
+                next &= !(1 << i);
+                next |= self.update::<I, O>(isa, i, search)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Places every unsolved cell that has one candidate left (step 2). Returns how many were
+    /// placed and, when none was, the cells with two candidates.
+    #[inline(always)]
+    fn naked_singles<I: Isa, O: Observer>(
+        &mut self,
+        isa: I,
+        search: &mut Search<'_, O>,
+    ) -> Result<(u32, Quiet), Contradiction> {
+        let mut placed = 0;
+        let mut pairs = [0u32; 3];
+        // Placing a single changes only its own band, so the counts of all three bands can be
+        // taken up front.
+        let counts = isa.cell_counts(&self.cand);
+        for (b, &[any, two, three]) in counts.iter().enumerate() {
+            let unsolved = self.unsolved[b];
+            if unsolved & !any != 0 {
+                return Err(Contradiction);
+            }
+            pairs[b] = unsolved & two & !three;
+            let mut singles = unsolved & !two;
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles &= singles - 1;
+                // An earlier placement of this pass may have taken the last candidate.
+                let d = self.candidates_of(b, bit).trailing_zeros() as usize;
+                if d == 32 {
+                    return Err(Contradiction);
+                }
+                search.naked_single(b * 27 + bit.trailing_zeros() as usize, d as u8 + 1);
+                self.place_among(d, b, bit, 0);
+                placed += 1;
+            }
+        }
+        Ok((placed, Quiet { pairs }))
+    }
+
+    /// Places every digit that has one cell left in a column (step 3). Returns how many were
+    /// placed, or the contradiction of a column where a digit has no cell.
+    #[inline(always)]
+    fn column_singles<I: Isa, O: Observer>(
+        &mut self,
+        isa: I,
+        search: &mut Search<'_, O>,
+    ) -> Result<u32, Contradiction> {
+        // For each digit and band, the columns holding the digit in exactly one row; of those,
+        // the columns no other band holds; and whether some column has no place at all.
+        let scan = isa.column_scan(&self.cand, &self.unsolved);
+        if scan.empty {
+            return Err(Contradiction);
+        }
+        if !scan.any_found {
+            return Ok(0);
+        }
+        let found = scan.found;
+        let mut placed = 0;
+        for (b, digits) in found.iter().enumerate() {
+            for (d, &cells) in digits.iter().enumerate() {
+                let mut new = cells;
+                while new != 0 {
+                    let bit = new & new.wrapping_neg();
+                    new &= new - 1;
+                    // An earlier placement of this pass may have taken the cell or the digit.
+                    if self.cand[b * 9 + d] & bit == 0 || self.unsolved[b] & bit == 0 {
+                        return Err(Contradiction);
+                    }
+                    let pos = bit.trailing_zeros() as usize;
+                    search.hidden_single(b * 27 + pos, d as u8 + 1, || {
+                        UnitName::Column((pos % 9) as u8 + 1)
+                    });
+                    self.place(d, b, bit);
+                    placed += 1;
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Propagates to the fixpoint of the three steps; on a quiet unsolved board, returns what
+    /// to branch on.
+    #[inline(always)]
+    pub(super) fn propagate<I: Isa, O: Observer>(
+        &mut self,
+        isa: I,
+        search: &mut Search<'_, O>,
+    ) -> Result<Option<Quiet>, Contradiction> {
+        loop {
+            self.settle_bands::<I, O>(isa, search)?;
+            if self.is_solved() {
+                return Ok(None);
+            }
+            let (placed, quiet) = self.naked_singles::<I, O>(isa, search)?;
+            if placed != 0 {
+                continue;
+            }
+            if self.column_singles::<I, O>(isa, search)? == 0 {
+                return Ok(Some(quiet));
+            }
+        }
+    }
+
+    /// The digits (bit `d`) that may still go in cell `bit` of band `b`.
+    #[inline(always)]
+    pub(super) fn candidates_of(&self, b: usize, bit: u32) -> u32 {
+        let mut digits = 0;
+        for d in (0..9).rev() {
+            digits = (digits << 1) | u32::from(lane(&self.cand, b * 9 + d) & bit != 0);
+        }
+        digits
+    }
+
+    #[inline(always)]
+    fn is_solved(&self) -> bool {
+        (self.unsolved[0] | self.unsolved[1] | self.unsolved[2]) == 0
+    }
+
+    /// The cell to branch on, as (band, bit): among the cells with the fewest candidates (two,
+    /// nearly always), the one with the most unsolved cells in its row, column and box, the
+    /// first in reading order on a tie. Its guesses then reach the most of the grid.
+    #[inline(always)]
+    pub(super) fn branch_cell<I: Isa>(&self, isa: I, quiet: &Quiet) -> (usize, u32) {
+        isa.best_pair(&quiet.pairs, &self.unsolved)
+            .unwrap_or_else(|| self.fewest_candidates())
+    }
+
+    /// When no cell has two candidates: the cell with the fewest, ties broken as above.
+    #[inline(never)]
+    fn fewest_candidates(&self) -> (usize, u32) {
+        let mut best = (0, 0, u32::MAX, 0);
+        for b in 0..3 {
+            let mut cells = self.unsolved[b];
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let n = self.candidates_of(b, bit).count_ones();
+                let reach = unsolved_peers(&self.unsolved, b, bit.trailing_zeros() as usize);
+                if n < best.2 || (n == best.2 && reach > best.3) {
+                    best = (b, bit, n, reach);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The grid of placed cells.
+    #[inline(always)]
+    pub(super) fn placed_grid<I: Isa>(&self, isa: I) -> Grid {
+        Grid::from_cells_trusted(isa.placed_cells(&self.cand, &self.unsolved))
+    }
+}
+
+/// The board with the givens placed, built in bulk: each digit loses the rows, boxes and
+/// columns of its givens, and every digit loses the cells of other digits' givens. Two givens
+/// of one digit in one row, column or box are found on the way.
+#[inline(always)]
+pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<Board, GivensConflict> {
+    let givens = isa.givens(grid.cells());
+    // Columns per digit and band; two bands sharing a column for one digit is a conflict.
+    let mut columns = [0u32; 9];
+    let mut clash = 0u32;
+    for d in 0..9 {
+        let [c0, c1, c2] = [0, 1, 2].map(|b| fold_columns(givens[b][d]));
+        clash |= (c0 & c1) | (c0 & c2) | (c1 & c2);
+        columns[d] = spread_columns(c0 | c1 | c2);
+    }
+    let mut board = Board::new();
+    for b in 0..3 {
+        let filled = givens[b].iter().fold(0, |acc, &g| acc | g);
+        board.unsolved[b] = BAND & !filled;
+        for d in 0..9 {
+            let own = givens[b][d];
+            // Two givens of the digit in one mini-row, or in one row or box of the band.
+            clash |= own & (own >> 1) & 0o333_333_333;
+            clash |= own & (own >> 2) & 0o111_111_111;
+            let outside = GIVEN_ROWS_AND_BOXES[isa.presence(own)];
+            clash |= outside >> 31;
+            board.cand[b * 9 + d] = (outside & !filled & !columns[d]) | own;
+        }
+    }
+    // Every digit-band lost cells, or is whole and updating it changes nothing.
+    board.stale = (1 << 27) - 1;
+    if clash != 0 {
+        return Err(GivensConflict);
+    }
+    Ok(board)
+}

@@ -1,0 +1,406 @@
+//! The instruction-set instances of the `fast` engine, and the only unsafe code of its
+//! primitives.
+//!
+//! A few steps of the search have a faster form with AVX2/BMI2 or AVX-512. Each form is a
+//! method of [`Isa`], implemented by a token type whose value proves that the CPU has the
+//! features the method uses: [`Portable`] needs none; [`Avx2`] and [`Avx512`] are made only by
+//! their `detect` constructors, after `is_x86_feature_detected!`. So a SIMD method cannot be
+//! called, from any code, on a CPU that lacks its features: without detection there is no
+//! `self` to call it on. The search instances compiled with those features (`#[target_feature]`,
+//! see [`mod@super::search`]) take the token too, and the one dispatch in [`super`] enters them.
+//!
+//! Besides the intrinsics, the lane accessors [`lane`] and [`set_lane`] are unsafe code: one
+//! volatile read or write of a candidate word, for the store-forwarding reason on the
+//! [engine's page](super).
+
+// Bands, digits and rows index parallel arrays; index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+
+use super::tables::{
+    BAND, COLUMN_CELLS_32, OTHER_BANDS, PEERS_IN_BAND, ROW_INFO, spread_columns, unsolved_peers,
+};
+
+/// The few primitive steps that have a faster form on some instruction sets. Each form gives
+/// the same answer; the search does not know which one it runs on.
+///
+/// A value of an implementing type is a proof that the CPU running the program has every
+/// feature its methods use: the methods take it as `self` and may use those features'
+/// intrinsics, `self` being the proof. The search is generic over `Isa` and passes the value
+/// down to every call.
+///
+/// # Safety
+/// Implement this only for a type whose values cannot exist on a CPU that lacks a feature its
+/// methods use: a zero-sized token with a private field, made only by a constructor that has
+/// detected those features (as [`Avx2::detect`] does), or a type whose methods need no
+/// feature at all ([`Portable`]).
+pub(super) unsafe trait Isa: Copy {
+    /// The row-box presence index of digit-band `x`: bit `row * 3 + box` set when the digit
+    /// can still go somewhere in that row and box.
+    fn presence(self, x: u32) -> usize;
+    /// Among the `pairs` cells (per band), the one with the most unsolved peers, as (band,
+    /// bit); the first in reading order on a tie; `None` without pairs. See
+    /// [`super::board::Board::branch_cell`].
+    #[inline(always)]
+    fn best_pair(self, pairs: &[u32; 3], unsolved: &[u32; 3]) -> Option<(usize, u32)> {
+        let mut best = None;
+        let mut most = 0;
+        for (b, &cells) in pairs.iter().enumerate() {
+            let mut cells = cells;
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let reach = unsolved_peers(unsolved, b, bit.trailing_zeros() as usize) + 1;
+                if reach > most {
+                    most = reach;
+                    best = Some((b, bit));
+                }
+            }
+        }
+        best
+    }
+    /// Per band: the cells with at least one, at least two and at least three candidates.
+    #[inline(always)]
+    fn cell_counts(self, cand: &[u32; 27]) -> [[u32; 3]; 3] {
+        std::array::from_fn(|b| {
+            let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = lane(cand, b * 9 + d);
+                three |= two & x;
+                two |= any & x;
+                any |= x;
+            }
+            [any, two, three]
+        })
+    }
+
+    /// The 81 cell values of the placed cells (0 where unsolved).
+    #[inline(always)]
+    fn placed_cells(self, cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
+        let mut cells = [0u8; 81];
+        for b in 0..3 {
+            let solved = BAND & !unsolved[b];
+            for d in 0..9 {
+                let mut x = cand[b * 9 + d] & solved;
+                while x != 0 {
+                    cells[b * 27 + x.trailing_zeros() as usize] = d as u8 + 1;
+                    x &= x - 1;
+                }
+            }
+        }
+        cells
+    }
+
+    /// The givens of `cells`, per band and digit (0-based).
+    #[inline(always)]
+    fn givens(self, cells: &[u8; 81]) -> [[u32; 9]; 3] {
+        // Per band and value; value 0, the blanks, is collected and ignored.
+        let mut by_value = [[0u32; 10]; 3];
+        for (b, band) in cells.chunks_exact(27).enumerate() {
+            for (pos, &v) in band.iter().enumerate() {
+                by_value[b][v as usize] |= 1 << pos;
+            }
+        }
+        std::array::from_fn(|b| std::array::from_fn(|d| by_value[b][d + 1]))
+    }
+
+    /// The column scan of [`super::board::Board::column_singles`].
+    #[inline(always)]
+    fn column_scan(self, cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
+        column_scan_portable(cand, unsolved)
+    }
+}
+
+/// Where each digit has one cell left in a column, per band and digit (unsolved cells only),
+/// and whether some column has no cell left for some digit. See [`super::board::Board::column_singles`].
+pub(super) struct ColumnScan {
+    /// Per band and digit, the cells placed by a column single.
+    pub(super) found: [[u32; 9]; 3],
+    /// Whether `found` holds any cell.
+    pub(super) any_found: bool,
+    /// Whether some digit has no cell left in some column.
+    pub(super) empty: bool,
+}
+
+/// The column scan in plain Rust, laid out digit by digit so the compiler can use vectors.
+#[inline(always)]
+fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
+    let mut found = [[0u32; 9]; 3];
+    let mut empty = 0u32;
+    let mut any_found = 0u32;
+    for d in 0..9 {
+        let x = [cand[d], cand[9 + d], cand[18 + d]];
+        let mut any = [0u32; 3];
+        let mut one = [0u32; 3];
+        for b in 0..3 {
+            let (r0, r1, r2) = (x[b] & 0x1FF, (x[b] >> 9) & 0x1FF, x[b] >> 18);
+            any[b] = r0 | r1 | r2;
+            one[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
+        }
+        let [a0, a1, a2] = any;
+        empty |= !(a0 | a1 | a2) & 0x1FF;
+        let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
+        for b in 0..3 {
+            found[b][d] = x[b] & spread_columns(one[b] & one_band) & unsolved[b];
+            any_found |= found[b][d];
+        }
+    }
+    ColumnScan {
+        found,
+        any_found: any_found != 0,
+        empty: empty != 0,
+    }
+}
+
+/// Digit-band `i` of `cand`, read on its own. Lanes are written one at a time, and a vector load
+/// of lanes still in the store buffer waits until they reach the cache (see the
+/// [engine's page](super)); a volatile read cannot be merged into one.
+#[inline(always)]
+pub(super) fn lane(cand: &[u32; 27], i: usize) -> u32 {
+    let x = &cand[i];
+    // SAFETY: `x` is a valid, aligned reference.
+    unsafe { std::ptr::read_volatile(x) }
+}
+
+/// Writes digit-band `i` of `cand` on its own; see [`lane`].
+#[inline(always)]
+pub(super) fn set_lane(cand: &mut [u32; 27], i: usize, value: u32) {
+    let x = &mut cand[i];
+    // SAFETY: `x` is a valid, aligned, exclusive reference.
+    unsafe { std::ptr::write_volatile(x, value) }
+}
+
+/// Plain Rust, for every target: needs no feature, so anyone may make one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Portable;
+
+// SAFETY: its methods use no CPU feature beyond the target's baseline.
+unsafe impl Isa for Portable {
+    #[inline(always)]
+    fn presence(self, x: u32) -> usize {
+        (ROW_INFO[(x & 0x1FF) as usize] & 7) as usize
+            | ((ROW_INFO[((x >> 9) & 0x1FF) as usize] & 7) as usize) << 3
+            | ((ROW_INFO[(x >> 18) as usize] & 7) as usize) << 6
+    }
+}
+
+/// AVX2, BMI1/2, LZCNT and POPCNT (x86-64): the proof that this CPU has them, made only by
+/// [`Avx2::detect`].
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Avx2 {
+    /// Private: no value without detection.
+    _detected: (),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The token, when this CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT: the features the AVX2
+    /// search instance is compiled with.
+    pub(super) fn detect() -> Option<Avx2> {
+        use std::arch::is_x86_feature_detected as has;
+        let all = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt");
+        all.then_some(Avx2 { _detected: () })
+    }
+}
+
+// SAFETY: an `Avx2` exists only after `Avx2::detect` found every feature its methods use.
+#[cfg(target_arch = "x86_64")]
+unsafe impl Isa for Avx2 {
+    #[inline(always)]
+    fn presence(self, x: u32) -> usize {
+        debug_assert!(std::arch::is_x86_feature_detected!("bmi2"));
+        // Bit 3k of each row becomes "the row has a cell in box k"; keep those nine bits.
+        let boxes = x | (x >> 1) | (x >> 2);
+        // SAFETY: `self` proves BMI2.
+        unsafe { std::arch::x86_64::_pext_u32(boxes, 0o111_111_111) as usize }
+    }
+}
+
+/// AVX-512 (F, VL, BW, DQ, VPOPCNTDQ) on top of [`Avx2`]'s features, 16 lanes a compare: the
+/// proof that this CPU has them all, made only by [`Avx512::detect`].
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Avx512 {
+    /// The AVX2 features are part of the proof. Private: no value without detection.
+    avx2: Avx2,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// The token, when this CPU has AVX-512 F, VL, BW, DQ and VPOPCNTDQ besides the features
+    /// of [`Avx2::detect`]: the features the AVX-512 search instance is compiled with.
+    pub(super) fn detect() -> Option<Avx512> {
+        use std::arch::is_x86_feature_detected as has;
+        let avx2 = Avx2::detect()?;
+        let all = has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx512bw")
+            && has!("avx512dq")
+            && has!("avx512vpopcntdq");
+        all.then_some(Avx512 { avx2 })
+    }
+}
+
+// SAFETY: an `Avx512` exists only after `Avx512::detect` found every feature its methods use.
+#[cfg(target_arch = "x86_64")]
+unsafe impl Isa for Avx512 {
+    #[inline(always)]
+    fn presence(self, x: u32) -> usize {
+        self.avx2.presence(x)
+    }
+
+    #[inline(always)]
+    fn best_pair(self, pairs: &[u32; 3], unsolved: &[u32; 3]) -> Option<(usize, u32)> {
+        use std::arch::x86_64::*;
+        debug_assert!(std::arch::is_x86_feature_detected!("avx512vpopcntdq"));
+        // All 27 cells of a band at once, in two vectors of 16 lanes (lane = position in the
+        // band): count unsolved peers with a vector popcount, keep the largest key among the
+        // pair cells. A key orders by reach, then earlier band, then earlier cell:
+        // reach << 7 | (2 - band) << 5 | (31 - pos).
+        // SAFETY: `self` proves AVX-512F and VPOPCNTDQ; the tables are 32 lanes.
+        unsafe {
+            let load = |table: &[u32; 32], half: usize| {
+                _mm512_loadu_si512(table.as_ptr().add(16 * half).cast())
+            };
+            let lanes = _mm512_setr_epi32(
+                31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+            );
+            let mut best = _mm512_setzero_si512();
+            for (b, &cells) in pairs.iter().enumerate() {
+                if cells == 0 {
+                    continue;
+                }
+                let [o1, o2] = OTHER_BANDS[b * 9];
+                let own = _mm512_set1_epi32(unsolved[b] as i32);
+                let above = _mm512_set1_epi32(unsolved[o1 / 9] as i32);
+                let below = _mm512_set1_epi32(unsolved[o2 / 9] as i32);
+                let tag = _mm512_set1_epi32(((2 - b) << 5) as i32);
+                for half in 0..2 {
+                    let chosen = (cells >> (16 * half)) as u16;
+                    let peer = load(&PEERS_IN_BAND, half);
+                    let column = load(&COLUMN_CELLS_32, half);
+                    let reach = _mm512_add_epi32(
+                        _mm512_popcnt_epi32(_mm512_and_si512(peer, own)),
+                        _mm512_add_epi32(
+                            _mm512_popcnt_epi32(_mm512_and_si512(column, above)),
+                            _mm512_popcnt_epi32(_mm512_and_si512(column, below)),
+                        ),
+                    );
+                    // 31 - pos for the lanes of this half.
+                    let reverse = _mm512_sub_epi32(lanes, _mm512_set1_epi32((16 * half) as i32));
+                    let key = _mm512_or_si512(
+                        _mm512_slli_epi32::<7>(_mm512_add_epi32(reach, _mm512_set1_epi32(1))),
+                        _mm512_or_si512(tag, reverse),
+                    );
+                    best = _mm512_mask_max_epu32(best, chosen, best, key);
+                }
+            }
+            let best_key = _mm512_reduce_max_epu32(best);
+            (best_key != 0).then(|| {
+                let b = 2 - ((best_key >> 5) & 3) as usize;
+                (b, 1 << (31 - (best_key & 31)))
+            })
+        }
+    }
+
+    #[inline(always)]
+    fn placed_cells(self, cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
+        use std::arch::x86_64::*;
+        // Per digit, its placed cells as an 81-bit mask (64 + 17 byte lanes), blended in.
+        // SAFETY: `self` proves AVX-512F/BW; the stores write bytes 0..64 and,
+        // masked, 64..81 of the 81.
+        unsafe {
+            let solved = [0, 1, 2].map(|b| u64::from(BAND & !unsolved[b]));
+            let (mut low, mut high) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            for d in 0..9 {
+                let [x0, x1, x2] = [0, 1, 2].map(|b| u64::from(cand[b * 9 + d]) & solved[b]);
+                let lo = x0 | (x1 << 27) | (x2 << 54);
+                let hi = x2 >> 10;
+                let digit = _mm512_set1_epi8(d as i8 + 1);
+                low = _mm512_mask_mov_epi8(low, lo, digit);
+                high = _mm512_mask_mov_epi8(high, hi, digit);
+            }
+            let mut cells = [0u8; 81];
+            _mm512_storeu_si512(cells.as_mut_ptr().cast(), low);
+            _mm512_mask_storeu_epi8(cells.as_mut_ptr().add(64).cast(), (1u64 << 17) - 1, high);
+            cells
+        }
+    }
+
+    #[inline(always)]
+    fn givens(self, cells: &[u8; 81]) -> [[u32; 9]; 3] {
+        use std::arch::x86_64::*;
+        // One byte compare per digit over the 81 cells (64 + 17 lanes), then the 81-bit mask
+        // cut into three bands of 27.
+        // SAFETY: `self` proves AVX-512F/BW; the loads read bytes 0..64 and, masked,
+        // 64..81 of the 81.
+        unsafe {
+            let low = _mm512_loadu_si512(cells.as_ptr().cast());
+            let high = _mm512_maskz_loadu_epi8((1u64 << 17) - 1, cells.as_ptr().add(64).cast());
+            let mut givens = [[0u32; 9]; 3];
+            for d in 0..9 {
+                let digit = _mm512_set1_epi8(d as i8 + 1);
+                let lo = _mm512_cmpeq_epi8_mask(low, digit);
+                let hi = _mm512_cmpeq_epi8_mask(high, digit);
+                givens[0][d] = (lo as u32) & BAND;
+                givens[1][d] = ((lo >> 27) as u32) & BAND;
+                givens[2][d] = ((lo >> 54) | (hi << 10)) as u32 & BAND;
+            }
+            givens
+        }
+    }
+
+    #[inline(always)]
+    fn column_scan(self, cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
+        use std::arch::x86_64::*;
+        // Nine digit lanes per band; ternary logic does each three-input step in one go.
+        // SAFETY: `self` proves AVX-512F; masked loads read lanes 0..9 of 9 * b.
+        unsafe {
+            let nine = 0x1FFu16;
+            let low9 = _mm512_set1_epi32(0x1FF);
+            let x =
+                [0, 1, 2].map(|b| _mm512_maskz_loadu_epi32(nine, cand.as_ptr().add(9 * b).cast()));
+            let mut any = [_mm512_setzero_si512(); 3];
+            let mut one = [_mm512_setzero_si512(); 3];
+            for b in 0..3 {
+                let r0 = _mm512_and_si512(x[b], low9);
+                let r1 = _mm512_and_si512(_mm512_srli_epi32::<9>(x[b]), low9);
+                let r2 = _mm512_srli_epi32::<18>(x[b]);
+                // 0xFE: a | b | c; 0x96: a ^ b ^ c; 0xE8: majority.
+                any[b] = _mm512_ternarylogic_epi32::<0xFE>(r0, r1, r2);
+                let odd = _mm512_ternarylogic_epi32::<0x96>(r0, r1, r2);
+                let many = _mm512_ternarylogic_epi32::<0xE8>(r0, r1, r2);
+                one[b] = _mm512_andnot_si512(many, odd);
+            }
+            let all = _mm512_ternarylogic_epi32::<0xFE>(any[0], any[1], any[2]);
+            let empty = _mm512_mask_cmpneq_epu32_mask(nine, all, low9) != 0;
+            let odd = _mm512_ternarylogic_epi32::<0x96>(any[0], any[1], any[2]);
+            let many = _mm512_ternarylogic_epi32::<0xE8>(any[0], any[1], any[2]);
+            let one_band = _mm512_andnot_si512(many, odd);
+            let mut found = [[0u32; 9]; 3];
+            let mut any_found = 0u16;
+            for b in 0..3 {
+                let columns = _mm512_and_si512(one[b], one_band);
+                let spread = _mm512_ternarylogic_epi32::<0xFE>(
+                    columns,
+                    _mm512_slli_epi32::<9>(columns),
+                    _mm512_slli_epi32::<18>(columns),
+                );
+                let cells = _mm512_and_si512(
+                    _mm512_and_si512(x[b], spread),
+                    _mm512_set1_epi32(unsolved[b] as i32),
+                );
+                let nonzero = _mm512_test_epi32_mask(cells, cells);
+                if nonzero != 0 {
+                    _mm512_mask_storeu_epi32(found[b].as_mut_ptr().cast(), nine, cells);
+                }
+                any_found |= nonzero;
+            }
+            ColumnScan {
+                found,
+                any_found: any_found != 0,
+                empty,
+            }
+        }
+    }
+}

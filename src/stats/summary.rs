@@ -1,0 +1,525 @@
+//! The summary of a set of result rows: records, status counts, the exact distribution of every
+//! counter, and optionally the same per value of a grouping column. Summaries merge exactly.
+
+use std::collections::BTreeMap;
+use std::ops::AddAssign;
+
+use serde::{Deserialize, Serialize};
+
+use super::counter::Counter;
+use super::distribution::Distribution;
+use crate::row::{SolveStatus, Tally};
+use crate::solver::{Outcome, SearchStats};
+
+/// One result row as a summary sees it: built by the pipeline for each record, or by the
+/// [reader](read) from a line of a results file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row<'a> {
+    /// How the record ended.
+    pub status: SolveStatus,
+    /// The search counters; `None` for a record that was not searched (`invalid`).
+    pub counters: Option<SearchStats>,
+    /// The record's value in the grouping column; a grouped summary files a row without one
+    /// under the empty string. Ignored by an ungrouped summary.
+    pub group: Option<&'a str>,
+}
+
+impl Row<'static> {
+    /// The row of a searched puzzle.
+    pub fn from_outcome(outcome: &Outcome) -> Self {
+        Row {
+            status: outcome.status.into(),
+            counters: Some(outcome.stats),
+            group: None,
+        }
+    }
+
+    /// The row of a record that could not be searched.
+    pub fn invalid() -> Self {
+        Row {
+            status: SolveStatus::Invalid,
+            counters: None,
+            group: None,
+        }
+    }
+}
+
+impl<'a> Row<'a> {
+    /// The same row, filed under `group`.
+    pub fn with_group<'b>(self, group: &'b str) -> Row<'b> {
+        Row {
+            status: self.status,
+            counters: self.counters,
+            group: Some(group),
+        }
+    }
+}
+
+/// The distribution of every [`Counter`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Counters {
+    /// Distribution of `recursions`.
+    pub recursions: Distribution,
+    /// Distribution of `max_depth`.
+    pub max_depth: Distribution,
+    /// Distribution of `guesses`.
+    pub guesses: Distribution,
+    /// Distribution of `backtracks`.
+    pub backtracks: Distribution,
+    /// Distribution of `naked_singles`.
+    pub naked_singles: Distribution,
+    /// Distribution of `hidden_singles`.
+    pub hidden_singles: Distribution,
+    /// Distribution of `givens`.
+    pub givens: Distribution,
+}
+
+impl Counters {
+    /// The distribution of `counter`.
+    pub fn get(&self, counter: Counter) -> &Distribution {
+        match counter {
+            Counter::Recursions => &self.recursions,
+            Counter::MaxDepth => &self.max_depth,
+            Counter::Guesses => &self.guesses,
+            Counter::Backtracks => &self.backtracks,
+            Counter::NakedSingles => &self.naked_singles,
+            Counter::HiddenSingles => &self.hidden_singles,
+            Counter::Givens => &self.givens,
+        }
+    }
+
+    fn get_mut(&mut self, counter: Counter) -> &mut Distribution {
+        match counter {
+            Counter::Recursions => &mut self.recursions,
+            Counter::MaxDepth => &mut self.max_depth,
+            Counter::Guesses => &mut self.guesses,
+            Counter::Backtracks => &mut self.backtracks,
+            Counter::NakedSingles => &mut self.naked_singles,
+            Counter::HiddenSingles => &mut self.hidden_singles,
+            Counter::Givens => &mut self.givens,
+        }
+    }
+
+    fn add(&mut self, stats: &SearchStats) {
+        for counter in Counter::ALL {
+            self.get_mut(counter).add(counter.of(stats));
+        }
+    }
+}
+
+impl AddAssign<&Counters> for Counters {
+    fn add_assign(&mut self, other: &Counters) {
+        for counter in Counter::ALL {
+            self.get_mut(counter).merge(other.get(counter));
+        }
+    }
+}
+
+/// Two summaries grouped by different columns: their groups cannot be combined.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot merge a summary {} with one {}",
+    grouping(.left),
+    grouping(.right)
+)]
+pub struct GroupingMismatch {
+    /// The grouping column of the summary merged into.
+    pub left: Option<String>,
+    /// The grouping column of the summary merged in.
+    pub right: Option<String>,
+}
+
+fn grouping(by: &Option<String>) -> String {
+    match by {
+        Some(column) => format!("grouped by '{column}'"),
+        None => "without groups".to_string(),
+    }
+}
+
+/// A summary whose numbers do not agree with each other (a hand-edited or truncated file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Inconsistency {
+    /// The status counts do not add up to the records.
+    #[error("{context}status counts add up to {total}, but records is {records}")]
+    StatusTotal {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// Sum of the status counts.
+        total: u64,
+        /// The records field.
+        records: u64,
+    },
+    /// A counter describes more records than there are.
+    #[error("{context}{counter} describes {count} records, more than the {records} there are")]
+    CounterCount {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// The counter.
+        counter: Counter,
+        /// Values in its distribution.
+        count: u64,
+        /// The records field.
+        records: u64,
+    },
+    /// More records solved without guessing than solved.
+    #[error("{context}{without} solved without guessing, but only {solved} solved")]
+    WithoutGuess {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// The solved_without_guess field.
+        without: u64,
+        /// The solved count.
+        solved: u64,
+    },
+    /// Groups without a grouping column, or a group that is itself grouped.
+    #[error("groups are present but no grouping column is named")]
+    GroupsWithoutColumn,
+    /// The groups do not add up to the whole.
+    #[error("the groups do not add up to the whole summary")]
+    GroupsDoNotAddUp,
+}
+
+/// The summary of a set of result rows: records, status counts, the exact distribution of each
+/// counter, and optionally the same per value of a grouping column.
+///
+/// Build one with [`Summary::new`] or [`Summary::grouped_by`], [`add`](Summary::add) rows, and
+/// combine summaries with [`merge`](Summary::merge). [`Summary::default`] is the empty
+/// summary, a neutral element for merging with any summary.
+///
+/// Its serde form holds the counts only; the documented JSON document, with the derived
+/// numbers beside them, is written and read by [`super::document`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    records: u64,
+    status: Tally<SolveStatus>,
+    solved_without_guess: u64,
+    counters: Counters,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    by: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    groups: BTreeMap<String, Summary>,
+}
+
+impl Summary {
+    /// An empty summary without groups.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty summary that also keeps one summary per value of `column`.
+    pub fn grouped_by(column: impl Into<String>) -> Self {
+        Summary {
+            by: Some(column.into()),
+            ..Summary::default()
+        }
+    }
+
+    /// Counts one result row; when this summary is grouped, also in the row's group.
+    pub fn add(&mut self, row: &Row<'_>) {
+        if self.by.is_some() {
+            let key = row.group.unwrap_or("");
+            match self.groups.get_mut(key) {
+                Some(group) => group.add_whole(row),
+                None => {
+                    let mut group = Summary::new();
+                    group.add_whole(row);
+                    self.groups.insert(key.to_string(), group);
+                }
+            }
+        }
+        self.add_whole(row);
+    }
+
+    fn add_whole(&mut self, row: &Row<'_>) {
+        self.records += 1;
+        self.status.add(row.status);
+        if let Some(stats) = &row.counters {
+            self.counters.add(stats);
+            if row.status == SolveStatus::Solved && stats.guesses == 0 {
+                self.solved_without_guess += 1;
+            }
+        }
+    }
+
+    /// Adds everything counted in `other`.
+    ///
+    /// Fails, changing nothing, when both are grouped by different columns, or when one is
+    /// grouped and the other holds records without groups. An empty summary without groups
+    /// merges with any summary.
+    pub fn merge(&mut self, other: &Summary) -> Result<(), GroupingMismatch> {
+        if self.by != other.by {
+            if other.by.is_none() && other.records == 0 {
+                return Ok(());
+            }
+            if self.by.is_none() && self.records == 0 {
+                self.by = other.by.clone();
+            } else {
+                return Err(GroupingMismatch {
+                    left: self.by.clone(),
+                    right: other.by.clone(),
+                });
+            }
+        }
+        self.add_counts(other);
+        Ok(())
+    }
+
+    /// Adds the counts of `other` and of its groups, whatever their grouping columns.
+    fn add_counts(&mut self, other: &Summary) {
+        self.records += other.records;
+        self.status += other.status;
+        self.solved_without_guess += other.solved_without_guess;
+        self.counters += &other.counters;
+        for (key, group) in &other.groups {
+            match self.groups.get_mut(key) {
+                Some(mine) => mine.add_counts(group),
+                None => {
+                    self.groups.insert(key.clone(), group.clone());
+                }
+            }
+        }
+    }
+
+    /// This summary without its groups.
+    pub fn ungrouped(mut self) -> Summary {
+        self.by = None;
+        self.groups.clear();
+        self
+    }
+
+    /// Result rows counted.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Records per status.
+    pub fn status(&self) -> &Tally<SolveStatus> {
+        &self.status
+    }
+
+    /// Records with status `solved` and no guess.
+    pub fn solved_without_guess(&self) -> u64 {
+        self.solved_without_guess
+    }
+
+    /// The distribution of every counter.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// The distribution of `counter`.
+    pub fn counter(&self, counter: Counter) -> &Distribution {
+        self.counters.get(counter)
+    }
+
+    /// `count` as a fraction of the records; `None` when there are none.
+    pub fn share(&self, count: u64) -> Option<f64> {
+        (self.records > 0).then(|| count as f64 / self.records as f64)
+    }
+
+    /// The grouping column, if this summary is grouped.
+    pub fn by(&self) -> Option<&str> {
+        self.by.as_deref()
+    }
+
+    /// The summary of each group, keyed by the column's value.
+    pub fn groups(&self) -> &BTreeMap<String, Summary> {
+        &self.groups
+    }
+
+    /// The groups in reading order: by numeric value when every key but the empty one is an
+    /// integer (so `9` comes before `17`), otherwise by key; the empty key first.
+    pub fn groups_in_order(&self) -> Vec<(&str, &Summary)> {
+        let mut groups: Vec<(&str, &Summary)> =
+            self.groups.iter().map(|(k, s)| (k.as_str(), s)).collect();
+        let numbers: Option<Vec<i128>> = groups
+            .iter()
+            .map(|(k, _)| {
+                if k.is_empty() {
+                    Some(i128::MIN)
+                } else {
+                    k.parse().ok()
+                }
+            })
+            .collect();
+        if let Some(numbers) = numbers {
+            let mut keyed: Vec<_> = numbers.into_iter().zip(groups).collect();
+            keyed.sort_by_key(|(n, _)| *n);
+            groups = keyed.into_iter().map(|(_, g)| g).collect();
+        }
+        groups
+    }
+
+    /// Checks that the numbers agree: status counts add up to the records, no counter
+    /// describes more records than there are, groups (if any) add up to the whole.
+    pub fn check(&self) -> Result<(), Inconsistency> {
+        self.check_whole("")?;
+        if self.groups.is_empty() {
+            return Ok(());
+        }
+        if self.by.is_none() {
+            return Err(Inconsistency::GroupsWithoutColumn);
+        }
+        let mut total = Summary::new();
+        for (key, group) in &self.groups {
+            if group.by.is_some() || !group.groups.is_empty() {
+                return Err(Inconsistency::GroupsWithoutColumn);
+            }
+            group.check_whole(&format!("group '{key}': "))?;
+            total.add_counts(group);
+        }
+        if total != self.clone().ungrouped() {
+            return Err(Inconsistency::GroupsDoNotAddUp);
+        }
+        Ok(())
+    }
+
+    fn check_whole(&self, context: &str) -> Result<(), Inconsistency> {
+        let total = self.status.records();
+        if total != self.records {
+            return Err(Inconsistency::StatusTotal {
+                context: context.to_string(),
+                total,
+                records: self.records,
+            });
+        }
+        for counter in Counter::ALL {
+            let count = self.counter(counter).count();
+            if count > self.records {
+                return Err(Inconsistency::CounterCount {
+                    context: context.to_string(),
+                    counter,
+                    count,
+                    records: self.records,
+                });
+            }
+        }
+        if self.solved_without_guess > self.status.get(SolveStatus::Solved) {
+            return Err(Inconsistency::WithoutGuess {
+                context: context.to_string(),
+                without: self.solved_without_guess,
+                solved: self.status.get(SolveStatus::Solved),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(recursions: u64, guesses: u64) -> SearchStats {
+        SearchStats {
+            recursions,
+            max_depth: recursions.min(5),
+            guesses,
+            backtracks: guesses / 2,
+            naked_singles: 40,
+            hidden_singles: 20,
+            givens: 17 + guesses % 3,
+        }
+    }
+
+    fn row(status: SolveStatus, recursions: u64, guesses: u64) -> Row<'static> {
+        Row {
+            status,
+            counters: Some(stats(recursions, guesses)),
+            group: None,
+        }
+    }
+
+    #[test]
+    fn status_and_guessing_counts() {
+        let mut s = Summary::new();
+        s.add(&row(SolveStatus::Solved, 1, 0));
+        s.add(&row(SolveStatus::Solved, 9, 4));
+        s.add(&row(SolveStatus::Multiple, 3, 0));
+        s.add(&Row::invalid());
+        assert_eq!(s.records(), 4);
+        assert_eq!(s.status().get(SolveStatus::Solved), 2);
+        assert_eq!(s.status().get(SolveStatus::Multiple), 1);
+        assert_eq!(s.status().get(SolveStatus::Invalid), 1);
+        assert_eq!(s.solved_without_guess(), 1);
+        assert_eq!(s.counter(Counter::Recursions).count(), 3);
+        assert_eq!(s.share(1), Some(0.25));
+        assert_eq!(Summary::new().share(0), None);
+        s.check().unwrap();
+    }
+
+    #[test]
+    fn grouped_rows_without_a_value_go_to_the_empty_group() {
+        let mut s = Summary::grouped_by("difficulty");
+        s.add(&row(SolveStatus::Solved, 1, 0).with_group("easy"));
+        s.add(&row(SolveStatus::Solved, 5, 2));
+        assert_eq!(s.groups().len(), 2);
+        assert_eq!(s.groups()[""].records(), 1);
+        assert_eq!(s.groups()["easy"].records(), 1);
+        s.check().unwrap();
+    }
+
+    #[test]
+    fn merge_refuses_different_groupings_and_changes_nothing() {
+        let mut a = Summary::grouped_by("givens");
+        a.add(&row(SolveStatus::Solved, 1, 0).with_group("17"));
+        let before = a.clone();
+        let mut b = Summary::grouped_by("difficulty");
+        b.add(&row(SolveStatus::Solved, 1, 0).with_group("easy"));
+        let err = a.merge(&b).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot merge a summary grouped by 'givens' with one grouped by 'difficulty'"
+        );
+        assert_eq!(a, before);
+        let mut plain = Summary::new();
+        plain.add(&row(SolveStatus::Solved, 1, 0));
+        assert!(a.merge(&plain).is_err());
+        assert_eq!(a, before);
+    }
+
+    #[test]
+    fn the_empty_summary_is_neutral() {
+        let mut a = Summary::grouped_by("givens");
+        a.add(&row(SolveStatus::Solved, 4, 1).with_group("17"));
+        let mut left = Summary::default();
+        left.merge(&a).unwrap();
+        assert_eq!(left, a);
+        let mut right = a.clone();
+        right.merge(&Summary::default()).unwrap();
+        assert_eq!(right, a);
+    }
+
+    #[test]
+    fn groups_sort_numerically_when_all_keys_are_numbers() {
+        let mut s = Summary::grouped_by("givens");
+        for g in ["17", "9", "24"] {
+            s.add(&row(SolveStatus::Solved, 1, 0).with_group(g));
+        }
+        let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["9", "17", "24"]);
+        s.add(&row(SolveStatus::Solved, 1, 0));
+        let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["", "9", "17", "24"]);
+        s.add(&row(SolveStatus::Solved, 1, 0).with_group("x"));
+        let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["", "17", "24", "9", "x"]);
+    }
+
+    #[test]
+    fn check_finds_groups_that_do_not_add_up() {
+        let mut s = Summary::grouped_by("givens");
+        s.add(&row(SolveStatus::Solved, 1, 0).with_group("17"));
+        s.add(&row(SolveStatus::Solved, 2, 1).with_group("18"));
+        s.check().unwrap();
+        let mut broken = s.clone();
+        broken.groups.remove("18");
+        assert_eq!(broken.check(), Err(Inconsistency::GroupsDoNotAddUp));
+        let mut broken = s.clone();
+        broken.records += 1;
+        assert!(matches!(
+            broken.check(),
+            Err(Inconsistency::StatusTotal { .. })
+        ));
+    }
+}
