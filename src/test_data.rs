@@ -61,6 +61,7 @@ pub(crate) fn solve_settings(threads: usize) -> crate::pipeline::Settings {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: false,
+        canonical: false,
         chunk: crate::pipeline::ChunkSize::default(),
         shard: None,
     }

@@ -1,5 +1,6 @@
-//! `solve` and `verify`: the output opened (or resumed), the pipeline run with its progress bar
-//! and messages, the summary written, the summary line on stderr, and the exit code.
+//! `solve`, `verify` and `canon`: the output opened (or resumed), the pipeline run with its
+//! progress bar and messages, the summary (and `canon`'s duplicates report) written, the summary
+//! line on stderr, and the exit code.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -7,6 +8,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::canon::DuplicateReport;
 use super::config::BulkRun;
 use super::{CommandError, Exit, say};
 use crate::files::output::sealed_file;
@@ -22,8 +24,8 @@ use crate::stats;
 /// How many problem records are printed to stderr.
 const SHOWN: u64 = 10;
 
-/// `solve` or `verify`: checks the paths, opens (or resumes) the output, runs the pipeline,
-/// and completes the run, or keeps what an interrupted one wrote.
+/// `solve`, `verify` or `canon`: checks the paths, opens (or resumes) the output, runs the
+/// pipeline, and completes the run, or keeps what an interrupted one wrote.
 pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
     refuse_outputs_over_inputs(run)?;
@@ -57,6 +59,11 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
             quiet: run.quiet,
             flagged: 0,
             checkpointer,
+            duplicates: run
+                .duplicates
+                .as_deref()
+                .map(|path| DuplicateReport::open(path, run.inputs.len() > 1))
+                .transpose()?,
         },
     };
     // The rows of the interrupted run count in the dataset summary too: read back from its
@@ -107,6 +114,7 @@ fn refuse_outputs_over_inputs(run: &BulkRun) -> Result<(), CommandError> {
             Target::Stdout => None,
         })
         .chain(run.summary.as_deref())
+        .chain(run.duplicates.as_deref())
         .collect();
     for input in &run.inputs {
         if let Source::File(path) = &input.source {
@@ -132,7 +140,8 @@ fn exit_code(run: &BulkRun, tally: &Tally<RowStatus>) -> Exit {
     let failures = match run.pipeline.job {
         Job::Verify(_) => tally.records() - tally.get(RowStatus::Ok),
         Job::Solve(_) if run.strict => tally.records() - tally.get(RowStatus::Solved),
-        Job::Solve(_) => 0,
+        Job::Canon(_) if run.strict => tally.records() - tally.get(RowStatus::Ok),
+        Job::Solve(_) | Job::Canon(_) => 0,
     };
     if failures > 0 {
         Exit::Failures
@@ -154,9 +163,11 @@ impl Session<'_> {
     /// The summary of the rows an interrupted run left, when this run writes a summary.
     fn summary_before(&self) -> Result<Option<stats::Summary>, CommandError> {
         Ok(match (&self.run.summary, self.output.partial_paths()) {
-            (Some(_), Some(paths)) if self.done.records() > 0 => {
-                Some(stats::read::read_path(&paths.partial, None)?)
-            }
+            (Some(_), Some(paths)) if self.done.records() > 0 => Some(stats::read::read_path_with(
+                &paths.partial,
+                None,
+                self.run.pipeline.canonical,
+            )?),
             _ => None,
         })
     }
@@ -252,7 +263,13 @@ impl Session<'_> {
     /// Completes the outputs of a finished run: the rows, and the summary when asked for. Both
     /// are written whole before either replaces an existing file, so a failure leaves both
     /// untouched.
-    fn complete(self, outcome: &RunOutcome) -> Result<(), CommandError> {
+    fn complete(mut self, outcome: &RunOutcome) -> Result<(), CommandError> {
+        let duplicates = self
+            .reporter
+            .duplicates
+            .take()
+            .map(|d| d.seal())
+            .transpose()?;
         let rows = self.output.seal()?;
         let summary = match (&self.run.summary, &outcome.dataset) {
             (Some(path), Some(dataset)) => {
@@ -276,6 +293,9 @@ impl Session<'_> {
         rows.commit()?;
         if let Some(summary) = summary {
             summary.commit()?;
+        }
+        if let Some(duplicates) = duplicates {
+            duplicates.commit()?;
         }
         Ok(())
     }
@@ -344,6 +364,8 @@ struct Reporter {
     flagged: u64,
     /// Records checkpoints, when the run can be resumed.
     checkpointer: Option<Checkpointer>,
+    /// `canon --dedupe --duplicates FILE`: the report of the records left out.
+    duplicates: Option<DuplicateReport>,
 }
 
 impl Events for Reporter {
@@ -359,6 +381,12 @@ impl Events for Reporter {
         match &mut self.checkpointer {
             Some(checkpointer) => checkpointer.record(tally, consumed, false),
             None => Ok(()),
+        }
+    }
+
+    fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
+        if let Some(report) = &mut self.duplicates {
+            report.add(file, line, first_file, first_line);
         }
     }
 
@@ -393,12 +421,19 @@ fn print_summary(job: &Job, outcome: &RunOutcome, flagged: u64, started: Instant
             &[RowStatus::Ok, RowStatus::Wrong, RowStatus::Invalid],
             &[RowStatus::GaveUp],
         ),
+        Job::Canon(_) => (&[RowStatus::Ok, RowStatus::Invalid], &[]),
     };
-    let counts: Vec<String> = always
+    let mut counts: Vec<String> = always
         .iter()
         .chain(when_seen.iter().filter(|s| tally.get(**s) > 0))
         .map(|s| format!("{} {}", tally.get(*s), s.name()))
         .collect();
+    if let Some(classes) = outcome.classes {
+        let left_out = tally.get(RowStatus::Ok) - classes;
+        counts.push(format!(
+            "{classes} classes written, {left_out} duplicates left out"
+        ));
+    }
     let seconds = started.elapsed().as_secs_f64();
     let rate = if seconds > 0.0 {
         (tally.records() - resumed) as f64 / seconds

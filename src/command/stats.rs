@@ -8,7 +8,7 @@ use crate::{report, stats};
 
 /// `stats`: summarise result files; a table (or JSON) on stdout, an HTML page on request.
 pub fn run(run: &StatsRun) -> Result<Exit, CommandError> {
-    let summary = stats::read::read_paths(&run.inputs, run.by.as_deref())?;
+    let summary = stats::read::read_paths_with(&run.inputs, run.by.as_deref(), run.canonical)?;
     if let Some(path) = &run.html {
         let names: Vec<String> = run.inputs.iter().map(|p| p.display().to_string()).collect();
         let page = report::html::render(&summary, &names.join(", "))?;

@@ -5,7 +5,8 @@
 //! - [`feed`]: the inputs as one stream of records, read and hashed chunk by chunk;
 //! - [`pool`]: batches of records handled on the thread pool, waited for with a timeout;
 //! - [`writer`]: the batches written in input order, rows counted, progress told;
-//! - [`solve`](self) and [`verify`](self) jobs: one record in, one row out.
+//! - [`solve`](self), [`verify`](self) and [`canon`](self) jobs: one record in, one row out
+//!   (`canon --dedupe` leaves out, as it writes, the rows of classes already written).
 //!
 //! The pool holds two chunks at a time: while it works on chunks `n` and `n + 1`, the calling
 //! thread waits for `n`, writes its rows and reads chunk `n + 2`, so reading and writing overlap
@@ -40,6 +41,7 @@ use crate::row::{RowStatus, Tally};
 use crate::shard::Plan;
 use crate::stats;
 
+mod canon;
 mod error;
 mod feed;
 #[cfg(feature = "fuzzing")]
@@ -52,7 +54,7 @@ mod writer;
 
 pub use error::{RunError, SolverBug};
 pub use pool::{BATCH, GRACE, POLL};
-pub use settings::{ChunkSize, Job, Settings, VerifyOptions};
+pub use settings::{CanonOptions, ChunkSize, DedupeOptions, Job, Settings, VerifyOptions};
 
 use feed::Feed;
 use pool::{CancelOnDrop, Running, Work};
@@ -77,6 +79,12 @@ pub trait Events {
         let _ = (tally, consumed);
         Ok(())
     }
+
+    /// `canon --dedupe`: a record left out because an earlier one (`first_file`, `first_line`)
+    /// is of its class, in input order. The default does nothing.
+    fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
+        let _ = (file, line, first_file, first_line);
+    }
 }
 
 /// How a run ended.
@@ -91,6 +99,9 @@ pub struct RunOutcome {
     /// A shard's inputs, each whole, as its plan measured them ([`crate::shard::Plan::inputs`]);
     /// empty when the run is not sharded.
     pub measured: Vec<Prefix>,
+    /// `canon --dedupe`: the classes written (the rows left out are the records counted in
+    /// `tally` as `ok` beyond these).
+    pub classes: Option<u64>,
 }
 
 /// The output columns of a run: `file` with several inputs, the job's columns, the kept
@@ -99,6 +110,7 @@ pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<
     let fixed = match settings.job {
         Job::Solve(_) => solve::COLUMNS,
         Job::Verify(_) => verify::COLUMNS,
+        Job::Canon(_) => canon::COLUMNS,
     };
     several_inputs
         .then_some("file")
@@ -156,11 +168,20 @@ pub fn run(
         inputs,
         // An input without records still has a summary, an empty one.
         outcome: RunOutcome {
-            dataset: settings.summarise.then(stats::Summary::new),
+            dataset: settings.summarise.then(|| match settings.canonical {
+                true => stats::Summary::new().counting_forms(),
+                false => stats::Summary::new(),
+            }),
             measured,
             ..RunOutcome::default()
         },
         events,
+        dedupe: match settings.job {
+            Job::Canon(CanonOptions {
+                dedupe: Some(options),
+            }) => Some(canon::Dedupe::new(options)),
+            _ => None,
+        },
     };
     if settings.skip_records == 0 {
         let mut header = Vec::new();
@@ -194,6 +215,7 @@ pub fn run(
         chunk = feed.next_chunk(interrupt)?;
     }
     writer.outcome.interrupted |= feed.interrupted;
+    writer.outcome.classes = writer.dedupe.as_ref().map(canon::Dedupe::classes);
     Ok(writer.outcome)
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
-use super::{solve, verify};
+use super::{canon, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
@@ -113,6 +113,8 @@ pub(super) struct Batch {
     pub stop: Option<RunError>,
     /// The dataset summary of the batch's rows, when asked for.
     pub dataset: Option<stats::Summary>,
+    /// `canon --dedupe`: where each row ends and its class, for the writer to choose from.
+    pub classes: Vec<canon::RowClass>,
 }
 
 impl Work {
@@ -146,9 +148,16 @@ impl Work {
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
             bytes: Vec::with_capacity(items.len() * 256),
-            dataset: self.settings.summarise.then(stats::Summary::new),
+            dataset: self
+                .settings
+                .summarise
+                .then(|| match self.settings.canonical {
+                    true => stats::Summary::new().counting_forms(),
+                    false => stats::Summary::new(),
+                }),
             ..Batch::default()
         };
+        let mut canonicaliser = crate::canon::Canonicaliser::new();
         for item in items {
             if self.cancel.load(Ordering::Relaxed) {
                 batch.stop = Some(RunError::Interrupted);
@@ -157,7 +166,11 @@ impl Work {
             let record = &item.record;
             let out = &mut batch.bytes;
             let dataset = &mut batch.dataset;
-            let handled = guarded(record, || self.handle(item, out, dataset));
+            let classes = &mut batch.classes;
+            let canonicaliser = &mut canonicaliser;
+            let handled = guarded(record, || {
+                self.handle(item, out, dataset, classes, canonicaliser)
+            });
             match handled {
                 Ok((status, error)) => {
                     batch.tally.add(status);
@@ -187,6 +200,8 @@ impl Work {
         item: &Item,
         out: &mut Vec<u8>,
         dataset: &mut Option<stats::Summary>,
+        classes: &mut Vec<canon::RowClass>,
+        canonicaliser: &mut crate::canon::Canonicaliser,
     ) -> Result<(RowStatus, Option<String>), SolverBug> {
         let record = &item.record;
         match &self.settings.job {
@@ -196,6 +211,15 @@ impl Work {
                     self.write_row(item, row.cells(record.line, &mut text), out);
                     if let Some(dataset) = dataset {
                         dataset.add(&row.summary_row());
+                        if self.settings.canonical {
+                            let layout = record_layout(record, &self.settings.layout);
+                            let form = row.puzzle.zip(layout.ok()).and_then(|(puzzle, layout)| {
+                                canonicaliser.canonical(&puzzle, &layout).ok()
+                            });
+                            if let Some(form) = form {
+                                dataset.add_form(form.digest());
+                            }
+                        }
                     }
                     (row.status.into(), row.error)
                 })
@@ -205,6 +229,20 @@ impl Work {
                     self.write_row(item, row.cells(record.line), out);
                     (row.status.into(), row.error)
                 })
+            }
+            Job::Canon(options) => {
+                let row = canon::handle(record, &self.settings.layout, canonicaliser);
+                let mut text = [[0; crate::grid::CELLS]; 2];
+                self.write_row(item, row.cells(record.line, &mut text), out);
+                if options.dedupe.is_some() {
+                    classes.push(canon::RowClass {
+                        end: out.len(),
+                        digest: row.canonical.map(|(_, digest)| digest),
+                        source: item.source,
+                        line: record.line,
+                    });
+                }
+                Ok((row.status, row.error))
             }
         }
     }

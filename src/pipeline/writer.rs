@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use super::canon::{Dedupe, Verdict};
 use super::error::RunError;
 use super::pool::Batch;
 use super::{Events, RunOutcome};
@@ -25,6 +26,8 @@ pub(super) struct OrderedWriter<'a> {
     pub inputs: &'a [Input],
     pub outcome: RunOutcome,
     pub events: &'a mut dyn Events,
+    /// `canon --dedupe`: the classes written so far.
+    pub dedupe: Option<Dedupe>,
 }
 
 impl OrderedWriter<'_> {
@@ -46,7 +49,11 @@ impl OrderedWriter<'_> {
     pub fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
         let mut interrupted = false;
         for batch in done.batches {
-            self.write(&batch.bytes)?;
+            if self.dedupe.is_some() {
+                self.write_first_of_each_class(&batch)?;
+            } else {
+                self.write(&batch.bytes)?;
+            }
             self.outcome.tally += batch.tally;
             if let (Some(part), Some(dataset)) = (&batch.dataset, &mut self.outcome.dataset) {
                 // Every batch summary is ungrouped, like the run's.
@@ -77,5 +84,24 @@ impl OrderedWriter<'_> {
         self.events.flushed(&self.outcome.tally, &done.consumed)?;
         self.outcome.interrupted |= interrupted;
         Ok(interrupted)
+    }
+
+    /// Writes the rows of `batch` whose class is new, in order; reports the others.
+    fn write_first_of_each_class(&mut self, batch: &Batch) -> Result<(), RunError> {
+        let mut start = 0;
+        for row in &batch.classes {
+            let dedupe = self.dedupe.as_mut().expect("called with --dedupe");
+            match dedupe.judge(row)? {
+                Verdict::Write => self.write(&batch.bytes[start..row.end])?,
+                Verdict::Duplicate { source, line } => self.events.duplicate(
+                    &self.inputs[row.source].name,
+                    row.line,
+                    &self.inputs[source].name,
+                    line,
+                ),
+            }
+            start = row.end;
+        }
+        Ok(())
     }
 }

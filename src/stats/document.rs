@@ -30,6 +30,11 @@
 //!   "groups": {                          per value of that column: the fields from
 //!     "17": { "records": ..., "status": ..., ..., "counters": ... }   "records" to "counters"
 //!   },
+//!   "canonical": {                       only when counted (--canonical): see stats::distinct
+//!     "puzzles": 3998,                   rows whose puzzle has a canonical form
+//!     "distinct": 3990,                  distinct canonical forms among them
+//!     "digests": ["0a3f...", ...]        each form's digest (32 hex digits), sorted
+//!   },
 //!   "run": {                             only in the summary of a shard (solve --shard):
 //!     "tool_version": "0.1.0",           what the rows were made from and how
 //!     "inputs": [                        the inputs in order, each whole (see RunInfo)
@@ -52,7 +57,8 @@
 //! rather than merged.
 //!
 //! `run` was added within version 1: readers that do not know it ignore it, and `stats` merges
-//! summaries with or without it. [`read_saved`] reads it too, for `merge`.
+//! summaries with or without it. [`read_saved`] reads it too, for `merge`. `canonical` was added
+//! within version 1 too, and is read back (its digests are what merges).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -209,6 +215,8 @@ struct Document<'a> {
     by: Option<&'a str>,
     groups: BTreeMap<&'a str, Body<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    canonical: Option<&'a super::distinct::DistinctForms>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     run: Option<&'a RunInfo>,
 }
 
@@ -224,6 +232,7 @@ impl<'a> Document<'a> {
                 .iter()
                 .map(|(key, group)| (key.as_str(), Body::new(group)))
                 .collect(),
+            canonical: summary.canonical(),
             run: None,
         }
     }

@@ -28,8 +28,11 @@
 //!   cannot ask for millions of buckets.
 //! - **groups** ([`Summary::grouped_by`]): one summary per distinct value of a column (the
 //!   `--by` column); the groups add up to the whole.
+//! - **canonical** ([`Summary::counting_forms`], `--canonical`): the puzzles with a canonical
+//!   form and how many distinct forms they have ([`distinct`]); whole summary only.
 
 mod counter;
+pub mod distinct;
 mod distribution;
 pub mod document;
 pub mod read;

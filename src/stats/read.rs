@@ -12,7 +12,9 @@
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
 //! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); other
-//! columns are ignored unless named as the grouping column. An `invalid` row may leave every
+//! columns are ignored unless named as the grouping column, or needed to count canonical forms
+//! (`--canonical`: the `puzzle` column, and `regions` when the input has it; a row counts when
+//! its puzzle has a form, see [`super::distinct`]). An `invalid` row may leave every
 //! counter empty (CSV) or null/absent (JSON lines); any other row must carry all seven. A CSV
 //! row must have as many fields as the header. Errors name the file and the line of the input
 //! where the bad record starts.
@@ -22,8 +24,11 @@ use std::path::{Path, PathBuf};
 
 use super::document::JsonError;
 use super::{Counter, Row, Summary};
+use crate::canon::Canonicaliser;
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
+use crate::grid::Grid;
+use crate::layout::Layout;
 use crate::row::{RowStatus, SolveStatus, Status, UnknownStatus};
 use crate::solver::SearchStats;
 
@@ -82,6 +87,12 @@ pub enum ReadError {
         /// Why.
         source: super::GroupingMismatch,
     },
+    /// `--canonical` and a summary document that did not count canonical forms.
+    #[error("{}: the summary has no canonical forms; summarise the results files, or make it with solve --summary --canonical", path.display())]
+    NoForms {
+        /// The input.
+        path: PathBuf,
+    },
     /// A summary document grouped by another column than the one asked for: groups can only
     /// be rebuilt from the result rows.
     #[error("{}: the summary is {}, so it cannot be grouped by '{wanted}'; summarise the results files instead", path.display(), found.as_ref().map_or("not grouped".to_string(), |c| format!("grouped by '{c}'")))]
@@ -131,9 +142,19 @@ pub enum RowProblem {
 /// Summarises every input in order and merges the results; `-` is stdin. With `by`, rows are
 /// also grouped by the value of that column (a summary document must be grouped by it too).
 pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summary, ReadError> {
-    let mut total = empty(by);
+    read_paths_with(paths, by, false)
+}
+
+/// [`read_paths`], also counting the distinct canonical forms of the puzzles when `canonical`
+/// (a summary document must have counted them too).
+pub fn read_paths_with<P: AsRef<Path>>(
+    paths: &[P],
+    by: Option<&str>,
+    canonical: bool,
+) -> Result<Summary, ReadError> {
+    let mut total = empty(by, canonical);
     for path in paths {
-        let summary = read_path(path.as_ref(), by)?;
+        let summary = read_path_with(path.as_ref(), by, canonical)?;
         total
             .merge(&summary)
             .map_err(|source| ReadError::Grouping {
@@ -146,6 +167,15 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summa
 
 /// Summarises one input; `-` is stdin.
 pub fn read_path(path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
+    read_path_with(path, by, false)
+}
+
+/// [`read_path`], also counting the distinct canonical forms of the puzzles when `canonical`.
+pub fn read_path_with(
+    path: &Path,
+    by: Option<&str>,
+    canonical: bool,
+) -> Result<Summary, ReadError> {
     let input = Input::from_arg(path.as_os_str());
     let opened = input
         .open(Default::default())
@@ -153,7 +183,7 @@ pub fn read_path(path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
             path: path.to_path_buf(),
             source,
         })?;
-    read_opened(opened, path, by)
+    read_opened(opened, path, by, canonical)
 }
 
 /// Summarises one input read from `input`; `path` names it in errors.
@@ -166,10 +196,15 @@ pub fn read_from(
         path: path.to_path_buf(),
         source,
     })?;
-    read_opened(opened, path, by)
+    read_opened(opened, path, by, false)
 }
 
-fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
+fn read_opened(
+    mut opened: Opened,
+    path: &Path,
+    by: Option<&str>,
+    canonical: bool,
+) -> Result<Summary, ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -178,14 +213,22 @@ fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summ
     if head == b"{" || is_summary_object(head) {
         let mut text = Vec::new();
         opened.reader.read_to_end(&mut text).map_err(io_error)?;
-        return read_document(&text, path, by);
+        let summary = read_document(&text, path, by)?;
+        return match (canonical, summary.canonical()) {
+            (false, _) => Ok(summary.without_forms()),
+            (true, None) if summary.records() > 0 => Err(ReadError::NoForms {
+                path: path.to_path_buf(),
+            }),
+            (true, None) => Ok(summary.counting_forms()),
+            (true, Some(_)) => Ok(summary),
+        };
     }
     let format = if head.starts_with(b"{") {
         InputFormat::Jsonl
     } else {
         InputFormat::Csv
     };
-    read_rows(opened, format, path, by)
+    read_rows(opened, format, path, by, canonical)
 }
 
 /// Whether a line is a whole summary document on one line.
@@ -199,11 +242,49 @@ fn is_summary_object(line: &[u8]) -> bool {
         .is_ok_and(|object| object.format == Some(super::document::FORMAT))
 }
 
-fn empty(by: Option<&str>) -> Summary {
-    match by {
+fn empty(by: Option<&str>, canonical: bool) -> Summary {
+    let summary = match by {
         Some(column) => Summary::grouped_by(column),
         None => Summary::new(),
+    };
+    if canonical {
+        summary.counting_forms()
+    } else {
+        summary
     }
+}
+
+/// Whether the first line of a results input names a `regions` column (CSV header) or field
+/// (first JSON-lines row).
+fn has_regions(head: &[u8], format: InputFormat) -> bool {
+    let name = crate::format::csv::REGIONS_NAME.as_bytes();
+    match format {
+        InputFormat::Jsonl => serde_json::from_slice::<serde_json::Value>(head)
+            .is_ok_and(|row| row.get(crate::format::csv::REGIONS_NAME).is_some()),
+        _ => head.split(|&b| b == b',').any(|field| {
+            let field = field.trim_ascii();
+            field == name || field == b"\"regions\""
+        }),
+    }
+}
+
+/// The digest of the canonical form of a results row's puzzle, if it has one (readable, no
+/// conflict, the 3x3 boxes).
+fn form_of(
+    puzzle: &[u8],
+    regions: Option<&[u8]>,
+    canonicaliser: &mut Canonicaliser,
+) -> Option<u128> {
+    let grid = Grid::parse(puzzle).ok()?;
+    if let Some(regions) = regions.filter(|r| !r.trim_ascii().is_empty())
+        && !Layout::parse(regions).ok()?.is_standard()
+    {
+        return None;
+    }
+    canonicaliser
+        .canonical(&grid, &Layout::standard())
+        .ok()
+        .map(|c| c.digest())
 }
 
 /// The result rows of a CSV or JSON-lines input, summarised.
@@ -212,17 +293,24 @@ fn read_rows(
     format: InputFormat,
     path: &Path,
     by: Option<&str>,
+    canonical: bool,
 ) -> Result<Summary, ReadError> {
-    let mut summary = empty(by);
+    let mut summary = empty(by, canonical);
     if opened.head.is_empty() {
         return Ok(summary);
     }
-    // The columns read, by name: the status, the counters, and the grouping column.
+    let regions = canonical && has_regions(&opened.head, format);
+    // The columns read, by name: the status, the counters, the grouping column, and for
+    // canonical forms the puzzle and its regions.
     let keep: Vec<String> = std::iter::once("status")
         .chain(Counter::ALL.iter().map(|c| c.name()))
         .chain(by)
+        .chain(canonical.then_some("puzzle"))
+        .chain(regions.then_some(crate::format::csv::REGIONS_NAME))
         .map(str::to_string)
         .collect();
+    let puzzle_at = 8 + usize::from(by.is_some());
+    let mut canonicaliser = Canonicaliser::new();
     let options = ReadOptions {
         wanted: Wanted::Columns,
         columns: Columns {
@@ -270,6 +358,12 @@ fn read_rows(
             problem,
         })?;
         summary.add(&row);
+        if canonical {
+            let regions = regions.then(|| fields[puzzle_at + 1].as_slice());
+            if let Some(digest) = form_of(&fields[puzzle_at], regions, &mut canonicaliser) {
+                summary.add_form(digest);
+            }
+        }
     }
     Ok(summary)
 }

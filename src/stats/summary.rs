@@ -7,6 +7,7 @@ use std::ops::AddAssign;
 use serde::{Deserialize, Serialize};
 
 use super::counter::Counter;
+use super::distinct::DistinctForms;
 use super::distribution::Distribution;
 use crate::row::{SolveStatus, Tally};
 use crate::solver::{Outcome, SearchStats};
@@ -178,6 +179,14 @@ pub enum Inconsistency {
     /// The groups do not add up to the whole.
     #[error("the groups do not add up to the whole summary")]
     GroupsDoNotAddUp,
+    /// More puzzles with a canonical form than records.
+    #[error("canonical: {puzzles} puzzles counted, but records is {records}")]
+    CanonicalPuzzles {
+        /// The canonical puzzles field.
+        puzzles: u64,
+        /// The records field.
+        records: u64,
+    },
 }
 
 /// The summary of a set of result rows: records, status counts, the exact distribution of each
@@ -199,6 +208,9 @@ pub struct Summary {
     by: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     groups: BTreeMap<String, Summary>,
+    /// The distinct canonical forms of the rows' puzzles, when counted (whole summary only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    canonical: Option<DistinctForms>,
 }
 
 impl Summary {
@@ -242,11 +254,38 @@ impl Summary {
         }
     }
 
+    /// This summary, also counting the distinct canonical forms of the rows' puzzles (given to
+    /// [`Summary::add_form`]).
+    pub fn counting_forms(mut self) -> Summary {
+        self.canonical = Some(DistinctForms::new());
+        self
+    }
+
+    /// Counts the canonical form (its digest) of a row's puzzle, when this summary counts forms.
+    pub fn add_form(&mut self, digest: u128) {
+        if let Some(forms) = &mut self.canonical {
+            forms.add(digest);
+        }
+    }
+
+    /// This summary without its count of canonical forms.
+    pub fn without_forms(mut self) -> Summary {
+        self.canonical = None;
+        self
+    }
+
+    /// The distinct canonical forms, when counted.
+    pub fn canonical(&self) -> Option<&DistinctForms> {
+        self.canonical.as_ref()
+    }
+
     /// Adds everything counted in `other`.
     ///
     /// Fails, changing nothing, when both are grouped by different columns, or when one is
     /// grouped and the other holds records without groups. An empty summary without groups
-    /// merges with any summary.
+    /// merges with any summary. Canonical forms stay counted when both count them (their sets
+    /// join) or when the other side is empty; a summary with rows whose forms were not counted
+    /// makes the count unknown (`None`).
     pub fn merge(&mut self, other: &Summary) -> Result<(), GroupingMismatch> {
         if self.by != other.by {
             if other.by.is_none() && other.records == 0 {
@@ -261,6 +300,15 @@ impl Summary {
                 });
             }
         }
+        self.canonical = match (self.canonical.take(), &other.canonical) {
+            (Some(mut mine), Some(theirs)) => {
+                mine.merge(theirs);
+                Some(mine)
+            }
+            (Some(mine), None) if other.records == 0 => Some(mine),
+            (None, Some(theirs)) if self.records == 0 => Some(theirs.clone()),
+            _ => None,
+        };
         self.add_counts(other);
         Ok(())
     }
@@ -369,13 +417,23 @@ impl Summary {
             group.check_whole(&format!("group '{key}': "))?;
             total.add_counts(group);
         }
-        if total != self.clone().ungrouped() {
+        let mut whole = self.clone().ungrouped();
+        whole.canonical = None;
+        if total != whole {
             return Err(Inconsistency::GroupsDoNotAddUp);
         }
         Ok(())
     }
 
     fn check_whole(&self, context: &str) -> Result<(), Inconsistency> {
+        if let Some(forms) = &self.canonical
+            && forms.puzzles() > self.records
+        {
+            return Err(Inconsistency::CanonicalPuzzles {
+                puzzles: forms.puzzles(),
+                records: self.records,
+            });
+        }
         let total = self.status.records();
         if total != self.records {
             return Err(Inconsistency::StatusTotal {
