@@ -273,17 +273,16 @@ impl Session<'_> {
         let rows = self.output.seal()?;
         let summary = match (&self.run.summary, &outcome.dataset) {
             (Some(path), Some(dataset)) => {
-                let made_from = match &self.run.output {
-                    Target::Path(_) => identity::shard_run(
-                        &self.run.pipeline,
-                        &outcome.measured,
-                        rows.written_path(),
-                    )
-                    .map_err(|source| RunError::Write {
-                        name: rows.name().to_string(),
-                        source,
-                    })?,
-                    Target::Stdout => None,
+                let made_from = match rows.written_path() {
+                    Some(written) => {
+                        identity::shard_run(&self.run.pipeline, &outcome.measured, written)
+                            .map_err(|source| RunError::Write {
+                                name: rows.name().to_string(),
+                                source,
+                            })?
+                    }
+                    // A shard always writes to a file (the command line requires -o).
+                    None => None,
                 };
                 let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
                 Some(sealed_file(path, text.as_bytes())?)

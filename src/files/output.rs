@@ -317,11 +317,12 @@ impl Sealed {
         &self.name
     }
 
-    /// Where the bytes are now (the partial file of a replaced output), to be read back.
-    pub fn written_path(&self) -> &Path {
+    /// Where the bytes are now (the partial file of a replaced output), to be read back;
+    /// `None` for standard output.
+    pub fn written_path(&self) -> Option<&Path> {
         match &self.state {
-            SealedState::InPlace(path) => path.as_deref().unwrap_or(Path::new("/dev/stdin")),
-            SealedState::Partial { files, .. } => &files.paths.partial,
+            SealedState::InPlace(path) => path.as_deref(),
+            SealedState::Partial { files, .. } => Some(&files.paths.partial),
         }
     }
 
