@@ -7,6 +7,8 @@ use crate::layout::Layout;
 use crate::shard::Shard;
 use crate::solver::SolveOptions;
 
+pub use super::canon::{CanonOptions, DedupeOptions};
+
 /// What to do with each record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Job {
@@ -14,14 +16,17 @@ pub enum Job {
     Solve(SolveOptions),
     /// Check the proposed solution.
     Verify(VerifyOptions),
+    /// Find the puzzle's canonical form (and with `--dedupe` keep the first of each class).
+    Canon(CanonOptions),
 }
 
 impl Job {
-    /// The command's name: `solve` or `verify`.
+    /// The command's name: `solve`, `verify` or `canon`.
     pub fn name(&self) -> &'static str {
         match self {
             Job::Solve(_) => "solve",
             Job::Verify(_) => "verify",
+            Job::Canon(_) => "canon",
         }
     }
 }
@@ -85,6 +90,9 @@ pub struct Settings {
     pub consumed: Vec<Prefix>,
     /// Whether to build a dataset summary ([`crate::stats::Summary`]) of the rows (solve).
     pub summarise: bool,
+    /// Whether that summary also counts the distinct canonical forms of the puzzles
+    /// ([`crate::stats::distinct`]).
+    pub canonical: bool,
     /// The chunk size.
     pub chunk: ChunkSize,
     /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.

@@ -31,9 +31,12 @@
 //!   add up to the whole.
 //! - **the hardest records** ([`hardest`]): the records that needed the most search, with
 //!   where they are and their puzzle, a bounded list that merges like the rest.
+//! - **canonical** ([`Summary::counting_forms`], `--canonical`): the puzzles with a canonical
+//!   form and how many distinct forms they have ([`distinct`]); whole summary only.
 
 pub mod bins;
 mod counter;
+pub mod distinct;
 mod distribution;
 pub mod document;
 pub mod grouping;
