@@ -92,9 +92,9 @@ def verify(
     ``unique``, the puzzle is searched for a second solution). One row per puzzle comes back,
     in input order, with the columns of the command line's ``verify`` output: ``line``
     (uint64, the position from 1), ``status`` (``ok``, ``wrong``, ``invalid``, or with
-    ``unique`` ``gave_up``) and ``error`` (why a row is not ``ok``, e.g. ``row 3 has two 7s``,
-    ``changes the given at r1c4``, ``not the unique solution``), plus ``regions`` when each
-    puzzle has its own layout.
+    ``unique`` ``gave_up``), ``error`` (why a row is not ``ok``, e.g. ``row 3 has two 7s``,
+    ``changes the given at r1c4``, ``not the unique solution``) and ``puzzle`` (to join on),
+    plus ``regions`` when each puzzle has its own layout.
 
     Args:
         puzzles: as for :func:`solve`.
@@ -188,8 +188,10 @@ def summarize(
         by: a column to group by as well: one group per value (its text; null is ``""``).
 
     Returns:
-        A dict: ``records``, the count of every status, records solved without a guess, and
-        for each counter its count, sum, mean, min, max, quantiles and histogram, computed by
+        A dict: ``records``, the count of every status, records solved without a guess, for
+        each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
+        records (named by the ``line``, ``puzzle``, ``file`` and ``regions`` columns, when
+        present), computed by
         the library exactly as ``stats`` does (summaries of parts merge into that of the
         whole).
 

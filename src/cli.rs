@@ -8,12 +8,13 @@ use std::time::Duration;
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use sudoku_bulk::command::config::{
-    self, BulkRun, Config, ConfigError, MergeRun, ShowRun, StatsRun,
+    self, BulkRun, Config, ConfigError, GenerateRun, GeneratedFormat, MergeRun, ShowRun, StatsRun,
 };
 use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
-use sudoku_bulk::pipeline::{ChunkSize, Job, Settings, VerifyOptions};
+use sudoku_bulk::generate::{GenerateOptions, GivensRange, Regions, Symmetry};
+use sudoku_bulk::pipeline::{CanonOptions, ChunkSize, DedupeOptions, Job, Settings, VerifyOptions};
 use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
@@ -40,6 +41,12 @@ enum Command {
     /// Join the outputs of `solve --shard` into the output of a single run, in shard order,
     /// and merge their summaries; refuses missing shards and shards of another run.
     Merge(MergeArgs),
+    /// Make puzzles with exactly one solution, reproducibly: the same seed gives the same
+    /// bytes for any thread count.
+    Generate(GenerateArgs),
+    /// Write every puzzle's canonical (minlex) form: one row per record, or with --dedupe only
+    /// the first record of each class of equivalent puzzles.
+    Canon(CanonArgs),
 }
 
 /// Options shared by the commands that read records.
@@ -85,7 +92,8 @@ struct OutputArgs {
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
     output_format: Option<String>,
 
-    /// Worker threads [default: one per core].
+    /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
+    /// input) [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
@@ -154,9 +162,14 @@ struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
 
+    /// The summary also counts the distinct canonical forms of the puzzles (keeping one
+    /// 128-bit digest per class, so that summaries of shards merge exactly).
+    #[arg(long)]
+    canonical: bool,
+
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
-    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary goes
-    /// beside it (OUT.summary.json) unless --summary says otherwise.
+    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
+    /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
     #[arg(long, value_name = "K/N|auto")]
     shard: Option<ShardChoice>,
 
@@ -218,9 +231,26 @@ struct StatsArgs {
     inputs: Vec<PathBuf>,
 
     /// Also summarise per distinct value of this column (for example `givens`, `status`,
-    /// `file`, or a kept column such as `difficulty`).
-    #[arg(long, value_name = "COLUMN")]
+    /// `file`, or a kept column such as `difficulty`), or per input with `input` (the names
+    /// as given). A column of numbers with more than 30 distinct values is put in 10
+    /// quantile bins, with a note (see --bins).
+    #[arg(long, value_name = "COLUMN|input")]
     by: Option<String>,
+
+    /// With --by: the most groups; a column with more distinct values is refused as soon as
+    /// a row makes one too many.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
+    max_groups: usize,
+    /// With --by COLUMN, a column of numbers: N quantile bins of about equal size, bins at
+    /// the edges A,B,... ([A,B], (B,C], ..., with < A and > the last for values outside), or
+    /// `none` for one group per value.
+    #[arg(
+        long,
+        value_name = "N|A,B,...|none",
+        requires = "by",
+        allow_hyphen_values = true
+    )]
+    bins: Option<String>,
 
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
@@ -229,6 +259,171 @@ struct StatsArgs {
     /// Also write a self-contained HTML page with charts to FILE.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+
+    /// Also count the distinct canonical forms of the puzzles (the results' puzzle column, or
+    /// summaries made with solve --canonical); exact, and merged across inputs.
+    #[arg(long)]
+    canonical: bool,
+}
+
+#[derive(Debug, Args)]
+struct CanonArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+
+    /// Write only the first record of each class (the puzzles that share a canonical form);
+    /// the others are left out, counted, and listed with --duplicates.
+    #[arg(long)]
+    dedupe: bool,
+
+    /// --dedupe: the most classes to remember (each takes about 40 to 75 bytes of memory);
+    /// one more ends the run with an error.
+    #[arg(long, value_name = "N", requires = "dedupe",
+          default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
+    max_classes: u64,
+
+    /// --dedupe: also write the records left out to FILE, as CSV: their line and the line of
+    /// the first record of their class (with their files when there are several inputs).
+    #[arg(long, value_name = "FILE", requires = "dedupe")]
+    duplicates: Option<PathBuf>,
+
+    /// Exit with 1 when a record has no canonical form (`invalid`).
+    #[arg(long)]
+    strict: bool,
+}
+
+impl CanonArgs {
+    fn into_config(self) -> Result<Config, ConfigError> {
+        if self.dedupe && self.output.resume {
+            return Err(ConfigError::DedupeResume);
+        }
+        let dedupe = self.dedupe.then_some(DedupeOptions {
+            max_classes: config::positive("--max-classes", self.max_classes)?,
+        });
+        let mut config = bulk(
+            self.input,
+            self.output,
+            None,
+            self.strict,
+            Job::Canon(CanonOptions { dedupe }),
+        )?;
+        if let Config::Bulk(run) = &mut config {
+            if !run.pipeline.layout.is_standard() {
+                return Err(ConfigError::CanonJigsaw);
+            }
+            if self.dedupe && run.pipeline.output_format == OutputFormat::Parquet {
+                return Err(ConfigError::DedupeParquet);
+            }
+            run.duplicates = self.duplicates;
+        }
+        Ok(config)
+    }
+}
+
+#[derive(Debug, Args)]
+struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(long, value_name = "N")]
+    count: u64,
+
+    /// The seed: puzzle I is made from (SEED, I) alone.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+
+    /// Givens per puzzle, N or A-B [default: as few as the removal pass leaves].
+    #[arg(long, value_name = "A-B")]
+    givens: Option<GivensRange>,
+
+    /// No given can be removed with the solution staying unique (with a symmetry, checked
+    /// given by given: rare, so slow; see the README).
+    #[arg(long)]
+    minimal: bool,
+
+    /// Symmetry of the pattern of givens.
+    #[arg(long, value_name = "NAME", default_value = "none", ignore_case = true,
+          value_parser = format_names(Symmetry::ALL.iter().map(|s| s.name())))]
+    symmetry: String,
+
+    /// Jigsaw: the region layout of every puzzle (81 labels or a file holding them), or
+    /// `random` for a new layout per puzzle [default: the 3x3 boxes].
+    #[arg(long, value_name = "LAYOUT|random")]
+    regions: Option<OsString>,
+
+    /// Attempts per puzzle (each from a new complete grid) before giving up with an error.
+    #[arg(long, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
+    max_attempts: u32,
+
+    /// Write the puzzles to OUT (replaced only when all are written) instead of standard output.
+    #[arg(short, long = "output", value_name = "OUT")]
+    output: Option<PathBuf>,
+
+    /// Output format: `line` writes `PUZZLE SOLUTION` per line; `csv`, `jsonl` and `parquet`
+    /// write the columns index, puzzle, solution, givens (and regions on a jigsaw layout)
+    /// [default: csv; parquet for an OUT whose name ends in .parquet].
+    #[arg(long, value_name = "FORMAT",
+          value_parser = format_names(["line"].into_iter().chain(OutputFormat::ALL.iter().map(|f| f.name()))))]
+    output_format: Option<String>,
+
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// No progress bar and no summary line; only errors.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The swaps that make a random jigsaw layout from the boxes (`generate --regions random`).
+const RANDOM_LAYOUT_SWAPS: usize = 40;
+
+impl GenerateArgs {
+    fn into_run(self) -> Result<GenerateRun, ConfigError> {
+        let regions = match self.regions.as_deref() {
+            Some(arg) if arg == "random" => Regions::RandomJigsaw {
+                swaps: RANDOM_LAYOUT_SWAPS,
+            },
+            Some(arg) => Regions::Layout(config::regions(Some(arg))?),
+            None => Regions::Standard,
+        };
+        let output = match self.output {
+            Some(path) if path.as_os_str() != "-" => Target::Path(path),
+            _ => Target::Stdout,
+        };
+        let format = match (self.output_format.as_deref(), &output) {
+            (Some("line"), _) => GeneratedFormat::Line,
+            (Some(name), _) => GeneratedFormat::Rows(parse_known(name)),
+            (None, Target::Path(path)) => {
+                GeneratedFormat::Rows(OutputFormat::of_name(path).unwrap_or_default())
+            }
+            (None, Target::Stdout) => GeneratedFormat::Rows(OutputFormat::default()),
+        };
+        if format == GeneratedFormat::Rows(OutputFormat::Parquet)
+            && output == Target::Stdout
+            && std::io::stdout().is_terminal()
+        {
+            return Err(ConfigError::ParquetToTerminal);
+        }
+        if format == GeneratedFormat::Line && matches!(regions, Regions::RandomJigsaw { .. }) {
+            return Err(ConfigError::LineWithoutRegions);
+        }
+        Ok(GenerateRun {
+            options: GenerateOptions {
+                seed: self.seed,
+                givens: self.givens,
+                minimal: self.minimal,
+                symmetry: parse_known::<Symmetry>(&self.symmetry),
+                regions,
+                max_attempts: config::positive("--max-attempts", self.max_attempts.into())? as u32,
+            },
+            count: self.count,
+            output,
+            format,
+            threads: config::threads(self.threads)?,
+            quiet: self.quiet,
+        })
+    }
 }
 
 #[derive(Debug, Args)]
@@ -270,11 +465,15 @@ impl Cli {
                     Job::Solve(solve),
                 )?;
                 if let Config::Bulk(run) = &mut config {
-                    run.summary = args.summary;
+                    run.summaries.extend(args.summary);
                     if let Some(choice) = args.shard {
                         sharded(run, choice, args.shards)?;
                     }
-                    run.pipeline.summarise = run.summary.is_some();
+                    run.pipeline.summarise = !run.summaries.is_empty();
+                    if args.canonical && !run.pipeline.summarise {
+                        return Err(ConfigError::CanonicalWithoutSummary);
+                    }
+                    run.pipeline.canonical = args.canonical;
                 }
                 Ok(config)
             }
@@ -308,11 +507,15 @@ impl Cli {
                 },
                 quiet: args.quiet,
             })),
+            Command::Generate(args) => Ok(Config::Generate(args.into_run()?)),
+            Command::Canon(args) => args.into_config(),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
-                by: args.by,
+                max_groups: args.max_groups,
+                grouping: config::grouping(args.by, args.bins.as_deref())?,
                 json: args.json,
                 html: args.html,
+                canonical: args.canonical,
             })),
         }
     }
@@ -344,8 +547,11 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     let Target::Path(output) = &run.output else {
         return Err(ConfigError::ShardStdout);
     };
-    run.summary
-        .get_or_insert_with(|| shard::summary_path(output));
+    // Always beside the output too, where merge looks for it.
+    let beside = shard::summary_path(output);
+    if !run.summaries.contains(&beside) {
+        run.summaries.push(beside);
+    }
     run.pipeline.shard = Some(shard);
     Ok(())
 }
@@ -383,12 +589,13 @@ fn bulk(
             return Err(ConfigError::ParquetToTerminal);
         }
     }
-    Ok(Config::Bulk(Box::new(BulkRun {
+    let run = BulkRun {
         inputs,
         output: target,
         quiet: output.quiet,
         strict,
-        summary: None,
+        summaries: Vec::new(),
+        duplicates: None,
         pipeline: Settings {
             job,
             layout: config::regions(input.regions.as_deref())?,
@@ -404,6 +611,7 @@ fn bulk(
             skip_records: 0,
             consumed: Vec::new(),
             summarise: false,
+            canonical: false,
             chunk: ChunkSize::default(),
             shard: None,
             file_metadata: Vec::new(),
@@ -412,7 +620,9 @@ fn bulk(
             resume: output.resume,
             every: output.checkpoint_every,
         },
-    })))
+    };
+    config::kept_columns(&run.pipeline, run.inputs.len() > 1)?;
+    Ok(Config::Bulk(Box::new(run)))
 }
 
 #[cfg(test)]
@@ -500,7 +710,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shard_writes_its_summary_beside_its_output() {
+    fn a_shard_writes_its_summary_beside_its_output_even_with_summary_elsewhere() {
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -512,7 +722,7 @@ mod tests {
         ]);
         assert_eq!(run.pipeline.shard, Some(Shard { index: 2, count: 5 }));
         assert!(run.pipeline.summarise);
-        assert_eq!(run.summary, Some("out/p2.csv.summary.json".into()));
+        assert_eq!(run.summaries, [PathBuf::from("out/p2.csv.summary.json")]);
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -523,7 +733,10 @@ mod tests {
             "--summary",
             "s.json",
         ]);
-        assert_eq!(run.summary, Some("s.json".into()));
+        assert_eq!(
+            run.summaries,
+            [PathBuf::from("s.json"), PathBuf::from("x.csv.summary.json")]
+        );
     }
 
     #[test]
@@ -565,6 +778,184 @@ mod tests {
     }
 
     #[test]
+    fn the_thread_limit_in_the_help_is_the_one_enforced() {
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("solve")
+            .unwrap()
+            .render_help()
+            .to_string();
+        let limit = format!(
+            "Worker threads, 1 to {}",
+            sudoku_bulk::pipeline::MAX_THREADS
+        );
+        assert!(help.contains(&limit), "{help}");
+    }
+
+    #[test]
+    fn stats_groupings() {
+        use sudoku_bulk::stats::grouping::{AUTO_BINS, AUTO_BINS_ABOVE, BinChoice, Grouping};
+        let grouping = |args: &[&str]| match config(args) {
+            Ok(Config::Stats(run)) => Ok(run.grouping),
+            Ok(_) => panic!("not stats"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(grouping(&["stats", "r.csv"]), Ok(None));
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "input"]),
+            Ok(Some(Grouping::Input))
+        );
+        let column = |bins| {
+            Ok(Some(Grouping::Column {
+                name: "difficulty".into(),
+                bins,
+            }))
+        };
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty"]),
+            column(BinChoice::Automatic)
+        );
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty", "--bins", "10"]),
+            column(BinChoice::Quantiles(10))
+        );
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty", "--bins", "none"]),
+            column(BinChoice::None)
+        );
+        let Ok(Some(Grouping::Column {
+            bins: BinChoice::Edges(bins),
+            ..
+        })) = grouping(&["stats", "r.csv", "--by", "d", "--bins", "-1, 0,2.5"])
+        else {
+            panic!("edges")
+        };
+        assert_eq!(bins.labels(), ["< -1", "[-1, 0]", "(0, 2.5]", "> 2.5"]);
+        for (bins, error) in [
+            ("0", "--bins 0: at least 1 bin"),
+            (
+                "x",
+                "--bins x: give a number of bins, edges A,B,... or none",
+            ),
+            ("2,1", "--bins 2,1: bin edges must increase: 1 follows 2"),
+            ("1,x", "--bins 1,x: bin edge 'x' is not a number"),
+        ] {
+            assert_eq!(
+                grouping(&["stats", "r.csv", "--by", "d", "--bins", bins]).unwrap_err(),
+                error
+            );
+        }
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "input", "--bins", "3"]).unwrap_err(),
+            "--bins needs --by COLUMN (a column of numbers)"
+        );
+        // The help states the thresholds the code uses.
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("stats")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        let stated = format!("more than {AUTO_BINS_ABOVE} distinct values is put in {AUTO_BINS}");
+        assert!(
+            help.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&stated),
+            "{help}"
+        );
+    }
+
+    #[test]
+    fn canon_options_reach_the_settings() {
+        let run = bulk_of(&[
+            "canon",
+            "a.txt",
+            "--dedupe",
+            "--max-classes",
+            "50",
+            "--duplicates",
+            "d.csv",
+        ]);
+        assert_eq!(
+            run.pipeline.job,
+            Job::Canon(CanonOptions {
+                dedupe: Some(DedupeOptions { max_classes: 50 })
+            })
+        );
+        assert_eq!(run.duplicates, Some("d.csv".into()));
+        let run = bulk_of(&["canon"]);
+        assert_eq!(run.pipeline.job, Job::Canon(CanonOptions { dedupe: None }));
+        assert!(
+            config(&["canon", "--duplicates", "d.csv"]).is_err(),
+            "needs --dedupe"
+        );
+        assert_eq!(
+            config(&["canon", "--dedupe", "-o", "x.csv", "--resume"]).unwrap_err(),
+            ConfigError::DedupeResume.to_string()
+        );
+        let jigsaw =
+            "aaabbbbbbaaabbbcccaaddcccccadddeeecfdddeeeeffdgeefffffggghhhhfiggghhhiiigghhiiiii";
+        assert_eq!(
+            config(&["canon", "--regions", jigsaw]).unwrap_err(),
+            ConfigError::CanonJigsaw.to_string()
+        );
+    }
+
+    #[test]
+    fn generate_options_reach_the_settings() {
+        let Config::Generate(run) = config(&[
+            "generate",
+            "--count",
+            "5",
+            "--seed",
+            "9",
+            "--givens",
+            "24-30",
+            "--minimal",
+            "--symmetry",
+            "rot180",
+            "--output-format",
+            "line",
+            "-o",
+            "p.txt",
+        ])
+        .unwrap() else {
+            panic!("not generate")
+        };
+        assert_eq!(run.count, 5);
+        assert_eq!(run.options.seed, 9);
+        assert_eq!(run.options.givens, Some(GivensRange::new(24, 30).unwrap()));
+        assert!(run.options.minimal);
+        assert_eq!(run.options.symmetry, Symmetry::Rot180);
+        assert_eq!(run.format, GeneratedFormat::Line);
+        assert_eq!(run.output, Target::Path("p.txt".into()));
+        let Config::Generate(run) =
+            config(&["generate", "--count", "1", "--regions", "random"]).unwrap()
+        else {
+            panic!("not generate")
+        };
+        assert_eq!(run.options.regions, Regions::RandomJigsaw { swaps: 40 });
+        assert_eq!(run.format, GeneratedFormat::Rows(OutputFormat::Csv));
+        assert_eq!(
+            config(&[
+                "generate",
+                "--count",
+                "1",
+                "--regions",
+                "random",
+                "--output-format",
+                "line"
+            ])
+            .unwrap_err(),
+            ConfigError::LineWithoutRegions.to_string()
+        );
+        assert!(config(&["generate", "--count", "1", "--givens", "30-20"]).is_err());
+        assert!(config(&["generate", "--count", "1", "--symmetry", "spiral"]).is_err());
+        assert!(config(&["generate"]).is_err(), "--count is required");
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         assert_eq!(
             config(&["solve", "--threads", "0"]).unwrap_err(),
@@ -578,7 +969,26 @@ mod tests {
             config(&["solve", "-", "-"]).unwrap_err(),
             "standard input ('-') can be read only once"
         );
+        assert_eq!(
+            config(&["solve", "--threads", "257"]).unwrap_err(),
+            "--threads 257 is more than a run can keep busy: at most 256 batches of records are \
+             ever waiting for a thread"
+        );
+        assert!(config(&["solve", "--threads", "256"]).is_ok());
         assert!(config(&["solve", "--algorithm", "nope"]).is_err());
+        assert_eq!(
+            config(&["verify", "--keep-columns", "id,status"]).unwrap_err(),
+            "--keep-columns status: the output has a column 'status' of its own \
+             (line,status,error,original_file,original_line,regions), and two columns of one \
+             name cannot be told apart; \
+             keep only other columns"
+        );
+        assert_eq!(
+            config(&["solve", "--keep-columns", "id,id"]).unwrap_err(),
+            "--keep-columns names 'id' twice"
+        );
+        assert!(config(&["solve", "a", "--keep-columns", "file"]).is_ok());
+        assert!(config(&["solve", "a", "b", "--keep-columns", "file"]).is_err());
         assert!(config(&["solve", "--input-format", "xml"]).is_err());
     }
 }

@@ -1,12 +1,18 @@
 //! The one integration test binary: every module below is a group of tests.
 
 mod algorithms;
+mod canon_cmd;
 mod corpus;
 mod differential;
 mod fuzz_corpus;
+mod generate_cmd;
+mod hostile_input;
 mod jigsaw;
 mod jigsaw_fast;
 mod layering;
+mod limits;
+mod messages;
+mod output_paths;
 mod parquet_cmd;
 mod reliability;
 mod shard_cmd;

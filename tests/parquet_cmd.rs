@@ -12,7 +12,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use sudoku_bulk::format::parquet::ParquetReader;
 use sudoku_bulk::format::{Columns, ReadOptions, RecordReader, Wanted};
 
-use crate::workdir::{BIN, Workdir, csv_rows};
+use crate::workdir::{BIN, Workdir, csv_rows, peak_rss_kib};
 
 /// The shipped mixed input: every status of `solve` (with `--max-recursions 100`), kept text
 /// with commas, quotes, line breaks and non-ASCII letters, jigsaw and standard region layouts.
@@ -21,16 +21,12 @@ const MIXED: &str = include_str!("data/mixed.csv");
 /// The options of the mixed runs: a budget that makes the hard puzzle `gave_up` only.
 const BUDGET: &[&str] = &["--max-recursions", "100", "--keep-columns", "note,id"];
 
-const COUNTERS: &[&str] = &[
-    "solutions",
-    "recursions",
-    "max_depth",
-    "guesses",
-    "backtracks",
-    "naked_singles",
-    "hidden_singles",
-    "givens",
-];
+/// The count columns of `solve` besides `line`: `solutions` and the search counters.
+fn counters() -> Vec<&'static str> {
+    std::iter::once("solutions")
+        .chain(sudoku_bulk::stats::Counter::ALL.iter().map(|c| c.name()))
+        .collect()
+}
 
 /// Every row of a Parquet file, each column as the text the reader gives (null: empty).
 fn parquet_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
@@ -165,7 +161,7 @@ fn the_mixed_file_as_parquet_holds_the_csv_rows_with_their_types() {
 
         // The types: counts unsigned 64-bit integers, the rest UTF-8 text.
         for (name, physical, logical) in parquet_schema(&dir.path("out.parquet")) {
-            let count = name == "line" || COUNTERS.contains(&name.as_str());
+            let count = name == "line" || counters().contains(&name.as_str());
             let expected = if count {
                 (
                     PhysicalType::INT64,
@@ -182,7 +178,7 @@ fn the_mixed_file_as_parquet_holds_the_csv_rows_with_their_types() {
         // Counters are null exactly in the invalid rows, the grids where CSV has nothing.
         let nulls = null_counts(&dir.path("out.parquet"));
         let invalid = csv.iter().filter(|r| r["status"] == "invalid").count() as u64;
-        for counter in &COUNTERS[1..] {
+        for counter in &counters()[1..] {
             assert_eq!(nulls[*counter], invalid, "{counter}");
         }
         let empty = |c: &str| csv.iter().filter(|r| r[c].is_empty()).count() as u64;
@@ -266,7 +262,7 @@ fn parquet_input_gives_the_rows_of_the_same_csv_input() {
     for job in [&["solve", "--max-recursions", "100"][..], &["verify"][..]] {
         let run = |input: &str| {
             let mut args = job.to_vec();
-            args.extend(["-q", input, "--keep-columns", "id,note,status"]);
+            args.extend(["-q", input, "--keep-columns", "id,note"]);
             csv_rows(&ok(&dir, &args))
         };
         let (from_csv, from_parquet) = (run("input.csv"), run("input.parquet"));
@@ -464,42 +460,23 @@ fn resume_and_shards_are_refused_with_parquet_before_any_work_and_summary_works(
         &dir,
         &["solve", "mixed.csv", "-o", "out.csv", "--summary", "c.json"],
     );
-    assert_eq!(dir.read("p.json"), dir.read("c.json"));
+    // The same summary but for the output format among the run's options.
+    let summary = |name: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(&dir.read(name)).unwrap();
+        let options = json["run"]["options"].as_object_mut().unwrap();
+        let format = options.remove("output_format").unwrap();
+        (json, format)
+    };
+    let ((parquet, p_format), (csv, c_format)) = (summary("p.json"), summary("c.json"));
+    assert_eq!(
+        (p_format.as_str(), c_format.as_str()),
+        (Some("parquet"), Some("csv"))
+    );
+    assert_eq!(parquet, csv);
     assert_eq!(
         dir.entries(),
         ["c.json", "mixed.csv", "out.csv", "out.parquet", "p.json"]
     );
-}
-
-/// Runs the binary in `dir` with a file-size limit of `bytes`; its exit code and stderr.
-#[cfg(target_os = "linux")]
-fn run_with_file_limit(dir: &Workdir, args: &[&str], bytes: u64) -> (Option<i32>, String) {
-    use std::os::unix::process::CommandExt;
-    let mut command = Command::new(BIN);
-    command
-        .args(args)
-        .current_dir(dir.path(""))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let output = command.output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[cfg(target_os = "linux")]
@@ -510,10 +487,13 @@ fn a_failed_parquet_write_leaves_the_existing_output_untouched() {
     dir.write("many.txt", puzzles);
     dir.write("out.parquet", "the old output");
     // 64 KiB is far less than the rows' Parquet file: the write fails with EFBIG.
-    let (code, stderr) =
-        run_with_file_limit(&dir, &["solve", "many.txt", "-o", "out.parquet"], 64 << 10);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("cannot write out.parquet"), "{stderr}");
+    let run = dir.run_with_file_limit(&["solve", "many.txt", "-o", "out.parquet"], 64 << 10);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write out.parquet"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(dir.read("out.parquet"), "the old output");
     assert_eq!(dir.entries(), ["many.txt", "out.parquet"]);
 }
@@ -561,15 +541,128 @@ fn one_gigabyte_to_parquet_stays_far_below_100_mb() {
     let written = writer.join().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let kib: u64 = stderr
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("Maximum resident set size (kbytes): ")
-        })
-        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"))
-        .parse()
-        .unwrap();
+    let kib = peak_rss_kib(&stderr);
     eprintln!("peak RSS over {written} bytes of input to Parquet: {kib} KiB");
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+}
+
+/// Quiet events for a pipeline run.
+struct Quiet;
+
+impl sudoku_bulk::pipeline::Events for Quiet {
+    fn progress(&mut self, _: u64, _: u64) {}
+    fn flagged(&mut self, _: &str, _: u64, _: sudoku_bulk::row::RowStatus, _: &str) {}
+}
+
+#[test]
+fn a_resumed_run_checks_a_parquet_input_whole_and_skips_its_rows() {
+    use std::sync::atomic::AtomicBool;
+    use sudoku_bulk::files::Input;
+    use sudoku_bulk::pipeline::{self, ChunkSize, Job, RunError, Settings};
+
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(&dir, &["solve", "mixed.csv", "-o", "in.parquet"]);
+    let input = Input::file(dir.path("in.parquet"));
+    let settings = Settings {
+        job: Job::Solve(Default::default()),
+        layout: sudoku_bulk::Layout::standard(),
+        input_format: None,
+        columns: Columns::default(),
+        output_format: sudoku_bulk::format::OutputFormat::Csv,
+        threads: 2,
+        skip_records: 0,
+        consumed: Vec::new(),
+        summarise: false,
+        canonical: false,
+        chunk: ChunkSize::default(),
+        shard: None,
+        file_metadata: Vec::new(),
+    };
+    let run = |settings: &Settings| {
+        let mut out = Vec::new();
+        pipeline::run(
+            std::slice::from_ref(&input),
+            settings,
+            &mut out,
+            "out",
+            &mut Quiet,
+            &AtomicBool::new(false),
+        )
+        .map(|_| String::from_utf8(out).unwrap())
+    };
+    let whole = run(&settings).unwrap();
+    // What an interrupted run after four rows recorded: the whole file's digest.
+    let resumed = Settings {
+        skip_records: 4,
+        consumed: vec![input.whole().unwrap()],
+        ..settings.clone()
+    };
+    let rest = run(&resumed).unwrap();
+    let head: String = whole.split_inclusive('\n').take(5).collect();
+    assert_eq!(head + &rest, whole);
+    // One byte changed anywhere in the file (here: in the footer) is a changed input.
+    let mut bytes = std::fs::read(dir.path("in.parquet")).unwrap();
+    let at = bytes.len() - 30;
+    bytes[at] ^= 1;
+    let changed = Input::file(dir.write("changed.parquet", &bytes));
+    let mut recorded = changed.whole().unwrap();
+    recorded.digest = resumed.consumed[0].digest;
+    let err = pipeline::run(
+        &[changed],
+        &Settings {
+            consumed: vec![recorded],
+            ..resumed
+        },
+        &mut Vec::new(),
+        "out",
+        &mut Quiet,
+        &AtomicBool::new(false),
+    )
+    .unwrap_err();
+    assert!(matches!(err, RunError::InputChanged { .. }), "{err}");
+}
+
+#[test]
+fn verify_writes_parquet_too() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "--keep-columns",
+            "id",
+            "-o",
+            "solved.csv",
+        ],
+    );
+    for out in ["v.csv", "v.parquet"] {
+        ok(
+            &dir,
+            &[
+                "verify",
+                "-q",
+                "solved.csv",
+                "--keep-columns",
+                "id",
+                "-o",
+                out,
+            ],
+        );
+    }
+    let rows = csv_rows(&dir.read("v.csv"));
+    assert!(rows.iter().any(|r| r["status"] == "ok"));
+    assert!(rows.iter().any(|r| r["status"] == "invalid"));
+    assert_eq!(parquet_rows(&dir.path("v.parquet")), rows);
+    let schema = parquet_schema(&dir.path("v.parquet"));
+    let names: Vec<&str> = schema.iter().map(|(n, _, _)| n.as_str()).collect();
+    // The input is a solve output: its line comes along as original_line (text, as read).
+    assert_eq!(
+        names,
+        ["line", "status", "error", "original_line", "id", "regions"]
+    );
+    assert_eq!(schema[0].1, PhysicalType::INT64);
+    assert_eq!(schema[1].1, PhysicalType::BYTE_ARRAY);
 }

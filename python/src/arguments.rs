@@ -197,6 +197,7 @@ pub(crate) fn settings(job: Job, layout: Layout, threads: usize) -> Settings {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: false,
+        canonical: false,
         chunk: ChunkSize::default(),
         shard: None,
         file_metadata: Vec::new(),

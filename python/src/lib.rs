@@ -121,8 +121,9 @@ fn solve<'py>(
 /// Each solution is checked by the independent verifier against its puzzle (and, with
 /// `unique`, the puzzle is searched for a second solution); one row per puzzle comes back, in
 /// input order, with the columns of the command line's `verify` output: `line` (the position,
-/// from 1), `status` ('ok', 'wrong', 'invalid', or with `unique` 'gave_up') and `error` (why a
-/// row is not 'ok'), plus `regions` when each puzzle has its own layout.
+/// from 1), `status` ('ok', 'wrong', 'invalid', or with `unique` 'gave_up'), `error` (why a
+/// row is not 'ok') and `puzzle` (to join on), plus `regions` when each puzzle has its own
+/// layout.
 ///
 /// puzzles, solutions: of the same length, each of the kinds `solve` takes.
 /// unique: also require the puzzle to have exactly one solution: the one given.
@@ -265,9 +266,10 @@ fn solve_file<'py>(
 /// by: a column to group by as well: the summary gains one group per value (its text; null
 ///     is the empty string).
 ///
-/// Returns a dict: records, the count of every status, records solved without a guess, and
-/// for each counter its count, sum, mean, min, max, quantiles and histogram, exactly as the
-/// library computes them (summaries of parts merge into the summary of the whole). Raises
+/// Returns a dict: records, the count of every status, records solved without a guess, for
+/// each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
+/// records (named by the `line`, `puzzle`, `file` and `regions` columns, when present), exactly
+/// as the library computes them (summaries of parts merge into the summary of the whole). Raises
 /// ValueError for a missing column or a row that is not a solve result.
 #[pyfunction]
 #[pyo3(signature = (results, by=None))]

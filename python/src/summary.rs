@@ -3,7 +3,8 @@
 //! numbers are those of `sudoku-bulk stats`.
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, UInt64Array};
+use arrow_array::types::UInt64Type;
+use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -57,34 +58,64 @@ pub(crate) fn summarize_batch(
         };
         import_array(&array)
     };
+    let counts = |name: &str| -> PyResult<ArrayRef> {
+        let array = column(name)?
+            .call_method1("cast", (pa.call_method0("uint64")?,))
+            .map_err(|e| {
+                PyValueError::new_err(format!(
+                    "results: column '{name}' is not counts: {}",
+                    e.value(py)
+                ))
+            })?;
+        import_array(&array)
+    };
     let status = as_text(column("status")?, "status")?;
     let counters = Counter::ALL
         .iter()
-        .map(|counter| {
-            let array = column(counter.name())?
-                .call_method1("cast", (pa.call_method0("uint64")?,))
-                .map_err(|e| {
-                    PyValueError::new_err(format!(
-                        "results: column '{}' is not counts: {}",
-                        counter.name(),
-                        e.value(py)
-                    ))
-                })?;
-            import_array(&array)
-        })
+        .map(|counter| counts(counter.name()))
         .collect::<PyResult<Vec<_>>>()?;
     let group = by.map(|name| as_text(column(name)?, name)).transpose()?;
+    // Read when present, as the results reader reads them: the solution count (checked), and
+    // what names a row's record (for the hardest records).
+    let present = |name: &str| names.iter().any(|n| n == name);
+    let optional_text = |name: &str| {
+        present(name)
+            .then(|| as_text(column(name)?, name))
+            .transpose()
+    };
+    let optional_counts = |name: &str| present(name).then(|| counts(name)).transpose();
+    let solutions = optional_counts("solutions")?;
+    let line = optional_counts("line")?;
+    let [file, puzzle, regions] = ["file", "puzzle", "regions"].map(optional_text);
+    let (file, puzzle, regions) = (file?, puzzle?, regions?);
     let rows = status.len() as u64;
     let summary = py.detach(|| {
         let status = status.as_string::<i32>();
         let counters: Vec<&UInt64Array> = counters.iter().map(|c| c.as_primitive()).collect();
-        let group = group.as_ref().map(|g| g.as_string::<i32>());
+        let texts = |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_string::<i32>().clone());
+        let (group, file, puzzle, regions) =
+            (texts(&group), texts(&file), texts(&puzzle), texts(&regions));
+        let numbers =
+            |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_primitive::<UInt64Type>().clone());
+        let (solutions, line) = (numbers(&solutions), numbers(&line));
         let cells = (0..status.len()).map(|i| stats::table::RowCells {
             status: status.is_valid(i).then(|| status.value(i)),
             counters: std::array::from_fn(|c| {
                 counters[c].is_valid(i).then(|| counters[c].value(i))
             }),
-            group: group.and_then(|g| g.is_valid(i).then(|| g.value(i))),
+            solutions: count_cell(&solutions, i),
+            group: group
+                .as_ref()
+                .and_then(|g| g.is_valid(i).then(|| g.value(i))),
+            record: match (count_cell(&line, i), text_cell(&puzzle, i)) {
+                (Some(line), Some(puzzle)) => Some(stats::RecordRef {
+                    file: text_cell(&file, i),
+                    line,
+                    puzzle,
+                    regions: text_cell(&regions, i),
+                }),
+                _ => None,
+            },
         });
         stats::table::summarize(cells, by)
     });
@@ -96,6 +127,21 @@ pub(crate) fn summarize_batch(
         .merge(&summary)
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     Ok(rows)
+}
+
+/// Row `i` of an optional text column, `None` when null or empty (as an empty field in a file).
+fn text_cell(column: &Option<StringArray>, i: usize) -> Option<&str> {
+    column
+        .as_ref()
+        .and_then(|c| c.is_valid(i).then(|| c.value(i)))
+        .filter(|v| !v.is_empty())
+}
+
+/// Row `i` of an optional count column, `None` when null.
+fn count_cell(column: &Option<UInt64Array>, i: usize) -> Option<u64> {
+    column
+        .as_ref()
+        .and_then(|c| c.is_valid(i).then(|| c.value(i)))
 }
 
 /// A summary as the dict of its JSON document (`stats --json`).

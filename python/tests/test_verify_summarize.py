@@ -36,7 +36,7 @@ def test_verify_equals_the_command_line(cli, tmp_path, unique):
     args = ["--unique"] if unique else []
     expected = cli_table(cli, tmp_path, "verify", str(path), *args)
     table = sudoku_bulk.verify(puzzles, solutions, unique=unique)
-    assert table.column_names == ["line", "status", "error"]
+    assert table.column_names == ["line", "status", "error", "puzzle"]
     assert table.schema.equals(expected.schema)
     # `line` is a line of the CSV file there (the header is line 1), a position here.
     assert table.drop_columns(["line"]).equals(expected.drop_columns(["line"]))
@@ -59,10 +59,15 @@ def test_verify_checks_jigsaw_solutions_with_their_own_regions(cli, tmp_path):
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_summarize_gives_the_numbers_of_stats_json(cli, tmp_path, path):
-    cli_table(cli, tmp_path, "solve", str(path))
+    rows = cli_table(cli, tmp_path, "solve", str(path))
     expected = cli_stats(cli, tmp_path / "cli-solve.parquet")
+    assert expected["hardest"], "the summary names the hardest records"
+    assert sudoku_bulk.summarize(rows) == expected
     table = sudoku_bulk.solve(puzzles_of(path) + [PUZZLE[:80]])
-    # The file's rows give the file's summary; the invalid row added after them counts too.
+    # The file's rows give the file's summary (the hardest records named by the file's line
+    # numbers, which count its comments: here, positions); the invalid row added counts too.
+    lines = pa.concat_arrays([rows["line"].combine_chunks(), pa.array([0], pa.uint64())])
+    table = table.set_column(0, "line", lines)
     summary = sudoku_bulk.summarize(table.slice(0, table.num_rows - 1))
     assert summary == expected
     assert summary["records"] == table.num_rows - 1
@@ -72,8 +77,9 @@ def test_summarize_gives_the_numbers_of_stats_json(cli, tmp_path, path):
 
 def test_summarize_by_a_column_equals_stats_by(cli, tmp_path):
     results = tmp_path / "cli-solve.parquet"
-    cli_table(cli, tmp_path, "solve", str(SHIPPED[0]))
-    table = sudoku_bulk.solve(puzzles_of(SHIPPED[0]))
+    rows = cli_table(cli, tmp_path, "solve", str(SHIPPED[0]))
+    # The file's line numbers (they name the hardest records), not positions.
+    table = sudoku_bulk.solve(puzzles_of(SHIPPED[0])).set_column(0, "line", rows["line"])
     for by in ("givens", "status"):
         assert sudoku_bulk.summarize(table, by=by) == cli_stats(cli, results, "--by", by), by
 

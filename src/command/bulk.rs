@@ -1,14 +1,16 @@
-//! `solve` and `verify`: the output opened (or resumed), the pipeline run with its progress bar
-//! and messages, the summary written, the summary line on stderr, and the exit code.
+//! `solve`, `verify` and `canon`: the output opened (or resumed), the pipeline run with its
+//! progress bar and messages, the summary (and `canon`'s duplicates report) written, the summary
+//! line on stderr, and the exit code.
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::canon::DuplicateReport;
 use super::config::BulkRun;
 use super::{CommandError, Exit, say};
+use crate::files::file_id::RunFiles;
 use crate::files::output::sealed_file;
 use crate::files::{Output, Source, Target};
 use crate::format::escape_controls;
@@ -22,11 +24,11 @@ use crate::stats;
 /// How many problem records are printed to stderr.
 const SHOWN: u64 = 10;
 
-/// `solve` or `verify`: checks the paths, opens (or resumes) the output, runs the pipeline,
-/// and completes the run, or keeps what an interrupted one wrote.
+/// `solve`, `verify` or `canon`: checks the paths, opens (or resumes) the output, runs the
+/// pipeline, and completes the run, or keeps what an interrupted one wrote.
 pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
-    refuse_outputs_over_inputs(run)?;
+    refuse_clashing_files(run)?;
     let quiet = run.quiet;
     let resume::Prepared {
         output,
@@ -57,6 +59,11 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
             quiet: run.quiet,
             flagged: 0,
             checkpointer,
+            duplicates: run
+                .duplicates
+                .as_deref()
+                .map(|path| DuplicateReport::open(path, run.inputs.len() > 1))
+                .transpose()?,
         },
     };
     // The rows of the interrupted run count in the dataset summary too: read back from its
@@ -98,30 +105,32 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     Ok(exit_code(run, &outcome.tally))
 }
 
-/// Refuses, before any work, an output or a summary path that is one of the inputs: it would
-/// be replaced. Every input must open, too.
-fn refuse_outputs_over_inputs(run: &BulkRun) -> Result<(), CommandError> {
-    let written: Vec<&Path> = [&run.output]
-        .into_iter()
-        .filter_map(|target| match target {
-            Target::Path(path) => Some(path.as_path()),
-            Target::Stdout => None,
-        })
-        .chain(run.summary.as_deref())
-        .collect();
+/// Refuses, before any work, two outputs that are one file (`-o`, each summary, `--duplicates`,
+/// standard output, and the files a replaced output writes beside it) and an output that is one of the
+/// inputs: it would be replaced, or grow as it is read. Every input must open, too.
+fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
+    let mut files = RunFiles::new();
+    files.output("-o", &run.output)?;
+    for path in &run.summaries {
+        files.output("--summary", &Target::Path(path.clone()))?;
+    }
+    if let Some(path) = &run.duplicates {
+        files.output("--duplicates", &Target::Path(path.clone()))?;
+    }
     for input in &run.inputs {
-        if let Source::File(path) = &input.source {
-            let file = File::open(path).map_err(|source| RunError::Open {
-                name: input.name.clone(),
-                source,
-            })?;
-            if let Some(out) = written.iter().find(|out| same_file(&file, out)) {
-                return Err(CommandError::OutputIsInput(out.display().to_string()));
+        match &input.source {
+            Source::File(path) => {
+                let file = File::open(path).map_err(|source| RunError::Open {
+                    name: input.name.clone(),
+                    source,
+                })?;
+                files.input(&input.name, Some(&file))?;
             }
+            Source::Stdin => files.input(&input.name, None)?,
         }
     }
-    // The summary's directory must exist before any work starts.
-    if let Some(path) = &run.summary {
+    // The summaries' directories must exist before any work starts.
+    for path in &run.summaries {
         drop(Output::open(&Target::Path(path.clone()))?);
     }
     Ok(())
@@ -133,7 +142,8 @@ fn exit_code(run: &BulkRun, tally: &Tally<RowStatus>) -> Exit {
     let failures = match run.pipeline.job {
         Job::Verify(_) => tally.records() - tally.get(RowStatus::Ok),
         Job::Solve(_) if run.strict => tally.records() - tally.get(RowStatus::Solved),
-        Job::Solve(_) => 0,
+        Job::Canon(_) if run.strict => tally.records() - tally.get(RowStatus::Ok),
+        Job::Solve(_) | Job::Canon(_) => 0,
     };
     if failures > 0 {
         Exit::Failures
@@ -154,9 +164,12 @@ struct Session<'a> {
 impl Session<'_> {
     /// The summary of the rows an interrupted run left, when this run writes a summary.
     fn summary_before(&self) -> Result<Option<stats::Summary>, CommandError> {
-        Ok(match (&self.run.summary, self.output.partial_paths()) {
-            (Some(_), Some(paths)) if self.done.records() > 0 => {
-                Some(stats::read::read_path(&paths.partial, None)?)
+        Ok(match self.output.partial_paths() {
+            Some(paths) if !self.run.summaries.is_empty() && self.done.records() > 0 => {
+                let canonical = self.run.pipeline.canonical;
+                let read =
+                    stats::grouping::summarise(&[&paths.partial], None, usize::MAX, canonical)?;
+                Some(read.summary)
             }
             _ => None,
         })
@@ -250,53 +263,41 @@ impl Session<'_> {
         }
     }
 
-    /// Completes the outputs of a finished run: the rows, and the summary when asked for. Both
-    /// are written whole before either replaces an existing file, so a failure leaves both
-    /// untouched.
-    fn complete(self, outcome: &RunOutcome) -> Result<(), CommandError> {
+    /// Completes the outputs of a finished run: the rows, and the summaries when asked for.
+    /// Every one is written whole before any replaces an existing file, so a failure leaves
+    /// them all untouched.
+    fn complete(mut self, outcome: &RunOutcome) -> Result<(), CommandError> {
+        let duplicates = self
+            .reporter
+            .duplicates
+            .take()
+            .map(|d| d.seal())
+            .transpose()?;
         let rows = self.output.seal()?;
-        let summary = match (&self.run.summary, &outcome.dataset) {
-            (Some(path), Some(dataset)) => {
-                let made_from = match &self.run.output {
-                    Target::Path(_) => identity::shard_run(
-                        &self.run.pipeline,
-                        &outcome.measured,
-                        rows.written_path(),
-                    )
+        let mut summaries = Vec::new();
+        if let Some(dataset) = &outcome.dataset
+            && !self.run.summaries.is_empty()
+        {
+            // A shard always writes to a file (the command line requires -o).
+            let made_from =
+                identity::run_info(&self.run.pipeline, &outcome.measured, rows.written_path())
                     .map_err(|source| RunError::Write {
                         name: rows.name().to_string(),
                         source,
-                    })?,
-                    Target::Stdout => None,
-                };
-                let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
-                Some(sealed_file(path, text.as_bytes())?)
+                    })?;
+            let text = stats::document::to_string_with_run(dataset, Some(&made_from));
+            for path in &self.run.summaries {
+                summaries.push(sealed_file(path, text.as_bytes())?);
             }
-            _ => None,
-        };
+        }
         rows.commit()?;
-        if let Some(summary) = summary {
+        for summary in summaries {
             summary.commit()?;
         }
+        if let Some(duplicates) = duplicates {
+            duplicates.commit()?;
+        }
         Ok(())
-    }
-}
-
-/// Whether `path` names the regular file open as `file` (a device such as `/dev/null` may be
-/// both read and written).
-fn same_file(file: &File, path: &Path) -> bool {
-    let (Ok(a), Ok(b)) = (file.metadata(), std::fs::metadata(path)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        a.is_file() && a.dev() == b.dev() && a.ino() == b.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (a, b);
-        false
     }
 }
 
@@ -345,6 +346,8 @@ struct Reporter {
     flagged: u64,
     /// Records checkpoints, when the run can be resumed.
     checkpointer: Option<Checkpointer>,
+    /// `canon --dedupe --duplicates FILE`: the report of the records left out.
+    duplicates: Option<DuplicateReport>,
 }
 
 impl Events for Reporter {
@@ -360,6 +363,12 @@ impl Events for Reporter {
         match &mut self.checkpointer {
             Some(checkpointer) => checkpointer.record(tally, consumed, false),
             None => Ok(()),
+        }
+    }
+
+    fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
+        if let Some(report) = &mut self.duplicates {
+            report.add(file, line, first_file, first_line);
         }
     }
 
@@ -394,12 +403,19 @@ fn print_summary(job: &Job, outcome: &RunOutcome, flagged: u64, started: Instant
             &[RowStatus::Ok, RowStatus::Wrong, RowStatus::Invalid],
             &[RowStatus::GaveUp],
         ),
+        Job::Canon(_) => (&[RowStatus::Ok, RowStatus::Invalid], &[]),
     };
-    let counts: Vec<String> = always
+    let mut counts: Vec<String> = always
         .iter()
         .chain(when_seen.iter().filter(|s| tally.get(**s) > 0))
         .map(|s| format!("{} {}", tally.get(*s), s.name()))
         .collect();
+    if let Some(classes) = outcome.classes {
+        let left_out = tally.get(RowStatus::Ok) - classes;
+        counts.push(format!(
+            "{classes} classes written, {left_out} duplicates left out"
+        ));
+    }
     let seconds = started.elapsed().as_secs_f64();
     let rate = if seconds > 0.0 {
         (tally.records() - resumed) as f64 / seconds

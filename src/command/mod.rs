@@ -1,11 +1,14 @@
 //! The edge of the library: a validated command ([`config`]) run to its end, with its messages
-//! on stderr and its exit code ([`exit`]). One file per command: [`bulk`] (`solve`, `verify`),
-//! [`stats`], [`show`], [`merge`](mod@merge).
+//! on stderr and its exit code ([`exit`]). One file per command: [`bulk`] (`solve`, `verify`,
+//! `canon`, with [`canon`](mod@canon)'s duplicates report), [`stats`], [`show`],
+//! [`merge`](mod@merge), [`generate`](mod@generate).
 
 pub mod bulk;
+pub mod canon;
 pub mod config;
 mod error;
 pub mod exit;
+pub mod generate;
 pub mod merge;
 pub mod show;
 pub mod stats;
@@ -18,15 +21,23 @@ pub use error::CommandError;
 pub use exit::Exit;
 
 use crate::files::OutputError;
+use crate::files::standard;
 use crate::format::escape_controls;
 
-/// Runs a command; `interrupt` is set by Ctrl-C.
+/// Runs a command; `interrupt` is set by Ctrl-C. A command whose results go to standard output
+/// refuses to start when it is closed.
 pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    if let Some(results) = config.results_on_stdout()
+        && standard::stdout_closed()
+    {
+        return Err(CommandError::StdoutClosed { results });
+    }
     match config {
         Config::Bulk(run) => bulk::run(&run, interrupt),
         Config::Stats(run) => stats::run(&run),
         Config::Show(run) => show::run(&run),
         Config::Merge(run) => merge::run(&run),
+        Config::Generate(run) => generate::run(&run, interrupt),
     }
 }
 

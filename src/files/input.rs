@@ -288,8 +288,8 @@ fn parquet_stream() -> io::Error {
     )
 }
 
-/// The first bytes of every Parquet file.
-const PARQUET_MAGIC: &[u8] = b"PAR1";
+/// The first bytes of every Parquet file (its last bytes too).
+pub const PARQUET_MAGIC: &[u8] = b"PAR1";
 
 /// The first two bytes of every gzip member.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];

@@ -2,11 +2,12 @@
 //! (Parquet), so that the rows are still made in parallel and the writer thread only appends
 //! them, in input order, to the row group it is filling.
 //!
-//! Each column is held in the Arrow layout, so that it can be handed to Arrow (the Python
-//! package) without a copy of its logic: a text column is its values' bytes back to back with
-//! `len + 1` offsets, a count column a vector of `u64`; both have one validity flag per row
-//! (`false`: null). Text is always valid UTF-8: bytes taken from the input are converted as
-//! JSON lines does (invalid sequences become U+FFFD).
+//! Each column is held in the Arrow layout, so that it converts to Arrow arrays (for the Python
+//! package) by moving buffers: a text column is its values' bytes back to back with `len + 1`
+//! offsets (64-bit, as Arrow's `LargeUtf8`), a count column a vector of `u64` (`UInt64`); both
+//! have one validity flag per row (`false`: null; Arrow packs the flags into a bitmap). Text is
+//! always valid UTF-8: bytes taken from the input are converted as JSON lines does (invalid
+//! sequences become U+FFFD).
 
 use super::Cell;
 
@@ -102,6 +103,26 @@ impl Column {
         }
     }
 
+    /// An empty column of the same kind with room for as many rows and bytes as this one
+    /// holds.
+    fn empty_like(&self) -> Column {
+        match self {
+            Column::Text(c) => {
+                let mut offsets = Vec::with_capacity(c.offsets.len());
+                offsets.push(0);
+                Column::Text(TextColumn {
+                    data: Vec::with_capacity(c.data.len()),
+                    offsets,
+                    valid: Vec::with_capacity(c.valid.len()),
+                })
+            }
+            Column::Count(c) => Column::Count(CountColumn {
+                values: Vec::with_capacity(c.values.len()),
+                valid: Vec::with_capacity(c.valid.len()),
+            }),
+        }
+    }
+
     /// The rows held.
     pub fn len(&self) -> usize {
         match self {
@@ -189,6 +210,34 @@ impl ColumnBatch {
         }
     }
 
+    /// An empty batch of columns of these kinds with room for `rows` rows of `text` bytes in
+    /// each text column.
+    pub fn with_capacity(kinds: &[ColumnKind], rows: usize, text: usize) -> Self {
+        let mut batch = ColumnBatch::new(kinds);
+        for column in &mut batch.columns {
+            match column {
+                Column::Text(c) => {
+                    c.data.reserve(text);
+                    c.offsets.reserve(rows);
+                    c.valid.reserve(rows);
+                }
+                Column::Count(c) => {
+                    c.values.reserve(rows);
+                    c.valid.reserve(rows);
+                }
+            }
+        }
+        batch
+    }
+
+    /// An empty batch of the same columns with room for as many rows and bytes as this one
+    /// holds (the next row group, which grows as the last did).
+    pub fn empty_like(&self) -> Self {
+        ColumnBatch {
+            columns: self.columns.iter().map(Column::empty_like).collect(),
+        }
+    }
+
     /// The rows held.
     pub fn rows(&self) -> usize {
         self.columns.first().map_or(0, Column::len)
@@ -199,7 +248,9 @@ impl ColumnBatch {
         self.columns.iter().map(Column::bytes).sum()
     }
 
-    /// Appends one row: one cell per column, in order.
+    /// Appends one row: one cell per column, in order. Kept out of line: the text formats'
+    /// per-row path, which shares a caller with it, stays as small as it was.
+    #[inline(never)]
     pub fn push_row<'a>(&mut self, cells: impl IntoIterator<Item = Cell<'a>>) {
         let mut pushed = 0;
         for (column, cell) in self.columns.iter_mut().zip(cells) {

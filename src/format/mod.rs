@@ -10,7 +10,7 @@
 //! new format is one module and one enum arm.
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::BufRead;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -21,8 +21,9 @@ pub mod jsonl;
 pub mod line;
 mod lines;
 pub mod parquet;
+mod rows;
 
-use columns::{ColumnBatch, ColumnKind};
+pub use rows::{RowWriter, Rows, Sink};
 
 /// The longest line a reader holds in memory; longer lines become invalid records.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -93,6 +94,10 @@ pub struct Record {
     pub kept: Vec<Vec<u8>>,
     /// The record's own region layout (CSV `regions` column), as found (not yet checked).
     pub regions: Option<Vec<u8>>,
+    /// Values of the [optional columns](ReadOptions::optional), in the order asked for: `None`
+    /// where the input (its CSV header, or this JSON object) has no such column. Empty for a
+    /// record with a [`Defect`].
+    pub optional: Vec<Option<Vec<u8>>>,
     /// Why the record could not be read at all; such a record is invalid whatever its text.
     pub defect: Option<Defect>,
 }
@@ -103,6 +108,7 @@ impl Record {
         self.puzzle.len()
             + self.solution.as_ref().map_or(0, Vec::len)
             + self.kept.iter().map(Vec::len).sum::<usize>()
+            + self.optional.iter().flatten().map(Vec::len).sum::<usize>()
     }
 }
 
@@ -252,6 +258,11 @@ pub struct ReadOptions {
     pub wanted: Wanted,
     /// Column choices for CSV.
     pub columns: Columns,
+    /// Columns read when the input has them, into [`Record::optional`] (CSV and JSON lines;
+    /// names matched as kept columns are). Unlike a kept column, a missing one is no error:
+    /// `verify` reads the `line` and `file` of a `solve` output this way, `stats` the `line`,
+    /// `file` and `puzzle` of the hardest records.
+    pub optional: Vec<String>,
     /// The part of the input to read.
     pub span: Span,
 }
@@ -327,6 +338,13 @@ pub trait RecordReader: Send {
 
     /// Whether records carry their own region layouts (a CSV `regions` column).
     fn has_regions(&self) -> bool {
+        false
+    }
+
+    /// Whether the input has a column named `name` (case-insensitive): in its CSV header, or
+    /// as a member of its first JSON object. Formats without columns have none.
+    fn has_column(&self, name: &str) -> bool {
+        let _ = name;
         false
     }
 }
@@ -517,128 +535,6 @@ pub enum Cell<'a> {
     Int(u64),
     /// No value: an empty field in CSV, `null` in JSON.
     Null,
-}
-
-/// The rows of a batch, formatted: text (CSV, JSON lines) or columns (Parquet).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Rows {
-    /// Rows as bytes, ready to write.
-    Text(Vec<u8>),
-    /// Rows as columns, for the writer to gather into row groups.
-    Columns(ColumnBatch),
-}
-
-impl Default for Rows {
-    fn default() -> Self {
-        Rows::Text(Vec::new())
-    }
-}
-
-/// Formats rows of one format with fixed columns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RowWriter {
-    format: OutputFormat,
-    columns: Vec<String>,
-    kinds: Vec<ColumnKind>,
-    /// JSON lines: each column's `"name":`, encoded once.
-    keys: Vec<Vec<u8>>,
-}
-
-impl RowWriter {
-    /// A writer of rows with these column names and types.
-    pub fn new(format: OutputFormat, columns: Vec<String>, kinds: Vec<ColumnKind>) -> Self {
-        assert_eq!(columns.len(), kinds.len(), "a kind per column");
-        let keys = match format {
-            OutputFormat::Jsonl => jsonl::keys(&columns),
-            OutputFormat::Csv | OutputFormat::Parquet => Vec::new(),
-        };
-        RowWriter {
-            format,
-            columns,
-            kinds,
-            keys,
-        }
-    }
-
-    /// No rows yet, for about `rows` rows.
-    pub fn rows(&self, rows: usize) -> Rows {
-        match self.format {
-            OutputFormat::Csv | OutputFormat::Jsonl => Rows::Text(Vec::with_capacity(rows * 256)),
-            OutputFormat::Parquet => Rows::Columns(ColumnBatch::new(&self.kinds)),
-        }
-    }
-
-    /// Appends one row; `cells` gives one value per column, in order.
-    pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Rows) {
-        match (self.format, out) {
-            (OutputFormat::Csv, Rows::Text(out)) => csv::write_row(cells, out),
-            (OutputFormat::Jsonl, Rows::Text(out)) => jsonl::write_row(&self.keys, cells, out),
-            (OutputFormat::Parquet, Rows::Columns(out)) => out.push_row(cells),
-            (format, _) => panic!("rows of another format than {format}"),
-        }
-    }
-
-    /// Starts the output in `out`: the CSV header row unless `continued` (the rows continue an
-    /// earlier output, which has it); a Parquet file's magic bytes, with `metadata` kept for
-    /// its footer.
-    pub fn start<'a>(
-        &self,
-        out: &'a mut dyn Write,
-        continued: bool,
-        metadata: &[(String, String)],
-    ) -> io::Result<Sink<'a>> {
-        match self.format {
-            OutputFormat::Csv | OutputFormat::Jsonl => {
-                if !continued && self.format == OutputFormat::Csv {
-                    let mut header = Vec::new();
-                    csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), &mut header);
-                    out.write_all(&header)?;
-                }
-                Ok(Sink::Text(out))
-            }
-            OutputFormat::Parquet => {
-                assert!(!continued, "a Parquet output cannot be continued");
-                parquet::ParquetWriter::new(out, &self.columns, &self.kinds, metadata)
-                    .map(|writer| Sink::Parquet(Box::new(writer)))
-            }
-        }
-    }
-}
-
-/// Where formatted rows go, in order: text rows are written as they are; columns are gathered
-/// into row groups.
-pub enum Sink<'a> {
-    /// CSV or JSON lines.
-    Text(&'a mut dyn Write),
-    /// A Parquet file.
-    Parquet(Box<parquet::ParquetWriter<'a>>),
-}
-
-impl Sink<'_> {
-    /// Writes the rows of a batch.
-    pub fn write(&mut self, rows: &Rows) -> io::Result<()> {
-        match (self, rows) {
-            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(bytes),
-            (Sink::Parquet(writer), Rows::Columns(columns)) => writer.write(columns),
-            _ => panic!("rows of another format than the output's"),
-        }
-    }
-
-    /// Flushes the output (a Parquet row group being gathered stays in memory).
-    pub fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::Text(out) => out.flush(),
-            Sink::Parquet(writer) => writer.flush(),
-        }
-    }
-
-    /// Ends the output: a Parquet file's last row group and footer. Text needs nothing.
-    pub fn finish(self) -> io::Result<()> {
-        match self {
-            Sink::Text(out) => out.flush(),
-            Sink::Parquet(writer) => writer.finish(),
-        }
-    }
 }
 
 /// Quotes a name or value taken from the input for a message: printable ASCII as it is,

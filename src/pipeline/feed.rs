@@ -32,11 +32,15 @@ pub(super) struct Item {
 #[derive(Default)]
 pub(super) struct Chunk {
     pub items: Vec<Item>,
+    /// Raw input bytes read before the chunk's first record (and after any record skipped).
+    pub read_from: u64,
     /// Raw input bytes read when the chunk was complete.
     pub read_to: u64,
     /// The input bytes consumed up to the chunk's last record, by input (every input opened so
     /// far, in order).
     pub consumed: Vec<Prefix>,
+    /// Whether the inputs ended within this chunk: no record comes after it.
+    pub last: bool,
 }
 
 /// The input being read.
@@ -62,6 +66,8 @@ pub(super) struct Feed<'a> {
     pub interrupted: bool,
     /// Whether a reader opened so far gives records their own region layouts.
     pub regions: bool,
+    /// verify: whether the first input is the output of `solve`.
+    pub original: super::Original,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
 }
@@ -70,10 +76,14 @@ impl<'a> Feed<'a> {
     pub fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
         let options = ReadOptions {
             wanted: match settings.job {
-                Job::Solve(_) => format::Wanted::Puzzle,
+                Job::Solve(_) | Job::Canon(_) => format::Wanted::Puzzle,
                 Job::Verify(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),
+            optional: match settings.job {
+                Job::Solve(_) | Job::Canon(_) => Vec::new(),
+                Job::Verify(_) => super::verify::ORIGIN_COLUMNS.map(String::from).to_vec(),
+            },
             ..ReadOptions::default()
         };
         Feed {
@@ -87,6 +97,7 @@ impl<'a> Feed<'a> {
             to_skip: settings.skip_records,
             interrupted: false,
             regions: false,
+            original: super::Original::None,
             plan,
         }
     }
@@ -96,17 +107,23 @@ impl<'a> Feed<'a> {
         let limit = self.settings.chunk;
         let mut items = Vec::new();
         let mut bytes = 0;
+        // The chunk's records lie past the bytes read so far (past the skipped ones, if any).
+        let mut read_from = self.raw_bytes.load(Ordering::Relaxed);
+        let mut skipped = false;
         if interrupt.load(Ordering::Relaxed) {
             self.interrupted = true;
             return Ok(Chunk::default());
         }
         // A check of the bytes an interrupted run read finishes before the chunk is handed over.
+        let mut last = false;
         while (items.len() < limit.records && bytes < limit.bytes) || self.check_pending() {
             let Some(item) = self.next_item()? else {
+                last = true;
                 break;
             };
             if self.to_skip > 0 {
                 self.to_skip -= 1;
+                skipped = true;
                 // Skipping millions of records takes a while: stay interruptible.
                 if self.to_skip.is_multiple_of(SKIP_POLL) && interrupt.load(Ordering::Relaxed) {
                     self.interrupted = true;
@@ -115,17 +132,22 @@ impl<'a> Feed<'a> {
                 continue;
             }
             bytes += item.record.text_len();
+            if items.is_empty() && skipped {
+                read_from = self.raw_bytes.load(Ordering::Relaxed);
+            }
             items.push(item);
         }
         Ok(Chunk {
             items,
+            read_from,
             read_to: self.raw_bytes.load(Ordering::Relaxed),
             consumed: self.consumed(),
+            last,
         })
     }
 
     /// The input bytes consumed so far, by input.
-    fn consumed(&self) -> Vec<Prefix> {
+    pub fn consumed(&self) -> Vec<Prefix> {
         let mut all = self.finished.clone();
         if let Some(current) = &self.current {
             let tracker = lock(&current.tracker);
@@ -155,6 +177,9 @@ impl<'a> Feed<'a> {
                     };
                     let current = self.open(input, self.next_input)?;
                     self.regions |= current.reader.has_regions();
+                    if self.next_input == 0 && matches!(self.settings.job, Job::Verify(_)) {
+                        self.original = super::Original::of(&*current.reader);
+                    }
                     self.current.insert(current)
                 }
             };

@@ -126,6 +126,7 @@ fn settings(job: &Job, output_format: OutputFormat) -> Settings {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: matches!(job, Job::Solve(_)),
+        canonical: false,
         chunk: ChunkSize::default(),
         shard: None,
         file_metadata: Vec::new(),
@@ -141,16 +142,21 @@ fn handle(
     regions: bool,
 ) -> Result<Vec<u8>, String> {
     let settings = settings(job, output_format);
+    let shape = super::Shape {
+        regions,
+        ..super::Shape::default()
+    };
     let work = Work {
         writer: RowWriter::new(
             output_format,
-            super::columns(&settings, false, regions),
-            super::column_kinds(&settings, false, regions),
+            super::columns(&settings, &shape),
+            super::column_kinds(&settings, &shape),
         ),
         settings,
         names: vec!["fuzz".to_string()],
-        regions,
+        shape,
         cancel: AtomicBool::new(false),
+        handled: Default::default(),
     };
     let batch = work.process_batch(items);
     if let Some(error) = batch.stop {
@@ -193,7 +199,11 @@ fn check_rows(
             })
             .collect::<Result<_, _>>()?,
         OutputFormat::Jsonl => {
-            let columns = super::columns(&settings(job, output_format), false, regions);
+            let shape = super::Shape {
+                regions,
+                ..super::Shape::default()
+            };
+            let columns = super::columns(&settings(job, output_format), &shape);
             rows.split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
                 .map(|l| json_fields(l, &columns))

@@ -11,7 +11,7 @@
 //! its own interrupts (Python's Ctrl-C) while it waits; dropping the run stops it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -20,6 +20,7 @@ use super::error::RunError;
 use super::feed::{Feed, Item};
 use super::pool::{CancelOnDrop, Running, Work};
 use super::settings::Settings;
+use super::{Original, Shape};
 use crate::files::Input;
 use crate::format::columns::{ColumnBatch, ColumnKind};
 use crate::format::{OutputFormat, Record, RowWriter, Rows};
@@ -202,24 +203,33 @@ fn produce(
         .map_err(|e| RunError::Threads(e.to_string()))?;
     match source {
         RecordSource::Records(records) => {
-            let regions = records.iter().any(|r| r.regions.is_some());
+            let shape = Shape {
+                several_inputs: false,
+                regions: records.iter().any(|r| r.regions.is_some()),
+                original: Original::None,
+            };
             let size = settings.chunk.records.max(1);
             let mut items = records.into_iter().map(|record| Item { source: 0, record });
             let next = || Ok(items.by_ref().take(size).collect());
             let names = vec!["<memory>".to_string()];
-            stream(&pool, settings, names, regions, next, stop, sender)
+            stream(&pool, settings, names, shape, next, stop, sender)
         }
         RecordSource::Inputs(inputs) => {
             let mut feed = Feed::new(&inputs, settings, None);
-            // Whether the first input carries region layouts is known once it is open.
+            // Whether the first input carries region layouts (or is a solve output, for
+            // verify) is known once it is open.
             let mut first = Some(feed.next_chunk(stop)?.items);
-            let regions = feed.regions || settings.columns.regions.is_some();
+            let shape = Shape {
+                several_inputs: inputs.len() > 1,
+                regions: feed.regions || settings.columns.regions.is_some(),
+                original: feed.original,
+            };
             let next = || match first.take() {
                 Some(items) => Ok(items),
                 None => feed.next_chunk(stop).map(|chunk| chunk.items),
             };
             let names = inputs.iter().map(|i| i.name.clone()).collect();
-            stream(&pool, settings, names, regions, next, stop, sender)
+            stream(&pool, settings, names, shape, next, stop, sender)
         }
     }
 }
@@ -231,20 +241,20 @@ fn stream(
     pool: &rayon::ThreadPool,
     settings: &Settings,
     names: Vec<String>,
-    regions: bool,
+    shape: Shape,
     mut next: impl FnMut() -> Result<Vec<Item>, RunError>,
     stop: &AtomicBool,
     sender: &SyncSender<Result<Message, RunError>>,
 ) -> Result<(), RunError> {
-    let several = names.len() > 1;
-    let columns = super::columns(settings, several, regions);
-    let kinds = super::column_kinds(settings, several, regions);
+    let columns = super::columns(settings, &shape);
+    let kinds = super::column_kinds(settings, &shape);
     let work = Arc::new(Work {
         settings: settings.clone(),
         writer: RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone()),
         names,
-        regions,
+        shape,
         cancel: AtomicBool::new(false),
+        handled: AtomicU64::new(0),
     });
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
     if sender
@@ -258,7 +268,7 @@ fn stream(
         let items = next()?;
         let started = (!items.is_empty()).then(|| Work::start(&work, pool, items));
         if let Some(running) = previous.take() {
-            let rows = gather(running.wait(stop, &work.cancel), &kinds)?;
+            let rows = gather(running.wait(stop, &work.cancel, &mut || {}), &kinds)?;
             if sender.send(Ok(Message::Rows(rows))).is_err() {
                 return Ok(());
             }

@@ -4,14 +4,14 @@
 //! order, never without a timeout, so that an interrupt is served within a fraction of a second.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
-use super::{solve, verify};
+use super::{canon, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
@@ -53,11 +53,17 @@ pub(super) struct Work {
     pub writer: RowWriter,
     /// The inputs' names, for the `file` column and messages.
     pub names: Vec<String>,
-    /// Whether rows end with the record's `regions` column.
-    pub regions: bool,
+    /// What the inputs add to the rows' columns.
+    pub shape: super::Shape,
     /// Set when the run no longer wants rows: batches stop before their next record.
     pub cancel: AtomicBool,
+    /// Records handled so far by every batch, for progress within a chunk (counted every
+    /// [`HANDLED_STEP`] records and at the end of each batch).
+    pub handled: AtomicU64,
 }
+
+/// Records a batch handles between two updates of [`Work::handled`].
+const HANDLED_STEP: u64 = 16;
 
 /// A chunk being handled by the pool: each batch is a job of its own that puts its result in its
 /// slot; the last job to end wakes the calling thread (one wake-up per chunk, not per batch).
@@ -113,6 +119,8 @@ pub(super) struct Batch {
     pub stop: Option<RunError>,
     /// The dataset summary of the batch's rows, when asked for.
     pub dataset: Option<stats::Summary>,
+    /// `canon --dedupe`: where each row ends and its class, for the writer to choose from.
+    pub classes: Vec<canon::RowClass>,
 }
 
 impl Work {
@@ -146,10 +154,23 @@ impl Work {
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
             rows: self.writer.rows(items.len()),
-            dataset: self.settings.summarise.then(stats::Summary::new),
+            dataset: self
+                .settings
+                .summarise
+                .then(|| match self.settings.canonical {
+                    true => stats::Summary::new().counting_forms(),
+                    false => stats::Summary::new(),
+                }),
             ..Batch::default()
         };
+        let mut canonicaliser = crate::canon::Canonicaliser::new();
+        let mut unreported = 0;
         for item in items {
+            if unreported == HANDLED_STEP {
+                self.handled.fetch_add(unreported, Ordering::Relaxed);
+                unreported = 0;
+            }
+            unreported += 1;
             if self.cancel.load(Ordering::Relaxed) {
                 batch.stop = Some(RunError::Interrupted);
                 break;
@@ -157,7 +178,11 @@ impl Work {
             let record = &item.record;
             let out = &mut batch.rows;
             let dataset = &mut batch.dataset;
-            let handled = guarded(record, || self.handle(item, out, dataset));
+            let classes = &mut batch.classes;
+            let canonicaliser = &mut canonicaliser;
+            let handled = guarded(record, || {
+                self.handle(item, out, dataset, classes, canonicaliser)
+            });
             match handled {
                 Ok((status, error)) => {
                     batch.tally.add(status);
@@ -177,6 +202,7 @@ impl Work {
                 }
             }
         }
+        self.handled.fetch_add(unreported, Ordering::Relaxed);
         batch
     }
 
@@ -187,6 +213,8 @@ impl Work {
         item: &Item,
         out: &mut Rows,
         dataset: &mut Option<stats::Summary>,
+        classes: &mut Vec<canon::RowClass>,
+        canonicaliser: &mut crate::canon::Canonicaliser,
     ) -> Result<(RowStatus, Option<String>), SolverBug> {
         let record = &item.record;
         match &self.settings.job {
@@ -195,18 +223,70 @@ impl Work {
                     let mut text = [[0; crate::grid::CELLS]; 2];
                     self.write_row(item, row.cells(record.line, &mut text), out);
                     if let Some(dataset) = dataset {
-                        dataset.add(&row.summary_row());
+                        dataset.add(&self.summary_row(item, &row, &text[0]));
+                        if self.settings.canonical {
+                            let layout = record_layout(record, &self.settings.layout);
+                            let form = row.puzzle.zip(layout.ok()).and_then(|(puzzle, layout)| {
+                                canonicaliser.canonical(&puzzle, &layout).ok()
+                            });
+                            if let Some(form) = form {
+                                dataset.add_form(form.digest());
+                            }
+                        }
                     }
                     (row.status.into(), row.error)
                 })
             }
             Job::Verify(options) => {
                 verify::handle(record, options, &self.settings.layout).map(|row| {
-                    self.write_row(item, row.cells(record.line), out);
+                    let mut text = [0; crate::grid::CELLS];
+                    let puzzle = self.settings.columns.keep.is_empty();
+                    let cells = row.cells(record, puzzle, self.shape.original, &mut text);
+                    self.write_row(item, cells, out);
                     (row.status.into(), row.error)
                 })
             }
+            Job::Canon(options) => {
+                let row = canon::handle(record, &self.settings.layout, canonicaliser);
+                let mut text = [[0; crate::grid::CELLS]; 2];
+                self.write_row(item, row.cells(record.line, &mut text), out);
+                if options.dedupe.is_some() {
+                    classes.push(canon::RowClass {
+                        end: out.len(),
+                        digest: row.canonical.map(|(_, digest)| digest),
+                        source: item.source,
+                        line: record.line,
+                    });
+                }
+                Ok((row.status, row.error))
+            }
         }
+    }
+
+    /// A solve row as the dataset summary counts it, naming its record as the row written
+    /// does (`puzzle` holds the puzzle column written out).
+    fn summary_row<'a>(
+        &'a self,
+        item: &'a Item,
+        row: &solve::SolveRow,
+        puzzle: &'a [u8; crate::grid::CELLS],
+    ) -> stats::Row<'a> {
+        let summary_row = row.summary_row();
+        let (Some(_), Ok(puzzle)) = (row.puzzle, std::str::from_utf8(puzzle)) else {
+            return summary_row;
+        };
+        let regions = item
+            .record
+            .regions
+            .as_deref()
+            .filter(|r| self.shape.regions && !r.is_empty())
+            .and_then(|r| std::str::from_utf8(r).ok());
+        summary_row.about(stats::RecordRef {
+            file: (self.names.len() > 1).then(|| self.names[item.source].as_str()),
+            line: item.record.line,
+            puzzle,
+            regions,
+        })
     }
 
     /// Formats one row: the `file` column when there are several inputs, the job's `cells`,
@@ -226,7 +306,7 @@ impl Work {
             .map(|k| Cell::Bytes(k))
             .chain(std::iter::repeat(Cell::Null))
             .take(self.settings.columns.keep.len());
-        let regions = self.regions.then(|| {
+        let regions = self.shape.regions.then(|| {
             item.record
                 .regions
                 .as_deref()
@@ -243,7 +323,13 @@ impl Running {
     /// The chunk's batches in order, up to the first that stopped early. Once `interrupt` is set,
     /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
     /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
-    pub fn wait(self, interrupt: &AtomicBool, cancel: &AtomicBool) -> Vec<Batch> {
+    /// `tick` is called every [`POLL`] while the batches work, for progress.
+    pub fn wait(
+        self,
+        interrupt: &AtomicBool,
+        cancel: &AtomicBool,
+        tick: &mut dyn FnMut(),
+    ) -> Vec<Batch> {
         let mut deadline: Option<Instant> = None;
         let mut guard = self.0.lock();
         while guard.ended < self.0.count {
@@ -257,12 +343,17 @@ impl Running {
             let timeout = deadline.map_or(POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(POLL)
             });
-            guard = self
+            let (woken, waited) = self
                 .0
                 .ready
                 .wait_timeout(guard, timeout)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+                .unwrap_or_else(PoisonError::into_inner);
+            guard = woken;
+            if waited.timed_out() {
+                drop(guard);
+                tick();
+                guard = self.0.lock();
+            }
         }
         let slots = std::mem::take(&mut guard.batches);
         drop(guard);

@@ -7,6 +7,8 @@ use crate::layout::Layout;
 use crate::shard::Shard;
 use crate::solver::SolveOptions;
 
+pub use super::canon::{CanonOptions, DedupeOptions};
+
 /// What to do with each record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Job {
@@ -14,14 +16,17 @@ pub enum Job {
     Solve(SolveOptions),
     /// Check the proposed solution.
     Verify(VerifyOptions),
+    /// Find the puzzle's canonical form (and with `--dedupe` keep the first of each class).
+    Canon(CanonOptions),
 }
 
 impl Job {
-    /// The command's name: `solve` or `verify`.
+    /// The command's name: `solve`, `verify` or `canon`.
     pub fn name(&self) -> &'static str {
         match self {
             Job::Solve(_) => "solve",
             Job::Verify(_) => "verify",
+            Job::Canon(_) => "canon",
         }
     }
 }
@@ -44,10 +49,18 @@ pub struct ChunkSize {
     pub bytes: usize,
 }
 
+/// Records per chunk by default.
+pub const CHUNK_RECORDS: usize = 8192;
+
+/// The most worker threads a run can keep busy, and so the most `--threads` accepts: the pool
+/// holds two chunks of at most [`CHUNK_RECORDS`] records, in batches of
+/// [`BATCH`](super::BATCH), so no more batches than this are ever waiting for a thread.
+pub const MAX_THREADS: usize = 2 * CHUNK_RECORDS / super::BATCH;
+
 impl Default for ChunkSize {
     fn default() -> Self {
         ChunkSize {
-            records: 8192,
+            records: CHUNK_RECORDS,
             bytes: 2 << 20,
         }
     }
@@ -66,7 +79,7 @@ pub struct Settings {
     pub columns: Columns,
     /// The output format.
     pub output_format: OutputFormat,
-    /// Worker threads.
+    /// Worker threads, at most: a run starts no more than its batches can keep busy.
     pub threads: usize,
     /// Records to skip (read but neither handled nor written) at the start of the inputs, across
     /// input boundaries. When it is not zero the header row is not written either: the run
@@ -77,6 +90,9 @@ pub struct Settings {
     pub consumed: Vec<Prefix>,
     /// Whether to build a dataset summary ([`crate::stats::Summary`]) of the rows (solve).
     pub summarise: bool,
+    /// Whether that summary also counts the distinct canonical forms of the puzzles
+    /// ([`crate::stats::distinct`]).
+    pub canonical: bool,
     /// The chunk size.
     pub chunk: ChunkSize,
     /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.

@@ -27,15 +27,25 @@
 //!   the depth and givens of a 9x9 puzzle) fall back to powers of two, so that a strange input
 //!   cannot ask for millions of buckets.
 //! - **groups** ([`Summary::grouped_by`]): one summary per distinct value of a column (the
-//!   `--by` column); the groups add up to the whole.
+//!   `--by` column), or per range of its values ([`bins`], [`Summary::binned_by`]); the groups
+//!   add up to the whole.
+//! - **the hardest records** ([`hardest`]): the records that needed the most search, with
+//!   where they are and their puzzle, a bounded list that merges like the rest.
+//! - **canonical** ([`Summary::counting_forms`], `--canonical`): the puzzles with a canonical
+//!   form and how many distinct forms they have ([`distinct`]); whole summary only.
 
+pub mod bins;
 mod counter;
+pub mod distinct;
 mod distribution;
 pub mod document;
+pub mod grouping;
+pub mod hardest;
+pub mod plausible;
 pub mod read;
 mod summary;
 pub mod table;
 
 pub use counter::Counter;
 pub use distribution::{Bucket, Buckets, Distribution, PER_VALUE_SPAN};
-pub use summary::{Counters, GroupingMismatch, Inconsistency, Row, Summary};
+pub use summary::{Counters, GroupingMismatch, Inconsistency, RecordRef, Row, Summary};

@@ -20,7 +20,7 @@ pub use reader::ParquetReader;
 pub use writer::ParquetWriter;
 
 /// The magic bytes at the start (and end) of every Parquet file.
-pub const MAGIC: &[u8] = b"PAR1";
+pub use crate::files::input::PARQUET_MAGIC as MAGIC;
 
 /// Whether a file's name says it is Parquet (ends in `.parquet`): such a file that does not
 /// start with [`MAGIC`] is refused rather than read as text.

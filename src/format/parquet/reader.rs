@@ -38,6 +38,10 @@ pub struct ParquetReader {
     solution: Option<usize>,
     regions: Option<usize>,
     kept: Vec<usize>,
+    /// Which of `leaves` is each optional column asked for, where the file has it.
+    optional: Vec<Option<usize>>,
+    /// The names of the file's top-level columns.
+    names: Vec<Vec<u8>>,
     /// The next row group to open.
     next_group: usize,
     /// The open row group's column readers, one per leaf read.
@@ -117,6 +121,11 @@ impl ParquetReader {
             .iter()
             .map(|name| find("kept", Some(name), &[]))
             .collect::<Result<Vec<_>, _>>()?;
+        let optional: Vec<Option<usize>> = options
+            .optional
+            .iter()
+            .map(|name| find("optional", Some(name), &[]).ok())
+            .collect();
         let mut leaves = Vec::new();
         let mut slot = |leaf: usize| {
             leaves.push(leaf);
@@ -126,6 +135,7 @@ impl ParquetReader {
         let solution = solution.map(&mut slot);
         let regions = regions.map(&mut slot);
         let kept = kept.into_iter().map(&mut slot).collect();
+        let optional = optional.into_iter().map(|o| o.map(&mut slot)).collect();
         Ok(ParquetReader {
             file,
             batch: vec![TextColumn::default(); leaves.len()],
@@ -134,6 +144,8 @@ impl ParquetReader {
             solution,
             regions,
             kept,
+            optional,
+            names,
             next_group: 0,
             cursors: Vec::new(),
             at: 0,
@@ -214,6 +226,11 @@ impl RecordReader for ParquetReader {
             solution: self.solution.map(|s| self.value(s)),
             kept: self.kept.iter().map(|&s| self.value(s)).collect(),
             regions: self.regions.map(|s| self.value(s)),
+            optional: self
+                .optional
+                .iter()
+                .map(|o| o.map(|s| self.value(s)))
+                .collect(),
             defect: None,
         };
         self.at += 1;
@@ -230,6 +247,10 @@ impl RecordReader for ParquetReader {
 
     fn has_regions(&self) -> bool {
         self.regions.is_some()
+    }
+
+    fn has_column(&self, name: &str) -> bool {
+        csv::find_column(&self.names, "optional", Some(name), &[]).is_ok()
     }
 }
 

@@ -33,8 +33,9 @@ const WRITE_BATCH: usize = 8192;
 /// The compression of every column.
 pub const COMPRESSION: Compression = Compression::SNAPPY;
 
-/// Columns whose values are nearly all distinct (81-cell grids): written without a dictionary.
-const PLAIN_COLUMNS: &[&str] = &["puzzle", "solution"];
+/// Columns whose values are nearly all distinct (the grids, the line numbers): written without
+/// a dictionary, which would only be built to be dropped.
+const PLAIN_COLUMNS: &[&str] = &["line", "puzzle", "solution"];
 
 /// Writes rows as a Parquet file to `out`.
 pub struct ParquetWriter<'a> {
@@ -42,7 +43,6 @@ pub struct ParquetWriter<'a> {
     out: &'a mut dyn Write,
     /// The rows of the row group being gathered.
     group: ColumnBatch,
-    kinds: Vec<ColumnKind>,
 }
 
 /// The encoder's output, emptied into the real one after every row group.
@@ -137,7 +137,6 @@ impl<'a> ParquetWriter<'a> {
             file,
             out,
             group: ColumnBatch::new(kinds),
-            kinds: kinds.to_vec(),
         };
         writer.forward()?;
         Ok(writer)
@@ -171,7 +170,8 @@ impl<'a> ParquetWriter<'a> {
         if self.group.rows() == 0 {
             return Ok(());
         }
-        let group = std::mem::replace(&mut self.group, ColumnBatch::new(&self.kinds));
+        let next = self.group.empty_like();
+        let group = std::mem::replace(&mut self.group, next);
         let mut writer = self.file.next_row_group().map_err(encoding)?;
         for column in group.columns {
             let mut out = writer

@@ -1,0 +1,356 @@
+//! How hard a puzzle is for a person: a logic solver over candidates with a ladder of human
+//! techniques, and a rating compatible with HoDoKu's.
+//!
+//! # The procedure
+//! The board starts with every digit a candidate of every empty cell and the givens placed in
+//! reading order. Then, until every cell is filled, the techniques of [`LADDER`] are tried in
+//! order (HoDoKu's order, cheapest first) and the first step found is applied: its digits
+//! placed, its candidates removed. After every step the ladder starts again from the top.
+//! Each application adds the technique's base score ([`Technique::score`]).
+//!
+//! # When every technique fails
+//! Forcing chains and nets find a step on every puzzle we have tried, but nothing proves they
+//! always will. When they do not, the last rung, [`Technique::BruteForce`] (HoDoKu's score
+//! 10000), places the middle empty cell's value from the solution (HoDoKu's own last resort):
+//! so every puzzle with a solution gets a rating, and a puzzle without one ends with
+//! [`RateError::NoSolution`]. On a puzzle with several solutions, the brute-force steps follow
+//! the first solution of this module's own search (`brute.rs`); sound techniques never remove
+//! a digit that some solution needs, so the rating still ends with a complete grid.
+//!
+//! # Rating
+//! `score` is the sum of the base scores of the steps; `level` is HoDoKu's rule
+//! ([`Level::of`]): the highest level of a technique used, raised while the score is above
+//! that level's maximum. `hardest` is the technique of the highest level used, ties broken by
+//! the higher base score, then by the later rung.
+//!
+//! # Layouts
+//! Every technique is stated over houses (rows, columns, regions) and runs on jigsaw layouts,
+//! except those for which [`Technique::needs_boxes`] is true (Empty Rectangle, which needs a
+//! 3x3 box crossing three rows and three columns): they are skipped there. Uniqueness
+//! techniques ([`Technique::needs_uniqueness`]) run only when the caller says the puzzle has
+//! one solution ([`RateOptions::unique`]).
+//!
+//! # Safety net
+//! With [`RateOptions::solution`], every placement and elimination is checked against the
+//! solution, and a step that places a wrong digit or removes a true one ends the rating with
+//! [`RateError::WrongStep`]. In debug builds (and so in `cargo test`) the rater finds the
+//! solution itself when none is given, so every step of every test is checked.
+//!
+//! Nothing here does I/O.
+
+// The techniques index several per-digit arrays (candidates, implications, eliminations) by
+// the same digit; a range loop says that more plainly than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
+mod als;
+mod board;
+mod brute;
+mod chains;
+mod coloring;
+mod fish;
+mod forcing;
+mod houses;
+mod intersections;
+mod render;
+mod single_digit;
+mod singles;
+mod step;
+mod subsets;
+mod sue_de_coq;
+mod technique;
+mod uniqueness;
+mod wings;
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;
+
+pub use board::Board;
+pub use houses::Houses;
+pub use render::candidates_grid;
+pub use step::{Candidate, Step};
+pub use technique::{LADDER, Level, Technique};
+
+use crate::grid::Grid;
+use crate::layout::{Conflict, Layout};
+
+/// What the caller knows about the puzzle and wants back.
+#[derive(Debug, Clone, Default)]
+pub struct RateOptions {
+    /// The puzzle is known to have exactly one solution: uniqueness techniques may be used.
+    pub unique: bool,
+    /// The puzzle's solution, when known: every step is checked against it (the safety net),
+    /// and brute-force steps take their digits from it.
+    pub solution: Option<Grid>,
+    /// Keep every step in [`Rating::steps`] (off: only the counts are kept).
+    pub record_steps: bool,
+}
+
+/// The rating of one puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rating {
+    /// HoDoKu's level.
+    pub level: Level,
+    /// The sum of the base scores of all steps.
+    pub score: u32,
+    /// The hardest technique used (`None` when the puzzle had no empty cell).
+    pub hardest: Option<Technique>,
+    /// How many times each technique was applied, indexed by [`Technique::index`].
+    pub counts: [u32; Technique::COUNT],
+    /// Every step in order, when [`RateOptions::record_steps`] asked for them.
+    pub steps: Vec<Step>,
+    /// The completed grid.
+    pub solution: Grid,
+}
+
+impl Rating {
+    /// How many steps were applied.
+    pub fn step_count(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+}
+
+/// Why a puzzle got no rating.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RateError {
+    /// Two givens conflict.
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
+    /// The puzzle has no solution (found when the ladder needed the solution).
+    #[error("the puzzle has no solution")]
+    NoSolution,
+    /// The safety net caught a technique placing a wrong digit or removing a true one: a bug.
+    #[error("{technique} is wrong at {candidate}: {step}")]
+    WrongStep {
+        /// The technique at fault.
+        technique: Technique,
+        /// The wrong placement or the true digit removed.
+        candidate: Candidate,
+        /// The whole step, in words.
+        step: String,
+    },
+    /// A step changed nothing (a bug: the loop would not end).
+    #[error("{technique} made no progress: {step}")]
+    NoProgress {
+        /// The technique at fault.
+        technique: Technique,
+        /// The step, in words.
+        step: String,
+    },
+}
+
+/// The rater of one layout: its houses and the scratch memory of the techniques, reused from
+/// puzzle to puzzle.
+#[derive(Debug, Clone)]
+pub struct Rater {
+    layout: Layout,
+    houses: Houses,
+    queues: singles::Queues,
+    scratch: als::Scratch,
+    forcing: forcing::Scratch,
+}
+
+/// Rates one puzzle (builds a [`Rater`]; keep one to rate many puzzles of a layout).
+pub fn rate(grid: &Grid, layout: &Layout, options: &RateOptions) -> Result<Rating, RateError> {
+    Rater::new(layout).rate(grid, options)
+}
+
+impl Rater {
+    /// A rater for puzzles of `layout`.
+    pub fn new(layout: &Layout) -> Rater {
+        Rater {
+            layout: layout.clone(),
+            houses: Houses::new(layout),
+            queues: singles::Queues::default(),
+            scratch: als::Scratch::default(),
+            forcing: forcing::Scratch::default(),
+        }
+    }
+
+    /// The houses of the rater's layout.
+    pub fn houses(&self) -> &Houses {
+        &self.houses
+    }
+
+    /// Rates `grid`: the ladder run to the end, see the module page.
+    pub fn rate(&mut self, grid: &Grid, options: &RateOptions) -> Result<Rating, RateError> {
+        self.rate_with(grid, options, |_, _| {})
+    }
+
+    /// Rates `grid`, calling `observe` with each step and the board it applies to (before
+    /// the step, and before the safety net checks it): for `show --explain` and the
+    /// candidates grid.
+    pub fn rate_with(
+        &mut self,
+        grid: &Grid,
+        options: &RateOptions,
+        mut observe: impl FnMut(&Step, &Board),
+    ) -> Result<Rating, RateError> {
+        self.layout.check_givens(grid)?;
+        self.queues.clear();
+        let mut board = Board::new(grid, &self.houses, &mut self.queues);
+        let mut solution = options.solution;
+        if solution.is_none() && cfg!(debug_assertions) {
+            solution = Some(brute::solve(&board, &self.houses).ok_or(RateError::NoSolution)?);
+        }
+        let mut rating = Rating {
+            level: Level::Easy,
+            score: 0,
+            hardest: None,
+            counts: [0; Technique::COUNT],
+            steps: Vec::new(),
+            solution: Grid::EMPTY,
+        };
+        while board.unsolved != 0 {
+            let step = self.next_step(&board, options.unique, &mut solution)?;
+            observe(&step, &board);
+            if let Some(s) = &solution {
+                check_step(&step, s)?;
+            }
+            if !self.apply(&mut board, &step) {
+                return Err(RateError::NoProgress {
+                    technique: step.technique,
+                    step: step.to_string(),
+                });
+            }
+            let t = step.technique;
+            rating.counts[t.index()] += 1;
+            rating.score += t.score();
+            if rating.hardest.is_none_or(|h| {
+                (t.level(), t.score(), t.index()) > (h.level(), h.score(), h.index())
+            }) {
+                rating.hardest = Some(t);
+            }
+            if options.record_steps {
+                rating.steps.push(step);
+            }
+        }
+        let hardest_level = rating.hardest.map_or(Level::Easy, Technique::level);
+        rating.level = Level::of(hardest_level, rating.score);
+        rating.solution = board.grid();
+        Ok(rating)
+    }
+
+    /// The first step of the ladder that applies.
+    fn next_step(
+        &mut self,
+        board: &Board,
+        unique: bool,
+        solution: &mut Option<Grid>,
+    ) -> Result<Step, RateError> {
+        for &t in LADDER {
+            if (t.needs_uniqueness() && !unique) || (t.needs_boxes() && !self.houses.standard) {
+                continue;
+            }
+            if t == Technique::BruteForce {
+                if solution.is_none() {
+                    *solution =
+                        Some(brute::solve(board, &self.houses).ok_or(RateError::NoSolution)?);
+                }
+                let s = solution.as_ref().expect("just set");
+                return brute::step(board, s).ok_or(RateError::NoSolution);
+            }
+            if let Some(step) = self.find(t, board) {
+                return Ok(step);
+            }
+        }
+        unreachable!("brute force is the last rung")
+    }
+
+    /// The first step of technique `t` on `board`, if any.
+    fn find(&mut self, t: Technique, board: &Board) -> Option<Step> {
+        use Technique as T;
+        let h = &self.houses;
+        match t {
+            T::FullHouse => singles::full_house(board, h, &self.queues),
+            T::NakedSingle => singles::naked_single(board, &mut self.queues),
+            T::HiddenSingle => singles::hidden_single(board, h, &mut self.queues),
+            T::LockedPair => subsets::locked(board, h, 2),
+            T::LockedTriple => subsets::locked(board, h, 3),
+            T::LockedCandidatesPointing => intersections::pointing(board, h),
+            T::LockedCandidatesClaiming => intersections::claiming(board, h),
+            T::NakedPair => subsets::naked(board, h, 2),
+            T::NakedTriple => subsets::naked(board, h, 3),
+            T::HiddenPair => subsets::hidden(board, h, 2),
+            T::HiddenTriple => subsets::hidden(board, h, 3),
+            T::NakedQuad => subsets::naked(board, h, 4),
+            T::HiddenQuad => subsets::hidden(board, h, 4),
+            T::XWing => fish::find(board, h, 2, fish::Fins::None),
+            T::Swordfish => fish::find(board, h, 3, fish::Fins::None),
+            T::Jellyfish => fish::find(board, h, 4, fish::Fins::None),
+            T::RemotePair => wings::remote_pair(board, h),
+            T::BugPlusOne => uniqueness::bug_plus_one(board, h),
+            T::Skyscraper => single_digit::skyscraper(board, h),
+            T::TwoStringKite => single_digit::two_string_kite(board, h),
+            T::TurbotFish => single_digit::turbot_fish(board, h),
+            T::EmptyRectangle => single_digit::empty_rectangle(board, h),
+            T::WWing => wings::w_wing(board, h),
+            T::XyWing => wings::xy_wing(board, h),
+            T::XyzWing => wings::xyz_wing(board, h),
+            T::UniqueRectangle1 => uniqueness::rectangle(board, h, T::UniqueRectangle1),
+            T::UniqueRectangle2 => uniqueness::rectangle(board, h, T::UniqueRectangle2),
+            T::UniqueRectangle3 => uniqueness::rectangle(board, h, T::UniqueRectangle3),
+            T::UniqueRectangle4 => uniqueness::rectangle(board, h, T::UniqueRectangle4),
+            T::HiddenRectangle => uniqueness::rectangle(board, h, T::HiddenRectangle),
+            T::FinnedXWing => fish::find(board, h, 2, fish::Fins::Finned),
+            T::SashimiXWing => fish::find(board, h, 2, fish::Fins::Sashimi),
+            T::FinnedSwordfish => fish::find(board, h, 3, fish::Fins::Finned),
+            T::SashimiSwordfish => fish::find(board, h, 3, fish::Fins::Sashimi),
+            T::FinnedJellyfish => fish::find(board, h, 4, fish::Fins::Finned),
+            T::SashimiJellyfish => fish::find(board, h, 4, fish::Fins::Sashimi),
+            T::SueDeCoq => sue_de_coq::find(board, h),
+            T::SimpleColors => coloring::simple(board, h),
+            T::MultiColors => coloring::multi(board, h),
+            T::XChain => chains::find(board, h, chains::Kind::X),
+            T::XyChain => chains::find(board, h, chains::Kind::Xy),
+            T::NiceLoop => chains::find(board, h, chains::Kind::Aic),
+            T::AlsXz => als::xz(board, h, &mut self.scratch),
+            T::AlsXyWing => als::xy_wing(board, h, &mut self.scratch),
+            T::ForcingChain => forcing::chain(board, h, &mut self.forcing),
+            T::ForcingNet => forcing::net(board, h, &mut self.forcing),
+            T::BruteForce => None,
+        }
+    }
+
+    /// Applies a step; whether it changed the board.
+    fn apply(&mut self, board: &mut Board, step: &Step) -> bool {
+        let mut changed = false;
+        for p in &step.placements {
+            let (cell, d) = (p.cell as usize, p.digit as usize - 1);
+            if board.value[cell] == 0 {
+                board.place(&self.houses, cell, d, &mut self.queues);
+                changed = true;
+            }
+        }
+        for e in &step.eliminations {
+            let (cell, d) = (e.cell as usize, e.digit as usize - 1);
+            if board.has(cell, d) {
+                board.remove(&self.houses, cell, d, &mut self.queues);
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// The safety net: a placement must be the solution's digit, an elimination must not be.
+fn check_step(step: &Step, solution: &Grid) -> Result<(), RateError> {
+    let wrong = step
+        .placements
+        .iter()
+        .find(|p| solution.get(p.cell as usize) != p.digit)
+        .or_else(|| {
+            step.eliminations
+                .iter()
+                .find(|e| solution.get(e.cell as usize) == e.digit)
+        });
+    match wrong {
+        Some(&candidate) => Err(RateError::WrongStep {
+            technique: step.technique,
+            candidate,
+            step: step.to_string(),
+        }),
+        None => Ok(()),
+    }
+}
