@@ -70,7 +70,7 @@ pub use board::Board;
 pub use houses::Houses;
 pub use render::candidates_grid;
 pub use step::{Candidate, Step};
-pub use technique::{LADDER, Level, Technique};
+pub use technique::{Family, LADDER, Level, Technique};
 
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
@@ -166,6 +166,11 @@ impl Rater {
             scratch: als::Scratch::default(),
             forcing: forcing::Scratch::default(),
         }
+    }
+
+    /// The layout the rater was built for.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The houses of the rater's layout.
