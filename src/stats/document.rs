@@ -26,6 +26,7 @@
 //!       "values": { "1": 17, "2": 40, ... }   value -> records with that value
 //!     }, ...
 //!   },
+//!   "rating": { ... },                   only for rows of rate: see stats::rating::Doc
 //!   "by": "givens",                      grouping column, or null
 //!   "groups": {                          per value of that column: the fields from
 //!     "17": { "records": ..., "status": ..., ..., "counters": ... }   "records" to "counters"
@@ -52,7 +53,10 @@
 //! rather than merged.
 //!
 //! `run` was added within version 1: readers that do not know it ignore it, and `stats` merges
-//! summaries with or without it. [`read_saved`] reads it too, for `merge`.
+//! summaries with or without it. [`read_saved`] reads it too, for `merge`. `rating` was added
+//! within version 1 too: `records` counts the rows of `solve` and of `rate`, `status` and
+//! `counters` describe the rows of `solve`, `rating` (in the whole and in each group that has
+//! any) those of `rate`, and it is read back.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -237,6 +241,8 @@ struct Body<'a> {
     solved_without_guess: u64,
     solved_without_guess_share: Option<f64>,
     counters: CounterDocs<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<super::rating::Doc<'a>>,
 }
 
 impl<'a> Body<'a> {
@@ -264,6 +270,7 @@ impl<'a> Body<'a> {
                 hidden_singles: CounterDoc::new(summary, Counter::HiddenSingles),
                 givens: CounterDoc::new(summary, Counter::Givens),
             },
+            rating: summary.rating().map(super::rating::Doc::new),
         }
     }
 }

@@ -9,7 +9,8 @@
 //!
 //! # Definitions
 //! - **records**: result rows added, whatever their status.
-//! - **status counts**: records per [`RowStatus`]; they add up to `records`.
+//! - **status counts**: records per [`RowStatus`]; with the status counts of the rating
+//!   part (the rows of `rate`), they add up to `records`.
 //! - **solved without guessing**: records with status `solved` and `guesses` = 0.
 //! - **counter distributions**: for each [`Counter`], the values of the records that carry
 //!   counters. `invalid` records carry none (their puzzle was never searched), so a
@@ -28,10 +29,14 @@
 //!   cannot ask for millions of buckets.
 //! - **groups** ([`Summary::grouped_by`]): one summary per distinct value of a column (the
 //!   `--by` column); the groups add up to the whole.
+//! - **ratings** ([`rating`]): the rows of `rate` (levels, scores, techniques) are counted in
+//!   `records` and in a rating part of their own; status counts and counters above describe
+//!   the rows of `solve`.
 
 mod counter;
 mod distribution;
 pub mod document;
+pub mod rating;
 pub mod read;
 mod summary;
 

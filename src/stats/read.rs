@@ -16,6 +16,9 @@
 //! counter empty (CSV) or null/absent (JSON lines); any other row must carry all seven. A CSV
 //! row must have as many fields as the header. Errors name the file and the line of the input
 //! where the bad record starts.
+//!
+//! The output of `rate`, told by its `level`, `score` and `techniques` columns, is read by the
+//! rules of [`super::rating`] into the summary's rating part.
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -126,6 +129,9 @@ pub enum RowProblem {
         /// The field.
         column: String,
     },
+    /// A row of `rate` output that is not a rate row ([`super::rating`]).
+    #[error(transparent)]
+    Rating(#[from] super::rating::RatingProblem),
 }
 
 /// Summarises every input in order and merges the results; `-` is stdin. With `by`, rows are
@@ -217,12 +223,26 @@ fn read_rows(
     if opened.head.is_empty() {
         return Ok(summary);
     }
-    // The columns read, by name: the status, the counters, and the grouping column.
-    let keep: Vec<String> = std::iter::once("status")
-        .chain(Counter::ALL.iter().map(|c| c.name()))
-        .chain(by)
-        .map(str::to_string)
-        .collect();
+    // The output of `rate` has its own columns ([`super::rating`]).
+    let rating = super::rating::is_rate_output(&opened.head, format);
+    if rating {
+        summary = summary.rating_kept();
+    }
+    // The columns read, by name: the status, the counters (or the rating), and the grouping
+    // column.
+    let keep: Vec<String> = if rating {
+        super::rating::COLUMNS[..]
+            .iter()
+            .chain(&by)
+            .map(|c| c.to_string())
+            .collect()
+    } else {
+        std::iter::once("status")
+            .chain(Counter::ALL.iter().map(|c| c.name()))
+            .chain(by)
+            .map(str::to_string)
+            .collect()
+    };
     let options = ReadOptions {
         wanted: Wanted::Columns,
         columns: Columns {
@@ -258,6 +278,20 @@ fn read_rows(
             });
         }
         let fields = &record.kept;
+        if rating {
+            let group = by.map(|_| String::from_utf8_lossy(&fields[6]));
+            let fields = std::array::from_fn(|i| fields[i].as_slice());
+            let row =
+                super::rating::RatedRow::parse(fields, group.as_deref()).map_err(|problem| {
+                    ReadError::Row {
+                        path: path.to_path_buf(),
+                        line: record.line,
+                        problem: problem.into(),
+                    }
+                })?;
+            summary.add_rated(&row);
+            continue;
+        }
         let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
         let row = build_row(
             &fields[0],

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::counter::Counter;
 use super::distribution::Distribution;
+use super::rating::{RatedRow, RatingInconsistency, RatingSummary};
 use crate::row::{SolveStatus, Tally};
 use crate::solver::{Outcome, SearchStats};
 
@@ -178,6 +179,14 @@ pub enum Inconsistency {
     /// The groups do not add up to the whole.
     #[error("the groups do not add up to the whole summary")]
     GroupsDoNotAddUp,
+    /// The rating part disagrees with itself.
+    #[error("{context}{problem}")]
+    Rating {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// What disagrees.
+        problem: RatingInconsistency,
+    },
 }
 
 /// The summary of a set of result rows: records, status counts, the exact distribution of each
@@ -199,6 +208,9 @@ pub struct Summary {
     by: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     groups: BTreeMap<String, Summary>,
+    /// The rows of `rate` ([`super::rating`]), when there are any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rating: Option<RatingSummary>,
 }
 
 impl Summary {
@@ -242,6 +254,37 @@ impl Summary {
         }
     }
 
+    /// Counts one row of `rate`, as [`Summary::add`] counts a row of `solve`.
+    pub fn add_rated(&mut self, row: &RatedRow<'_>) {
+        if self.by.is_some() {
+            let key = row.group.unwrap_or("");
+            if !self.groups.contains_key(key) {
+                self.groups.insert(key.to_string(), Summary::new());
+            }
+            self.groups
+                .get_mut(key)
+                .expect("just made")
+                .add_rated_whole(row);
+        }
+        self.add_rated_whole(row);
+    }
+
+    fn add_rated_whole(&mut self, row: &RatedRow<'_>) {
+        self.records += 1;
+        self.rating.get_or_insert_default().add(row);
+    }
+
+    /// The same summary, with a (possibly empty) rating part: a summary of `rate` output.
+    pub fn rating_kept(mut self) -> Summary {
+        self.rating.get_or_insert_default();
+        self
+    }
+
+    /// The summary of the rows of `rate`, if it counted any (or was made for them).
+    pub fn rating(&self) -> Option<&RatingSummary> {
+        self.rating.as_ref()
+    }
+
     /// Adds everything counted in `other`.
     ///
     /// Fails, changing nothing, when both are grouped by different columns, or when one is
@@ -271,6 +314,9 @@ impl Summary {
         self.status += other.status;
         self.solved_without_guess += other.solved_without_guess;
         self.counters += &other.counters;
+        if let Some(rating) = &other.rating {
+            self.rating.get_or_insert_default().merge(rating);
+        }
         for (key, group) in &other.groups {
             match self.groups.get_mut(key) {
                 Some(mine) => mine.add_counts(group),
@@ -376,7 +422,14 @@ impl Summary {
     }
 
     fn check_whole(&self, context: &str) -> Result<(), Inconsistency> {
-        let total = self.status.records();
+        let rated = self.rating.as_ref().map_or(0, RatingSummary::records);
+        if let Some(Err(problem)) = self.rating.as_ref().map(RatingSummary::check) {
+            return Err(Inconsistency::Rating {
+                context: context.to_string(),
+                problem,
+            });
+        }
+        let total = self.status.records() + rated;
         if total != self.records {
             return Err(Inconsistency::StatusTotal {
                 context: context.to_string(),
