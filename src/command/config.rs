@@ -21,7 +21,7 @@ pub const DEFAULT_MAX_SOLUTIONS: u64 = 2;
 /// A validated command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Config {
-    /// `solve` or `verify`: handle every record of the inputs.
+    /// `solve`, `verify` or `rate`: handle every record of the inputs.
     Bulk(Box<BulkRun>),
     /// `stats`: summarise result files.
     Stats(StatsRun),
@@ -107,7 +107,7 @@ pub struct StatsRun {
     pub html: Option<PathBuf>,
 }
 
-/// The settings of a `solve` or `verify` run.
+/// The settings of a `solve`, `verify` or `rate` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BulkRun {
     /// The inputs, read in order as one stream (at least one).
@@ -116,9 +116,9 @@ pub struct BulkRun {
     pub output: Target,
     /// No progress bar, no messages about records, no summary.
     pub quiet: bool,
-    /// Exit with 1 when a record is not `solved` (solve).
+    /// Exit with 1 when a record is not `solved` (solve) or not `rated` (rate).
     pub strict: bool,
-    /// Where to write the dataset summary of the run (solve), as JSON.
+    /// Where to write the dataset summary of the run (solve, rate), as JSON.
     pub summary: Option<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,

@@ -48,6 +48,7 @@ pub fn of(settings: &Settings) -> Options {
             ("unique", json!(verify.unique)),
             ("max_recursions", json!(verify.max_recursions)),
         ],
+        Job::Rate(rate) => vec![("max_recursions", json!(rate.max_recursions))],
     };
     options.extend(job.into_iter().map(|(n, v)| (n.to_string(), v)));
     options

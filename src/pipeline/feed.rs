@@ -68,7 +68,7 @@ impl<'a> Feed<'a> {
     pub fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
         let options = ReadOptions {
             wanted: match settings.job {
-                Job::Solve(_) => format::Wanted::Puzzle,
+                Job::Solve(_) | Job::Rate(_) => format::Wanted::Puzzle,
                 Job::Verify(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),

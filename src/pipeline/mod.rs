@@ -5,7 +5,7 @@
 //! - [`feed`]: the inputs as one stream of records, read and hashed chunk by chunk;
 //! - [`pool`]: batches of records handled on the thread pool, waited for with a timeout;
 //! - [`writer`]: the batches written in input order, rows counted, progress told;
-//! - [`solve`](self) and [`verify`](self) jobs: one record in, one row out.
+//! - [`solve`](self), [`verify`](self) and [`rate`](self) jobs: one record in, one row out.
 //!
 //! The pool holds two chunks at a time: while it works on chunks `n` and `n + 1`, the calling
 //! thread waits for `n`, writes its rows and reads chunk `n + 2`, so reading and writing overlap
@@ -45,6 +45,7 @@ mod feed;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
 mod pool;
+mod rate;
 mod settings;
 mod solve;
 mod verify;
@@ -52,7 +53,7 @@ mod writer;
 
 pub use error::{RunError, SolverBug};
 pub use pool::{BATCH, GRACE, POLL};
-pub use settings::{ChunkSize, Job, Settings, VerifyOptions};
+pub use settings::{ChunkSize, Job, RatingOptions, Settings, VerifyOptions};
 
 use feed::Feed;
 use pool::{CancelOnDrop, Running, Work};
@@ -99,6 +100,7 @@ pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<
     let fixed = match settings.job {
         Job::Solve(_) => solve::COLUMNS,
         Job::Verify(_) => verify::COLUMNS,
+        Job::Rate(_) => rate::COLUMNS,
     };
     several_inputs
         .then_some("file")

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
-use super::{solve, verify};
+use super::{rate, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
@@ -206,6 +206,18 @@ impl Work {
                     (row.status.into(), row.error)
                 })
             }
+            Job::Rate(options) => rate::handle(record, options, &self.settings.layout).map(|row| {
+                let (mut text, mut techniques) = ([0; crate::grid::CELLS], String::new());
+                self.write_row(
+                    item,
+                    row.cells(record.line, &mut text, &mut techniques),
+                    out,
+                );
+                if let Some(dataset) = dataset {
+                    dataset.add_rated(&row.summary_row());
+                }
+                (row.status.into(), row.error)
+            }),
         }
     }
 
