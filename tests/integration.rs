@@ -7,6 +7,7 @@ mod fuzz_corpus;
 mod jigsaw;
 mod jigsaw_fast;
 mod layering;
+mod rate_cmd;
 mod reliability;
 mod shard_cmd;
 mod show_cmd;
