@@ -47,6 +47,7 @@ mod board;
 mod brute;
 mod chains;
 mod coloring;
+mod explain;
 mod fish;
 mod forcing;
 mod houses;
@@ -67,6 +68,7 @@ mod test_support;
 mod tests;
 
 pub use board::Board;
+pub use explain::{CandidatesShown, explain};
 pub use houses::Houses;
 pub use render::candidates_grid;
 pub use step::{Candidate, Step};
