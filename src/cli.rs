@@ -13,6 +13,7 @@ use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::pipeline::{ChunkSize, Job, RatingOptions, Settings, VerifyOptions};
+use sudoku_bulk::rate::CandidatesShown;
 use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
@@ -239,6 +240,14 @@ struct ShowArgs {
     /// With --trace: the most trace lines to print.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES)]
     max_trace_lines: usize,
+
+    /// Also rate the puzzle as `rate` does and print its human solution path, step by step;
+    /// the grid of candidates is drawn at the start and before every step harder than a
+    /// single (`advanced`), or `never`, only at the `start`, or before `every` step.
+    #[arg(long, value_name = "GRIDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "advanced",
+          value_parser = format_names(CandidatesShown::ALL.iter().map(|c| c.name())))]
+    explain: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -328,6 +337,9 @@ impl Cli {
                 options: args.search.options()?,
                 trace: args.trace,
                 max_trace_lines: args.max_trace_lines,
+                explain: args
+                    .explain
+                    .map(|name| CandidatesShown::from_name(&name).expect("clap checked it")),
             })),
             Command::Merge(args) => Ok(Config::Merge(MergeRun {
                 request: sudoku_bulk::merge::Request {

@@ -1,6 +1,6 @@
 //! `rate`, end to end: levels against HoDoKu's own on puzzles it rated, the same bytes for
 //! every thread count, rows that are not rated and why, shards that merge to the single run,
-//! a killed run that resumes, jigsaw records, and `stats` over rate output.
+//! a killed run that resumes, jigsaw records, `stats` over rate output, and `show --explain`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -415,4 +415,89 @@ fn a_killed_run_resumes_to_the_bytes_of_an_uninterrupted_one() {
     ok(&dir.run(&resume), "resume");
     assert_eq!(dir.read("out.csv"), expected);
     assert!(!partial.exists());
+}
+
+/// `show --explain` rates as `rate` does: the same level, score, hardest technique and steps,
+/// and one numbered line per step.
+#[test]
+fn show_explain_gives_the_steps_of_the_rating_rate_gives() {
+    let dir = Workdir::new();
+    let set = puzzles("graded/qqwing_expert.txt.gz", 12);
+    dir.write("in.txt", set.join("\n"));
+    let rated = dir.run(&["rate", "-q", "in.txt"]);
+    ok(&rated, "rate");
+    for (puzzle, row) in set.iter().zip(csv_rows(&rated.stdout)) {
+        let run = dir.run(&["show", "--explain=never", puzzle]);
+        ok(&run, puzzle);
+        let (_, explained) = run
+            .stdout
+            .split_once("\nexplanation (HoDoKu's techniques, scores and levels):\nrating: ")
+            .unwrap_or_else(|| panic!("no explanation: {}", run.stdout));
+        let first = explained.lines().next().unwrap();
+        let prefix = format!("{}, score {}, hardest ", row["level"], row["score"]);
+        assert!(first.starts_with(&prefix), "{first} / {row:?}");
+        assert!(
+            first.ends_with(&format!(", {} steps", row["steps"])),
+            "{first}"
+        );
+        let steps = explained
+            .lines()
+            .filter(|l| {
+                l.trim_start()
+                    .split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            })
+            .count();
+        assert_eq!(steps.to_string(), row["steps"], "{explained}");
+        assert!(!explained.contains("candidates"), "--explain=never");
+    }
+}
+
+#[test]
+fn show_explain_draws_candidates_and_explains_what_it_cannot_rate() {
+    let dir = Workdir::new();
+    let puzzle =
+        "..2......5....9..1.1..........268.7.7...1...52.6..5...65...24.89...8.1....8..49..";
+    let run = dir.run(&["show", "--explain", puzzle]);
+    ok(&run, "show --explain");
+    let text = &run.stdout;
+    assert!(
+        text.contains("\nrating: hard, score 870, hardest Uniqueness Test 1, "),
+        "{text}"
+    );
+    assert!(text.contains("\ncandidates at the start:\n"), "{text}");
+    assert!(
+        text.contains(": removes 7 from r6c4; 9 from r6c4\n"),
+        "the unique rectangle's eliminations: {text}"
+    );
+    // The grid of candidates comes right before each step harder than a single.
+    let grids = text.matches("\ncandidates before step ").count();
+    let advanced = text
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .filter(|l| !l.contains("Single:") && !l.contains("Full House:"))
+        .count();
+    assert_eq!(grids, advanced, "{text}");
+    let several = dir.run(&["show", "--explain=never", &".".repeat(81)]);
+    ok(&several, "several solutions");
+    assert!(
+        several.stdout.contains("\nseveral solutions ("),
+        "{}",
+        several.stdout
+    );
+    assert!(!several.stdout.contains("Uniqueness"), "{}", several.stdout);
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    let none = dir.run(&["show", "--explain", &unsolvable]);
+    assert!(
+        none.stdout
+            .contains("\nnot rated: the puzzle has no solution\n"),
+        "{}",
+        none.stdout
+    );
+    let bad = dir.run(&["show", "--explain=sometimes", puzzle]);
+    assert_eq!(bad.code, Some(2));
 }

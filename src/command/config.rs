@@ -53,6 +53,9 @@ pub struct ShowRun {
     pub trace: bool,
     /// The most trace lines to print.
     pub max_trace_lines: usize,
+    /// Whether to rate the puzzle and explain its human solution path, and where to draw the
+    /// candidates.
+    pub explain: Option<crate::rate::CandidatesShown>,
 }
 
 /// The default number of trace lines `show --trace` prints.
