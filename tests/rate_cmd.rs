@@ -183,6 +183,19 @@ fn records_without_one_solution_are_not_rated_and_say_why() {
         "{}",
         run.stderr
     );
+    // A uniqueness search without budget enough gives up and says so.
+    let budget = dir.run(&["rate", "-q", "in.txt", "--max-recursions", "1"]);
+    ok(&budget, "a small budget");
+    let rows = csv_rows(&budget.stdout);
+    let gave_up: Vec<_> = rows.iter().filter(|r| r["status"] == "gave_up").collect();
+    assert!(!gave_up.is_empty(), "{}", budget.stdout);
+    for row in gave_up {
+        assert_eq!(
+            row["error"],
+            "uniqueness not decided within 1 recursions: not rated"
+        );
+        assert!(row["level"].is_empty());
+    }
     // --strict fails on what is not rated, and passes when everything is.
     assert_eq!(dir.run(&["rate", "-q", "--strict", "in.txt"]).code, Some(1));
     dir.write(
