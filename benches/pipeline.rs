@@ -114,6 +114,7 @@ fn settings(threads: usize) -> Settings {
         summarise: false,
         chunk: ChunkSize::default(),
         shard: None,
+        file_metadata: Vec::new(),
     }
 }
 

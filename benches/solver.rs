@@ -1,6 +1,7 @@
 //! The core solver against the `sudoku` crate (a Rust port of JCZSolve), single thread, in one
-//! run: each shipped benchmark set, with the solution limit 1 (first solution) and 2
-//! (uniqueness check). Ends with a table of puzzles/s and the ratio ours / crate.
+//! run: each shipped benchmark set and three generated ones (`common/generated.rs`: easy,
+//! random givens, minimal; 2,000 puzzles each), with the solution limit 1 (first solution) and
+//! 2 (uniqueness check). Ends with a table of puzzles/s and the ratio ours / crate.
 //!
 //! `cargo bench --bench solver`; `SUDOKU_BENCH_SETS=17_clue,serg` picks sets by substring.
 
@@ -12,16 +13,58 @@ use sudoku_bulk::solver::{Algorithm, SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
 
 mod common;
+#[path = "common/generated.rs"]
+mod generated;
 
-const SETS: &[(&str, &str)] = &[
-    ("17_clue", "puzzles2_17_clue.txt.gz"),
-    ("magictour_top1465", "puzzles3_magictour_top1465.txt.gz"),
+/// Where a set's puzzles come from.
+enum Source {
+    /// A shipped file in `data/`.
+    Shipped(&'static str),
+    /// Generated: the kind, and the seed.
+    Generated(generated::Kind, u64),
+}
+
+const SETS: &[(&str, Source)] = &[
+    ("17_clue", Source::Shipped("puzzles2_17_clue.txt.gz")),
+    (
+        "magictour_top1465",
+        Source::Shipped("puzzles3_magictour_top1465.txt.gz"),
+    ),
     (
         "forum_hardest_1905_11+",
-        "puzzles5_forum_hardest_1905_11+.txt.gz",
+        Source::Shipped("puzzles5_forum_hardest_1905_11+.txt.gz"),
     ),
-    ("serg_benchmark", "puzzles7_serg_benchmark.txt.gz"),
+    (
+        "serg_benchmark",
+        Source::Shipped("puzzles7_serg_benchmark.txt.gz"),
+    ),
+    (
+        "easy_generated",
+        Source::Generated(generated::Kind::Easy, 1),
+    ),
+    (
+        "random_generated",
+        Source::Generated(generated::Kind::Random, 2),
+    ),
+    (
+        "minimal_generated",
+        Source::Generated(generated::Kind::Minimal, 3),
+    ),
 ];
+
+/// Puzzles in each generated set.
+const GENERATED: u64 = 2_000;
+
+/// The puzzle lines of a set.
+fn lines(source: &Source) -> Vec<String> {
+    match *source {
+        Source::Shipped(file) => common::shipped_lines(file),
+        Source::Generated(kind, seed) => generated::puzzles(kind, GENERATED, seed)
+            .iter()
+            .map(Grid::to_line)
+            .collect(),
+    }
+}
 
 fn wanted(name: &str) -> bool {
     match std::env::var("SUDOKU_BENCH_SETS") {
@@ -31,15 +74,15 @@ fn wanted(name: &str) -> bool {
 }
 
 fn bench_sets(c: &mut Criterion) {
-    for &(name, path) in SETS.iter().filter(|(name, _)| wanted(name)) {
-        let lines = common::shipped_lines(path);
+    for (name, source) in SETS.iter().filter(|(name, _)| wanted(name)) {
+        let lines = lines(source);
         let ours: Vec<Grid> = lines.iter().map(|l| l.parse().unwrap()).collect();
         let theirs: Vec<sudoku::Sudoku> = lines
             .iter()
             .map(|l| sudoku::Sudoku::from_str_line(l).unwrap())
             .collect();
         let layout = Layout::standard();
-        let mut group = c.benchmark_group(name);
+        let mut group = c.benchmark_group(*name);
         group.throughput(Throughput::Elements(lines.len() as u64));
         group.sample_size(10);
         group.warm_up_time(Duration::from_secs(1));
@@ -89,7 +132,7 @@ fn print_ratios() {
         "\n{:<24} {:>5} {:>14} {:>14} {:>8}",
         "set", "limit", "ours/s", "crate/s", "ratio"
     );
-    for &(name, _) in SETS.iter().filter(|(name, _)| wanted(name)) {
+    for (name, _) in SETS.iter().filter(|(name, _)| wanted(name)) {
         for limit in [1, 2] {
             if let (Some(a), Some(b)) = (
                 common::rate(&format!("{name}/sudoku-bulk/limit{limit}")),

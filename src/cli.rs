@@ -1,6 +1,7 @@
 //! The command line as clap sees it, turned once into a validated [`Config`].
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -85,12 +86,13 @@ struct OutputArgs {
     #[arg(short, long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
 
-    /// Output format.
-    #[arg(long, value_name = "FORMAT", default_value = "csv",
+    /// Output format [default: csv; parquet for an OUT whose name ends in .parquet].
+    #[arg(long, value_name = "FORMAT",
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
-    output_format: String,
+    output_format: Option<String>,
 
-    /// Worker threads [default: one per core].
+    /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
+    /// input) [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
@@ -167,8 +169,8 @@ struct DatasetArgs {
     summary: Option<PathBuf>,
 
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
-    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary goes
-    /// beside it (OUT.summary.json) unless --summary says otherwise.
+    /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
+    /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
     #[arg(long, value_name = "K/N|auto")]
     shard: Option<ShardChoice>,
 
@@ -258,9 +260,26 @@ struct StatsArgs {
     inputs: Vec<PathBuf>,
 
     /// Also summarise per distinct value of this column (for example `givens`, `status`,
-    /// `file`, or a kept column such as `difficulty`).
-    #[arg(long, value_name = "COLUMN")]
+    /// `file`, or a kept column such as `difficulty`), or per input with `input` (the names
+    /// as given). A column of numbers with more than 30 distinct values is put in 10
+    /// quantile bins, with a note (see --bins).
+    #[arg(long, value_name = "COLUMN|input")]
     by: Option<String>,
+
+    /// With --by: the most groups; a column with more distinct values is refused as soon as
+    /// a row makes one too many.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
+    max_groups: usize,
+    /// With --by COLUMN, a column of numbers: N quantile bins of about equal size, bins at
+    /// the edges A,B,... ([A,B], (B,C], ..., with < A and > the last for values outside), or
+    /// `none` for one group per value.
+    #[arg(
+        long,
+        value_name = "N|A,B,...|none",
+        requires = "by",
+        allow_hyphen_values = true
+    )]
+    bins: Option<String>,
 
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
@@ -353,7 +372,8 @@ impl Cli {
             })),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
-                by: args.by,
+                max_groups: args.max_groups,
+                grouping: config::grouping(args.by, args.bins.as_deref())?,
                 json: args.json,
                 html: args.html,
             })),
@@ -364,11 +384,11 @@ impl Cli {
 /// Adds the dataset summary and the shard asked for to a bulk run.
 fn with_dataset(mut config: Config, args: DatasetArgs) -> Result<Config, ConfigError> {
     if let Config::Bulk(run) = &mut config {
-        run.summary = args.summary;
+        run.summaries.extend(args.summary);
         if let Some(choice) = args.shard {
             sharded(run, choice, args.shards)?;
         }
-        run.pipeline.summarise = run.summary.is_some();
+        run.pipeline.summarise = !run.summaries.is_empty();
     }
     Ok(config)
 }
@@ -393,11 +413,17 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     if run.inputs.iter().any(|i| i.path().is_none()) {
         return Err(ConfigError::ShardStdin);
     }
+    if !run.pipeline.output_format.is_text() {
+        return Err(ConfigError::ParquetShard);
+    }
     let Target::Path(output) = &run.output else {
         return Err(ConfigError::ShardStdout);
     };
-    run.summary
-        .get_or_insert_with(|| shard::summary_path(output));
+    // Always beside the output too, where merge looks for it.
+    let beside = shard::summary_path(output);
+    if !run.summaries.contains(&beside) {
+        run.summaries.push(beside);
+    }
     run.pipeline.shard = Some(shard);
     Ok(())
 }
@@ -422,12 +448,25 @@ fn bulk(
         Some(path) if path.as_os_str() != "-" => Target::Path(path),
         _ => Target::Stdout,
     };
-    Ok(Config::Bulk(Box::new(BulkRun {
+    let output_format = match (&output.output_format, &target) {
+        (Some(name), _) => parse_known(name),
+        (None, Target::Path(path)) => OutputFormat::of_name(path).unwrap_or_default(),
+        (None, Target::Stdout) => OutputFormat::default(),
+    };
+    if output_format == OutputFormat::Parquet {
+        if output.resume {
+            return Err(ConfigError::ParquetResume);
+        }
+        if target == Target::Stdout && std::io::stdout().is_terminal() {
+            return Err(ConfigError::ParquetToTerminal);
+        }
+    }
+    let run = BulkRun {
         inputs,
         output: target,
         quiet: output.quiet,
         strict,
-        summary: None,
+        summaries: Vec::new(),
         pipeline: Settings {
             job,
             layout: config::regions(input.regions.as_deref())?,
@@ -438,19 +477,22 @@ fn bulk(
                 keep: input.keep_columns,
                 regions: input.regions_column,
             },
-            output_format: parse_known(&output.output_format),
+            output_format,
             threads: config::threads(output.threads)?,
             skip_records: 0,
             consumed: Vec::new(),
             summarise: false,
             chunk: ChunkSize::default(),
             shard: None,
+            file_metadata: Vec::new(),
         },
         checkpoints: Checkpoints {
             resume: output.resume,
             every: output.checkpoint_every,
         },
-    })))
+    };
+    config::kept_columns(&run.pipeline, run.inputs.len() > 1)?;
+    Ok(Config::Bulk(Box::new(run)))
 }
 
 #[cfg(test)]
@@ -538,7 +580,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shard_writes_its_summary_beside_its_output() {
+    fn a_shard_writes_its_summary_beside_its_output_even_with_summary_elsewhere() {
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -550,7 +592,7 @@ mod tests {
         ]);
         assert_eq!(run.pipeline.shard, Some(Shard { index: 2, count: 5 }));
         assert!(run.pipeline.summarise);
-        assert_eq!(run.summary, Some("out/p2.csv.summary.json".into()));
+        assert_eq!(run.summaries, [PathBuf::from("out/p2.csv.summary.json")]);
         let run = bulk_of(&[
             "solve",
             "a.txt",
@@ -561,7 +603,10 @@ mod tests {
             "--summary",
             "s.json",
         ]);
-        assert_eq!(run.summary, Some("s.json".into()));
+        assert_eq!(
+            run.summaries,
+            [PathBuf::from("s.json"), PathBuf::from("x.csv.summary.json")]
+        );
     }
 
     #[test]
@@ -623,7 +668,7 @@ mod tests {
         );
         assert!(run.strict);
         assert_eq!(run.pipeline.shard, Some(Shard { index: 1, count: 3 }));
-        assert_eq!(run.summary, Some("r.csv.summary.json".into()));
+        assert_eq!(run.summaries, vec![PathBuf::from("r.csv.summary.json")]);
         assert!(run.pipeline.summarise);
         let run = bulk_of(&["rate"]);
         assert_eq!(run.inputs, vec![Input::stdin()]);
@@ -631,6 +676,95 @@ mod tests {
         assert_eq!(
             config(&["rate", "--max-recursions", "0"]).unwrap_err(),
             "--max-recursions must be at least 1"
+        );
+    }
+
+    #[test]
+    fn the_thread_limit_in_the_help_is_the_one_enforced() {
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("solve")
+            .unwrap()
+            .render_help()
+            .to_string();
+        let limit = format!(
+            "Worker threads, 1 to {}",
+            sudoku_bulk::pipeline::MAX_THREADS
+        );
+        assert!(help.contains(&limit), "{help}");
+    }
+
+    #[test]
+    fn stats_groupings() {
+        use sudoku_bulk::stats::grouping::{AUTO_BINS, AUTO_BINS_ABOVE, BinChoice, Grouping};
+        let grouping = |args: &[&str]| match config(args) {
+            Ok(Config::Stats(run)) => Ok(run.grouping),
+            Ok(_) => panic!("not stats"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(grouping(&["stats", "r.csv"]), Ok(None));
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "input"]),
+            Ok(Some(Grouping::Input))
+        );
+        let column = |bins| {
+            Ok(Some(Grouping::Column {
+                name: "difficulty".into(),
+                bins,
+            }))
+        };
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty"]),
+            column(BinChoice::Automatic)
+        );
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty", "--bins", "10"]),
+            column(BinChoice::Quantiles(10))
+        );
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "difficulty", "--bins", "none"]),
+            column(BinChoice::None)
+        );
+        let Ok(Some(Grouping::Column {
+            bins: BinChoice::Edges(bins),
+            ..
+        })) = grouping(&["stats", "r.csv", "--by", "d", "--bins", "-1, 0,2.5"])
+        else {
+            panic!("edges")
+        };
+        assert_eq!(bins.labels(), ["< -1", "[-1, 0]", "(0, 2.5]", "> 2.5"]);
+        for (bins, error) in [
+            ("0", "--bins 0: at least 1 bin"),
+            (
+                "x",
+                "--bins x: give a number of bins, edges A,B,... or none",
+            ),
+            ("2,1", "--bins 2,1: bin edges must increase: 1 follows 2"),
+            ("1,x", "--bins 1,x: bin edge 'x' is not a number"),
+        ] {
+            assert_eq!(
+                grouping(&["stats", "r.csv", "--by", "d", "--bins", bins]).unwrap_err(),
+                error
+            );
+        }
+        assert_eq!(
+            grouping(&["stats", "r.csv", "--by", "input", "--bins", "3"]).unwrap_err(),
+            "--bins needs --by COLUMN (a column of numbers)"
+        );
+        // The help states the thresholds the code uses.
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .find_subcommand_mut("stats")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        let stated = format!("more than {AUTO_BINS_ABOVE} distinct values is put in {AUTO_BINS}");
+        assert!(
+            help.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&stated),
+            "{help}"
         );
     }
 
@@ -648,7 +782,26 @@ mod tests {
             config(&["solve", "-", "-"]).unwrap_err(),
             "standard input ('-') can be read only once"
         );
+        assert_eq!(
+            config(&["solve", "--threads", "257"]).unwrap_err(),
+            "--threads 257 is more than a run can keep busy: at most 256 batches of records are \
+             ever waiting for a thread"
+        );
+        assert!(config(&["solve", "--threads", "256"]).is_ok());
         assert!(config(&["solve", "--algorithm", "nope"]).is_err());
+        assert_eq!(
+            config(&["verify", "--keep-columns", "id,status"]).unwrap_err(),
+            "--keep-columns status: the output has a column 'status' of its own \
+             (line,status,error,original_file,original_line,regions), and two columns of one \
+             name cannot be told apart; \
+             keep only other columns"
+        );
+        assert_eq!(
+            config(&["solve", "--keep-columns", "id,id"]).unwrap_err(),
+            "--keep-columns names 'id' twice"
+        );
+        assert!(config(&["solve", "a", "--keep-columns", "file"]).is_ok());
+        assert!(config(&["solve", "a", "b", "--keep-columns", "file"]).is_err());
         assert!(config(&["solve", "--input-format", "xml"]).is_err());
     }
 }

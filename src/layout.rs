@@ -107,14 +107,31 @@ impl Layout {
         }
     }
 
-    /// Parses 81 region labels in reading order (surrounding whitespace ignored).
+    /// Whether a byte is a region label: `1`-`9`, `a`-`i` or `A`-`I`.
+    pub fn is_label(b: u8) -> bool {
+        matches!(b, b'1'..=b'9' | b'a'..=b'i' | b'A'..=b'I')
+    }
+
+    /// Parses 81 region labels in reading order. Whitespace and line breaks anywhere are
+    /// ignored, so a layout drawn as nine lines of nine labels reads as one on a single line.
     ///
     /// Labels are `1`-`9`, `a`-`i` or `A`-`I`; there must be nine distinct ones, nine cells
     /// each. A layout equal to the 3x3 boxes is recognised as [`Layout::is_standard`].
     pub fn parse(text: &[u8]) -> Result<Layout, LayoutError> {
         let text = text.trim_ascii();
+        let labels_only: Vec<u8>;
+        let text = if text.iter().any(u8::is_ascii_whitespace) {
+            labels_only = text
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            &labels_only[..]
+        } else {
+            text
+        };
         for (i, &b) in text.iter().enumerate().take(CELLS) {
-            if !matches!(b, b'1'..=b'9' | b'a'..=b'i' | b'A'..=b'I') {
+            if !Layout::is_label(b) {
                 return Err(LayoutError::InvalidLabel {
                     shown: describe_char(&text[i..]),
                     cell: cell_name(i),
@@ -328,6 +345,24 @@ mod tests {
         assert_eq!(layout, Layout::standard());
         let letters = STANDARD.replace('1', "a").replace('5', "E");
         assert!(Layout::parse(letters.as_bytes()).unwrap().is_standard());
+    }
+
+    #[test]
+    fn a_layout_drawn_as_nine_lines_reads_as_the_same_layout() {
+        let drawn: String = (0..9)
+            .map(|r| format!("  {} \r\n", &JIGSAW[r * 9..r * 9 + 9]))
+            .collect();
+        assert_eq!(
+            Layout::parse(drawn.as_bytes()).unwrap(),
+            Layout::parse(JIGSAW.as_bytes()).unwrap()
+        );
+        let spaced: String = JIGSAW.chars().flat_map(|c| [c, ' ']).collect();
+        assert_eq!(Layout::parse(spaced.as_bytes()).unwrap().to_line(), JIGSAW);
+        let short = drawn.replacen('a', "", 1);
+        assert_eq!(
+            Layout::parse(short.as_bytes()).unwrap_err(),
+            LayoutError::WrongLength { found: 80 }
+        );
     }
 
     #[test]

@@ -17,8 +17,8 @@
 //!
 //! - [`files`]: inputs (files, standard input, gzip) and outputs (replaced only when complete),
 //!   and the one digest; [`row`]: the statuses of result rows and their tally;
-//! - [`format`](mod@format): readers of the line, CSV, JSON-lines and grid formats; CSV and
-//!   JSON-lines writers;
+//! - [`format`](mod@format): readers of the line, CSV, JSON-lines, grid and Parquet formats;
+//!   CSV, JSON-lines and Parquet writers;
 //! - [`stats`]: dataset summaries that merge, the summary file's schema, and the results
 //!   reader; [`shard`]: which records shard `K` of `N` handles;
 //! - [`pipeline`]: chunked reading, parallel solving and verifying, in-order writing;

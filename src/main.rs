@@ -2,6 +2,7 @@
 
 mod cli;
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -10,7 +11,7 @@ use clap::Parser;
 use sudoku_bulk::command::{self, Exit};
 
 fn main() -> ExitCode {
-    let config = match cli::Cli::parse().into_config() {
+    let config = match parse_arguments().into_config() {
         Ok(config) => config,
         Err(e) => {
             command::say(&format!("error: {e}"));
@@ -24,6 +25,32 @@ fn main() -> ExitCode {
         Err(e) => {
             command::say(&format!("error: {e}"));
             Exit::Error.into()
+        }
+    }
+}
+
+/// The command line as clap reads it. Help and the version print as clap prints them; an
+/// argument error is said in the tool's own words (`sudoku-bulk: error: ...`, as every other
+/// error), clap's usage and hint lines after it, and exits with 2.
+fn parse_arguments() -> cli::Cli {
+    use clap::error::ErrorKind;
+    match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            let _ = write!(std::io::stderr().lock(), "sudoku-bulk: error: {text}");
+            std::process::exit(Exit::Error.code().into())
         }
     }
 }

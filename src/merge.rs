@@ -6,11 +6,13 @@
 //! from. Before writing anything, `merge` checks that the shards are of one run, that is that
 //! they agree on the number of shards, the tool version, the inputs' fingerprints and the
 //! options that change output bytes; that each shard is there exactly once; and that each
-//! output still has the size its shard wrote. Then it writes the outputs in the order of `K`
-//! (a CSV header once, JSON lines as they are), through a temporary file renamed over `OUT`,
-//! and the merged summary beside `OUT` (without a `run` field, which only shards have): both
-//! are then byte for byte what a single run over the same inputs writes (`solve -o OUT
-//! --summary OUT.summary.json`).
+//! output still has the size its shard wrote, and that `OUT` and the merged summary are two
+//! files, neither of them a shard's. Then it writes the outputs in the order of `K` (a CSV
+//! header once, JSON lines as they are) and the merged summary (its `run` field without the
+//! `shard` part), each to a temporary file; only once both are whole are they renamed over
+//! `OUT` and its summary, so a merge that fails leaves both as they were. They are then byte
+//! for byte what a single run over the same inputs writes (`solve -o OUT --summary
+//! OUT.summary.json`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -19,7 +21,8 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::files::digest::{Digest, Hasher};
-use crate::files::output::{Output, OutputError, Target, write_file};
+use crate::files::file_id::{Clash, RunFiles};
+use crate::files::output::{Output, OutputError, Target, sealed_file};
 use crate::identity::options;
 use crate::shard;
 use crate::stats::Summary;
@@ -137,6 +140,9 @@ pub enum MergeError {
         /// The output named.
         output: PathBuf,
     },
+    /// The merged output and summary are one file, or one of them is a shard's file.
+    #[error(transparent)]
+    Clash(#[from] Clash),
     /// The merged output or summary cannot be written.
     #[error(transparent)]
     Output(#[from] OutputError),
@@ -210,6 +216,7 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
             output: run.output.clone(),
         });
     }
+    refuse_clashing_files(run)?;
     let first = &parts[0];
     for other in &parts[1..] {
         if let Some(difference) = difference(first, other) {
@@ -285,15 +292,40 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
                 difference: e.to_string(),
             })?;
     }
+    // Both files whole before either replaces an existing one: a failure leaves both as they
+    // were.
+    let rows = output.seal()?;
+    // What a single run over the same inputs records: the shards' run, which they share.
+    let single = RunInfo {
+        shard: None,
+        ..parts[0].run.clone()
+    };
+    let text = document::to_string_with_run(&summary, Some(&single));
+    let summary_file = sealed_file(&run.summary, text.as_bytes())?;
     // The rows first: a summary never describes rows that are not there.
-    output.finish()?;
-    write_file(&run.summary, document::to_string(&summary).as_bytes())?;
+    rows.commit()?;
+    summary_file.commit()?;
     Ok(Merged {
         output: run.output.clone(),
         summary: run.summary.clone(),
         shards: count,
         records: summary.records(),
     })
+}
+
+/// Refuses, before anything is written, a merged output and summary that are one file, and
+/// either of them being a shard's output or summary.
+fn refuse_clashing_files(run: &Request) -> Result<(), Clash> {
+    let mut files = RunFiles::new();
+    files.output("OUT", &Target::Path(run.output.clone()))?;
+    files.output("--summary", &Target::Path(run.summary.clone()))?;
+    for shard in &run.shards {
+        let name = shard.display().to_string();
+        files.input_path(&name, shard)?;
+        let summary = shard::summary_path(shard);
+        files.input_path(&summary.display().to_string(), &summary)?;
+    }
+    Ok(())
 }
 
 /// Reads the summary beside a shard output.

@@ -49,5 +49,6 @@ pub(crate) fn solve_settings(threads: usize) -> crate::pipeline::Settings {
         summarise: false,
         chunk: crate::pipeline::ChunkSize::default(),
         shard: None,
+        file_metadata: Vec::new(),
     }
 }

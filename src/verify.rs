@@ -1,7 +1,8 @@
 //! The independent checker: is a filled grid a valid solution of a puzzle?
 //!
-//! It shares nothing with the solvers but the grid and layout types: it counts digits per unit
-//! with its own plain loops, so a bug in a solver cannot hide itself here.
+//! It shares nothing with the solvers but the grid and layout types: it checks units with its
+//! own bit masks and counts digits per unit with its own plain loops, so a bug in a solver
+//! cannot hide itself here.
 
 use std::fmt;
 
@@ -51,32 +52,23 @@ fn count_word(n: usize) -> impl fmt::Display {
 /// Returns the first problem found, looking in this order: blank cells, changed givens, rows,
 /// columns, regions (each in reading order, digits ascending).
 pub fn verify(puzzle: &Grid, solution: &Grid, layout: &Layout) -> Result<(), Problem> {
-    // One pass for the common case, a right solution: the digits seen in each unit (bit `d`;
-    // a blank sets bit 0) must be exactly 1 to 9, and no given may change. Only when that fails
-    // do the checks below look for what to report.
-    let (mut rows, mut columns, mut regions) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    let mut changed = false;
-    for (r, row) in rows.iter_mut().enumerate() {
-        for (c, column) in columns.iter_mut().enumerate() {
-            let i = r * 9 + c;
-            let (given, d) = (puzzle.get(i), solution.get(i));
-            let bit = 1u16 << d;
-            *row |= bit;
-            *column |= bit;
-            regions[layout.region_of(i)] |= bit;
-            changed |= given != 0 && given != d;
-        }
-    }
-    let mut units = rows.iter().chain(&columns).chain(&regions);
-    if !changed && units.all(|&digits| digits == ALL_DIGITS) {
+    // The common case, a right solution, in one branch-free pass (see `is_valid_solution`);
+    // only when that fails do the checks below look for what to report.
+    if is_valid_solution(puzzle, solution, layout) {
         return Ok(());
     }
+    first_problem(puzzle, solution, layout).map_or(Ok(()), Err)
+}
+
+/// The first problem of `solution`, in the order [`verify`] promises, found by counting digits
+/// cell by cell; `None` when there is none.
+fn first_problem(puzzle: &Grid, solution: &Grid, layout: &Layout) -> Option<Problem> {
     if let Some(cell) = (0..CELLS).find(|&i| solution.get(i) == 0) {
-        return Err(Problem::Empty { cell });
+        return Some(Problem::Empty { cell });
     }
     if let Some(cell) = (0..CELLS).find(|&i| puzzle.get(i) != 0 && puzzle.get(i) != solution.get(i))
     {
-        return Err(Problem::ChangesGiven { cell });
+        return Some(Problem::ChangesGiven { cell });
     }
     // Digit counts per unit: units 0..9 are the rows, 9..18 the columns, 18..27 the regions,
     // each counted here from first principles.
@@ -94,14 +86,52 @@ pub fn verify(puzzle: &Grid, solution: &Grid, layout: &Layout) -> Result<(), Pro
                 9..18 => format!("column {}", unit - 8),
                 _ => layout.region_name(unit - 18).to_string(),
             };
-            return Err(Problem::Repeated {
+            return Some(Problem::Repeated {
                 unit: name,
                 digit: digit as u8,
                 count: usize::from(digits[digit]),
             });
         }
     }
-    Ok(())
+    None
+}
+
+/// Whether `solution` keeps every given of `puzzle` and every unit holds the digits 1 to 9.
+///
+/// Each cell becomes one bit, `1 << digit` (a blank sets bit 0), and each unit the OR of its
+/// nine cells' bits: nine cells hold each digit once, and no blank, exactly when their OR has
+/// bits 1 to 9. So every unit is right when the AND of all 27 ORs has them. Rows and columns
+/// are ORs at fixed places; the boxes too on the standard layout, the regions of a jigsaw
+/// through the layout's table.
+fn is_valid_solution(puzzle: &Grid, solution: &Grid, layout: &Layout) -> bool {
+    let (given, cell) = (puzzle.cells(), solution.cells());
+    let mut changed = 0u8;
+    for (&g, &d) in given.iter().zip(cell) {
+        changed |= u8::from(g != 0 && g != d);
+    }
+    let bits: [u16; CELLS] = std::array::from_fn(|i| 1 << (cell[i] & 15));
+    let rows: [u16; 9] = std::array::from_fn(|r| (0..9).fold(0, |acc, c| acc | bits[r * 9 + c]));
+    let columns: [u16; 9] = std::array::from_fn(|c| (0..9).fold(0, |acc, r| acc | bits[r * 9 + c]));
+    let regions: [u16; 9] = if layout.is_standard() {
+        std::array::from_fn(|b| {
+            let corner = (b / 3) * 27 + (b % 3) * 3;
+            [0, 1, 2, 9, 10, 11, 18, 19, 20]
+                .iter()
+                .fold(0, |acc, &k| acc | bits[corner + k])
+        })
+    } else {
+        let mut regions = [0u16; 9];
+        for (i, &bit) in bits.iter().enumerate() {
+            regions[layout.region_of(i)] |= bit;
+        }
+        regions
+    };
+    let all = rows
+        .iter()
+        .chain(&columns)
+        .chain(&regions)
+        .fold(u16::MAX, |all, &u| all & u);
+    changed == 0 && all & ALL_DIGITS == ALL_DIGITS
 }
 
 #[cfg(test)]
@@ -150,6 +180,76 @@ mod tests {
             verify(&p, &s, &Layout::standard()).unwrap_err().to_string(),
             "row 3 has two 7s"
         );
+    }
+
+    /// Swaps cells `a` and `b` of `grid`.
+    fn swap(grid: &mut Grid, a: usize, b: usize) {
+        let (x, y) = (grid.get(a), grid.get(b));
+        grid.set(a, y);
+        grid.set(b, x);
+    }
+
+    /// Changes `grid` by one of the moves that keep some of its units right: a cell set to a
+    /// value (blank included), two cells swapped in one row, one column or one box, two whole
+    /// rows or two whole columns swapped.
+    fn mutate(grid: &mut Grid, (kind, x, y, z): (u8, usize, usize, usize)) {
+        match kind {
+            0 => grid.set(x * 9 + y, (z % 10) as u8),
+            1 => swap(grid, x * 9 + y, x * 9 + z),
+            2 => swap(grid, y * 9 + x, z * 9 + x),
+            3 => {
+                let corner = (x / 3) * 27 + (x % 3) * 3;
+                swap(
+                    grid,
+                    corner + (y / 3) * 9 + y % 3,
+                    corner + (z / 3) * 9 + z % 3,
+                );
+            }
+            4 => (0..9).for_each(|c| swap(grid, y * 9 + c, z * 9 + c)),
+            _ => (0..9).for_each(|r| swap(grid, r * 9 + y, r * 9 + z)),
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass check accepts exactly the grids in which the careful checks find no
+        /// problem: a solution changed by moves that keep some units right, under the standard
+        /// layout and a jigsaw, against puzzles holding some of its cells as givens.
+        #[test]
+        fn the_fast_check_agrees_with_the_careful_one(
+            moves in proptest::collection::vec((0u8..6, 0usize..9, 0usize..9, 0usize..9), 0..3),
+            givens in proptest::collection::vec(0usize..81, 0..30),
+            jigsaw in proptest::bool::ANY,
+        ) {
+            let (layout, base) = if jigsaw {
+                jigsaw_sample()
+            } else {
+                (Layout::standard(), grids().1)
+            };
+            let mut puzzle = Grid::EMPTY;
+            for i in givens {
+                puzzle.set(i, base.get(i));
+            }
+            let mut t = base;
+            for m in moves {
+                mutate(&mut t, m);
+            }
+            proptest::prop_assert_eq!(
+                is_valid_solution(&puzzle, &t, &layout),
+                first_problem(&puzzle, &t, &layout).is_none(),
+                "{}", t
+            );
+        }
+    }
+
+    /// The layout and solution of the first shipped jigsaw puzzle (columns `puzzle`,
+    /// `regions`, `solution`).
+    fn jigsaw_sample() -> (Layout, Grid) {
+        let text = include_str!("../data/jigsaw_sample.csv");
+        let row: Vec<&str> = text.lines().nth(1).unwrap().split(',').collect();
+        let layout = Layout::parse(row[1].as_bytes()).unwrap();
+        let solution: Grid = row[2].parse().unwrap();
+        assert!(!layout.is_standard() && first_problem(&Grid::EMPTY, &solution, &layout).is_none());
+        (layout, solution)
     }
 
     #[test]

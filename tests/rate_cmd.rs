@@ -317,6 +317,15 @@ fn stats_counts_the_levels_scores_and_techniques_of_rate_output() {
     let jsonl = dir.run(&["stats", "--json", "out.jsonl"]);
     let doc2: serde_json::Value = serde_json::from_str(&jsonl.stdout).unwrap();
     assert_eq!(doc2["rating"], *rating);
+    // And Parquet.
+    ok(
+        &dir.run(&["rate", "-q", "in.txt", "-o", "out.parquet"]),
+        "parquet",
+    );
+    let parquet = dir.run(&["stats", "--json", "out.parquet"]);
+    ok(&parquet, "stats of parquet");
+    let doc3: serde_json::Value = serde_json::from_str(&parquet.stdout).unwrap();
+    assert_eq!(doc3["rating"], *rating);
     let text = dir.run(&["stats", "out.csv"]);
     ok(&text, "text");
     assert!(text.stdout.contains("\nlevel "), "{}", text.stdout);

@@ -43,7 +43,20 @@ fn corrupted_solutions_are_caught_and_exit_1() {
     dir.write("claims.txt", text);
     let run = dir.run(&["verify", "claims.txt"]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
-    assert_eq!(csv_header(&run.stdout), ["line", "status", "error"]);
+    assert_eq!(
+        csv_header(&run.stdout),
+        ["line", "status", "error", "puzzle"]
+    );
+    // The puzzle, normalised, where it could be read.
+    let puzzles: Vec<String> = csv_rows(&run.stdout)
+        .into_iter()
+        .map(|r| r["puzzle"].clone())
+        .collect();
+    let clash = format!("55{}", &PUZZLE[2..]);
+    assert_eq!(
+        puzzles,
+        [PUZZLE, PUZZLE, PUZZLE, PUZZLE, "", &clash, PUZZLE].map(|p| p.replace('0', "."))
+    );
     assert_eq!(
         outline(&run.stdout),
         vec![
@@ -197,4 +210,192 @@ fn grid_input_has_no_solutions_to_verify() {
         run.stderr,
         "sudoku-bulk: error: g.txt: the grid format holds no solutions: verify reads line or CSV input\n"
     );
+}
+
+/// `(file, line) -> puzzle` of every puzzle line of the inputs, as `solve` numbers lines.
+fn puzzles_by_place(
+    inputs: &[(&str, &str)],
+) -> std::collections::BTreeMap<(String, String), String> {
+    let mut places = std::collections::BTreeMap::new();
+    for (name, text) in inputs {
+        for (i, line) in text.lines().enumerate() {
+            places.insert((name.to_string(), (i + 1).to_string()), line.to_string());
+        }
+    }
+    places
+}
+
+#[test]
+fn verify_rows_of_a_solve_output_join_back_to_the_original_input() {
+    let dir = Workdir::new();
+    let all = puzzles("puzzles6_forum_hardest_1106.txt.gz", 60);
+    // Comments and blank lines make the lines of the inputs differ from the rows' order.
+    let a = format!(
+        "# first\n{}\n\n{}\n",
+        all[..20].join("\n"),
+        all[20..30].join("\n")
+    );
+    let b = format!("\n\n{}\n", all[30..].join("\n"));
+    dir.write("a.txt", &a);
+    dir.write("b.txt", &b);
+    let run = dir.run(&["solve", "a.txt", "b.txt", "-o", "solved.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = dir.run(&["verify", "solved.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        csv_header(&run.stdout),
+        [
+            "line",
+            "status",
+            "error",
+            "puzzle",
+            "original_file",
+            "original_line"
+        ]
+    );
+    let places = puzzles_by_place(&[("a.txt", &a), ("b.txt", &b)]);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows.len(), 60);
+    for row in &rows {
+        let place = (row["original_file"].clone(), row["original_line"].clone());
+        assert_eq!(places[&place], row["puzzle"], "{row:?}");
+        assert_eq!(row["status"], "ok");
+    }
+    // The rows' own lines are those of solved.csv, as before.
+    assert_eq!(rows[0]["line"], "2");
+
+    // A solve output of one input has no file column: the line alone joins, in JSON lines too.
+    let run = dir.run(&[
+        "solve",
+        "b.txt",
+        "-o",
+        "b.jsonl",
+        "--output-format",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = dir.run(&["verify", "b.jsonl", "--output-format", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 30);
+    // Keys in column order (a JSON map here sorts them: look at the text).
+    let first = run.stdout.lines().next().unwrap();
+    let keys = ["line", "status", "error", "puzzle", "original_line"];
+    let at: Vec<usize> = keys
+        .iter()
+        .map(|k| first.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{first}");
+    for row in &rows {
+        assert_eq!(row.as_object().unwrap().len(), keys.len());
+        let place = (
+            "b.txt".to_string(),
+            row["original_line"].as_str().unwrap().to_string(),
+        );
+        assert_eq!(places[&place], row["puzzle"].as_str().unwrap());
+    }
+
+    // Kept columns replace the puzzle; a dataset with a line column of its own but no status
+    // is not a solve output.
+    dir.write(
+        "d.csv",
+        format!("id,line,puzzle,solution\n7,99,{PUZZLE},{SOLUTION}\n"),
+    );
+    let run = dir.run(&["verify", "d.csv", "--keep-columns", "id"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(csv_header(&run.stdout), ["line", "status", "error", "id"]);
+    let run = dir.run(&["verify", "d.csv"]);
+    assert_eq!(
+        csv_header(&run.stdout),
+        ["line", "status", "error", "puzzle"]
+    );
+}
+
+#[test]
+fn every_output_format_reads_back_into_every_command() {
+    let dir = Workdir::new();
+    let mut text = puzzles("puzzles3_magictour_top1465.txt.gz", 40).join("\n");
+    text.push_str("\n12345\n");
+    dir.write("p.txt", &text);
+    for format in ["csv", "jsonl"] {
+        let solved = format!("solved.{format}");
+        let run = dir.run(&["solve", "p.txt", "-o", &solved, "--output-format", format]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        // verify reads the solutions back: 40 ok, the short line invalid.
+        let checked = format!("checked.{format}");
+        let run = dir.run(&["verify", &solved, "-o", &checked, "--output-format", format]);
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(": 40 ok, 0 wrong, 1 invalid"),
+            "{}",
+            run.stderr
+        );
+        // stats reads the results; show reads the first record of either.
+        let run = dir.run(&["stats", &solved, "--json"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(summary["records"], 41);
+        assert_eq!(summary["status"]["solved"], 40);
+        for input in [&solved, &checked] {
+            let run = dir.run_with_stdin(&["show", "-"], dir.read(input));
+            assert_eq!(run.code, Some(0), "{input}: {}", run.stderr);
+            assert!(run.stdout.contains("status: solved"), "{}", run.stdout);
+        }
+        // solve reads verify's output (its puzzle column): the same rows as from the input.
+        let run = dir.run(&["solve", &checked, "-o", &format!("again.{format}")]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let strip = |name: &str| -> Vec<(String, String)> {
+            csv_rows(&dir.read(name))
+                .into_iter()
+                .map(|r| (r["puzzle"].clone(), r["recursions"].clone()))
+                .collect()
+        };
+        if format == "csv" {
+            assert_eq!(strip("again.csv"), strip("solved.csv"));
+        }
+    }
+}
+
+#[test]
+fn concatenated_csv_files_read_as_one() {
+    let dir = Workdir::new();
+    let all = puzzles("puzzles2_17_clue.txt.gz", 20);
+    for (name, part) in [("a.txt", &all[..12]), ("b.txt", &all[12..])] {
+        dir.write(name, part.join("\n") + "\n");
+    }
+    for name in ["a", "b"] {
+        let run = dir.run(&[
+            "solve",
+            &format!("{name}.txt"),
+            "-o",
+            &format!("{name}.csv"),
+        ]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    let both = dir.read("a.csv") + &dir.read("b.csv");
+    dir.write("both.csv", &both);
+    // verify and solve skip the second header: no invalid record.
+    let run = dir.run(&["verify", "both.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(csv_rows(&run.stdout).len(), 20);
+    let run = dir.run(&["solve", "both.csv", "--strict"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // The second file's rows keep their lines in the concatenation (the header is line 14).
+    let lines: Vec<String> = csv_rows(&run.stdout)
+        .iter()
+        .map(|r| r["line"].clone())
+        .collect();
+    assert_eq!(lines[11..13], ["13".to_string(), "15".to_string()]);
+    // stats over the concatenation, through stdin too, equals stats over the two files.
+    let two = dir.run(&["stats", "a.csv", "b.csv", "--json"]);
+    let joined = dir.run_with_stdin(&["stats", "-", "--json"], both);
+    assert_eq!(two.code, Some(0), "{}", two.stderr);
+    assert_eq!(joined.code, Some(0), "{}", joined.stderr);
+    let json = |text: &str| -> serde_json::Value { serde_json::from_str(text).unwrap() };
+    assert_eq!(json(&two.stdout), json(&joined.stdout));
+    assert_eq!(json(&two.stdout)["records"], 20);
 }

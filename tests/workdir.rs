@@ -79,6 +79,37 @@ impl Workdir {
         self.run_with_stdin(args, Vec::new())
     }
 
+    /// Runs the binary with nothing on stdin and a file-size limit of `bytes` (RLIMIT_FSIZE):
+    /// writing past it fails with EFBIG.
+    #[cfg(target_os = "linux")]
+    pub fn run_with_file_limit(&self, args: &[&str], bytes: u64) -> Run {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(BIN);
+        command
+            .args(args)
+            .current_dir(self.dir.path())
+            .stdin(std::process::Stdio::null());
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let output = command.output().unwrap();
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
     /// Starts the binary in this directory, stdout discarded, stderr piped, and stdin piped
     /// (`piped_stdin`) or empty.
     pub fn spawn(&self, args: &[&str], piped_stdin: bool) -> std::process::Child {
@@ -173,4 +204,17 @@ pub fn catches_sigint(pid: u32) -> bool {
         .find_map(|l| l.strip_prefix("SigCgt:"))
         .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
         .is_some_and(|mask| mask & 2 != 0)
+}
+
+/// The peak resident set size in KiB that `/usr/bin/time -v` reported in `stderr`.
+pub fn peak_rss_kib(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"))
+        .parse()
+        .unwrap()
 }

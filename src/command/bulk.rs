@@ -3,12 +3,12 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::config::BulkRun;
 use super::{CommandError, Exit, say};
+use crate::files::file_id::RunFiles;
 use crate::files::output::sealed_file;
 use crate::files::{Output, Source, Target};
 use crate::format::escape_controls;
@@ -26,7 +26,7 @@ const SHOWN: u64 = 10;
 /// and completes the run, or keeps what an interrupted one wrote.
 pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
-    refuse_outputs_over_inputs(run)?;
+    refuse_clashing_files(run)?;
     let quiet = run.quiet;
     let resume::Prepared {
         output,
@@ -63,6 +63,7 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     // partial output, which holds exactly the rows its checkpoint records.
     let summary_before = session.summary_before()?;
     let mut settings = run.pipeline.clone();
+    settings.file_metadata = identity::file_metadata(&settings);
     settings.skip_records = done.records();
     settings.consumed = consumed;
     let mut outcome = match session.pipeline(&settings, interrupt) {
@@ -97,30 +98,29 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     Ok(exit_code(run, &outcome.tally))
 }
 
-/// Refuses, before any work, an output or a summary path that is one of the inputs: it would
-/// be replaced. Every input must open, too.
-fn refuse_outputs_over_inputs(run: &BulkRun) -> Result<(), CommandError> {
-    let written: Vec<&Path> = [&run.output]
-        .into_iter()
-        .filter_map(|target| match target {
-            Target::Path(path) => Some(path.as_path()),
-            Target::Stdout => None,
-        })
-        .chain(run.summary.as_deref())
-        .collect();
+/// Refuses, before any work, two outputs that are one file (`-o`, each summary, standard
+/// output, and the files a replaced output writes beside it) and an output that is one of the
+/// inputs: it would be replaced, or grow as it is read. Every input must open, too.
+fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
+    let mut files = RunFiles::new();
+    files.output("-o", &run.output)?;
+    for path in &run.summaries {
+        files.output("--summary", &Target::Path(path.clone()))?;
+    }
     for input in &run.inputs {
-        if let Source::File(path) = &input.source {
-            let file = File::open(path).map_err(|source| RunError::Open {
-                name: input.name.clone(),
-                source,
-            })?;
-            if let Some(out) = written.iter().find(|out| same_file(&file, out)) {
-                return Err(CommandError::OutputIsInput(out.display().to_string()));
+        match &input.source {
+            Source::File(path) => {
+                let file = File::open(path).map_err(|source| RunError::Open {
+                    name: input.name.clone(),
+                    source,
+                })?;
+                files.input(&input.name, Some(&file))?;
             }
+            Source::Stdin => files.input(&input.name, None)?,
         }
     }
-    // The summary's directory must exist before any work starts.
-    if let Some(path) = &run.summary {
+    // The summaries' directories must exist before any work starts.
+    for path in &run.summaries {
         drop(Output::open(&Target::Path(path.clone()))?);
     }
     Ok(())
@@ -155,8 +155,8 @@ struct Session<'a> {
 impl Session<'_> {
     /// The summary of the rows an interrupted run left, when this run writes a summary.
     fn summary_before(&self) -> Result<Option<stats::Summary>, CommandError> {
-        Ok(match (&self.run.summary, self.output.partial_paths()) {
-            (Some(_), Some(paths)) if self.done.records() > 0 => {
+        Ok(match self.output.partial_paths() {
+            Some(paths) if !self.run.summaries.is_empty() && self.done.records() > 0 => {
                 Some(stats::read::read_path(&paths.partial, None)?)
             }
             _ => None,
@@ -251,52 +251,32 @@ impl Session<'_> {
         }
     }
 
-    /// Completes the outputs of a finished run: the rows, and the summary when asked for. Both
-    /// are written whole before either replaces an existing file, so a failure leaves both
-    /// untouched.
+    /// Completes the outputs of a finished run: the rows, and the summaries when asked for.
+    /// Every one is written whole before any replaces an existing file, so a failure leaves
+    /// them all untouched.
     fn complete(self, outcome: &RunOutcome) -> Result<(), CommandError> {
         let rows = self.output.seal()?;
-        let summary = match (&self.run.summary, &outcome.dataset) {
-            (Some(path), Some(dataset)) => {
-                let made_from = match rows.written_path() {
-                    Some(written) => {
-                        identity::shard_run(&self.run.pipeline, &outcome.measured, written)
-                            .map_err(|source| RunError::Write {
-                                name: rows.name().to_string(),
-                                source,
-                            })?
-                    }
-                    // A shard always writes to a file (the command line requires -o).
-                    None => None,
-                };
-                let text = stats::document::to_string_with_run(dataset, made_from.as_ref());
-                Some(sealed_file(path, text.as_bytes())?)
+        let mut summaries = Vec::new();
+        if let Some(dataset) = &outcome.dataset
+            && !self.run.summaries.is_empty()
+        {
+            // A shard always writes to a file (the command line requires -o).
+            let made_from =
+                identity::run_info(&self.run.pipeline, &outcome.measured, rows.written_path())
+                    .map_err(|source| RunError::Write {
+                        name: rows.name().to_string(),
+                        source,
+                    })?;
+            let text = stats::document::to_string_with_run(dataset, Some(&made_from));
+            for path in &self.run.summaries {
+                summaries.push(sealed_file(path, text.as_bytes())?);
             }
-            _ => None,
-        };
+        }
         rows.commit()?;
-        if let Some(summary) = summary {
+        for summary in summaries {
             summary.commit()?;
         }
         Ok(())
-    }
-}
-
-/// Whether `path` names the regular file open as `file` (a device such as `/dev/null` may be
-/// both read and written).
-fn same_file(file: &File, path: &Path) -> bool {
-    let (Ok(a), Ok(b)) = (file.metadata(), std::fs::metadata(path)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        a.is_file() && a.dev() == b.dev() && a.ino() == b.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (a, b);
-        false
     }
 }
 

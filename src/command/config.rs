@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 use crate::files::input::{Input, Source};
 use crate::files::output::Target;
 use crate::layout::Layout;
-use crate::pipeline::Settings;
+use crate::pipeline::{MAX_THREADS, Settings};
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
 use crate::solver::SolveOptions;
+use crate::stats::bins::Bins;
+use crate::stats::grouping::{self, BinChoice, Grouping};
 
 /// The default recursion budget per puzzle: far above what the default engine needs for any
 /// 9x9 puzzle (a few thousand at most), low enough that a slow algorithm gives `gave_up` in
@@ -29,6 +31,18 @@ pub enum Config {
     Show(ShowRun),
     /// `merge`: join the outputs of the shards of a run.
     Merge(MergeRun),
+}
+
+impl Config {
+    /// What the command writes to standard output, if anything: the rows of `solve` or
+    /// `verify` without `-o`, the report of `stats` and `show`.
+    pub fn results_on_stdout(&self) -> Option<&'static str> {
+        match self {
+            Config::Bulk(run) if run.output == Target::Stdout => Some("rows"),
+            Config::Bulk(_) | Config::Merge(_) => None,
+            Config::Stats(_) | Config::Show(_) => Some("report"),
+        }
+    }
 }
 
 /// Where `show` reads its puzzle.
@@ -70,22 +84,31 @@ pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
     }
 }
 
-/// The region layout of `--regions`: 81 labels, or the path of a file holding them; the
-/// standard boxes without the option.
+/// The region layout of `--regions`: 81 labels, or the path of a file holding them (whitespace
+/// and line breaks ignored); the standard boxes without the option. An argument of 81
+/// characters, or of labels only (whitespace aside), is a layout unless a file has that name;
+/// anything else is a path.
 pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
     let Some(arg) = arg else {
         return Ok(Layout::standard());
     };
     let bytes = arg.as_encoded_bytes();
-    let text = if bytes.trim_ascii().len() == crate::grid::CELLS || !Path::new(arg).exists() {
-        bytes.to_vec()
-    } else {
-        std::fs::read(arg).map_err(|source| ConfigError::RegionsFile {
-            path: PathBuf::from(arg),
-            error: source.to_string(),
-        })?
-    };
-    Layout::parse(&text).map_err(ConfigError::Regions)
+    let cells = bytes.iter().filter(|b| !b.is_ascii_whitespace());
+    let layout =
+        cells.clone().count() == crate::grid::CELLS || cells.clone().all(|&b| Layout::is_label(b));
+    if layout && !Path::new(arg).is_file() {
+        return Layout::parse(bytes).map_err(ConfigError::Regions);
+    }
+    let path = PathBuf::from(arg);
+    let text = std::fs::read(&path).map_err(|source| ConfigError::RegionsFile {
+        error: if source.kind() == std::io::ErrorKind::NotFound {
+            "there is no such file (and it is not 81 region labels either)".to_string()
+        } else {
+            source.to_string()
+        },
+        path: path.clone(),
+    })?;
+    Layout::parse(&text).map_err(|error| ConfigError::RegionsInFile { path, error })
 }
 
 /// The settings of a `merge` run.
@@ -97,13 +120,20 @@ pub struct MergeRun {
     pub quiet: bool,
 }
 
+/// The most groups `stats --by` makes unless `--max-groups` says otherwise: far more than a
+/// report can show usefully, and a few hundred megabytes at most while the report is written
+/// (a group takes about half a kilobyte while read, a few more while a report is written).
+pub const DEFAULT_MAX_GROUPS: usize = 10_000;
+
 /// The settings of a `stats` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsRun {
     /// Result files or saved summaries (`-`: standard input).
     pub inputs: Vec<PathBuf>,
-    /// The column to group by.
-    pub by: Option<String>,
+    /// The most groups allowed: more is refused as soon as a row makes one too many.
+    pub max_groups: usize,
+    /// How to group the rows.
+    pub grouping: Option<Grouping>,
     /// Print JSON instead of a table.
     pub json: bool,
     /// Where to write the HTML report.
@@ -121,8 +151,9 @@ pub struct BulkRun {
     pub quiet: bool,
     /// Exit with 1 when a record is not `solved` (solve) or not `rated` (rate).
     pub strict: bool,
-    /// Where to write the dataset summary of the run (solve, rate), as JSON.
-    pub summary: Option<PathBuf>,
+    /// Where to write the dataset summary of the run (solve, rate), as JSON: `--summary FILE`, and
+    /// for a shard also beside its output, where `merge` looks for it.
+    pub summaries: Vec<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,
     /// Checkpoints of a run to a file, and whether to resume one.
@@ -148,12 +179,46 @@ pub enum ConfigError {
         /// The flag.
         flag: &'static str,
     },
+    /// More worker threads than a run can keep busy.
+    #[error(
+        "--threads {asked} is more than a run can keep busy: at most {most} batches of records are ever waiting for a thread"
+    )]
+    TooManyThreads {
+        /// The number asked for.
+        asked: usize,
+        /// [`MAX_THREADS`].
+        most: usize,
+    },
+    /// A kept column that the output has already.
+    #[error(
+        "--keep-columns {name}: the output has a column '{name}' of its own ({own}), and two columns of one name cannot be told apart; keep only other columns"
+    )]
+    KeptColumnIsOwn {
+        /// The column.
+        name: String,
+        /// The columns the command writes, comma-separated.
+        own: String,
+    },
+    /// A column kept twice.
+    #[error("--keep-columns names '{name}' twice")]
+    KeptTwice {
+        /// The column.
+        name: String,
+    },
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
     StdinTwice,
     /// `--regions` is not a layout.
     #[error("--regions: {0}")]
     Regions(crate::layout::LayoutError),
+    /// The file named by `--regions` does not hold a layout.
+    #[error("--regions {}: {error}", path.display())]
+    RegionsInFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its layout.
+        error: crate::layout::LayoutError,
+    },
     /// The file named by `--regions` cannot be read.
     #[error("--regions: cannot read {}: {error}", path.display())]
     RegionsFile {
@@ -170,11 +235,105 @@ pub enum ConfigError {
         "--shard cannot read standard input: every shard must read the inputs from the start, so give files"
     )]
     ShardStdin,
+    /// `--resume` with a Parquet output.
+    #[error(
+        "--resume cannot continue a Parquet output: a Parquet file is readable only once complete (its index is written last); write CSV or JSON lines for a run that may be resumed"
+    )]
+    ParquetResume,
+    /// `--shard` with a Parquet output.
+    #[error(
+        "--shard cannot write Parquet: merge joins the shards' outputs byte for byte, which only CSV and JSON lines allow; write the shards as CSV or JSON lines"
+    )]
+    ParquetShard,
+    /// Parquet rows to a terminal.
+    #[error(
+        "Parquet output is binary: give -o FILE.parquet, or redirect standard output to a file"
+    )]
+    ParquetToTerminal,
+    /// `--bins` that is neither `none`, a count nor edges.
+    #[error("--bins {given}: {problem}")]
+    Bins {
+        /// The value given.
+        given: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// `--bins` without a column to put in bins.
+    #[error("--bins needs --by COLUMN (a column of numbers)")]
+    BinsWithoutColumn,
     /// `--shard` without `-o`.
     #[error(
         "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"
     )]
     ShardStdout,
+}
+
+/// Refuses kept columns that would give the output two columns of one name: a column kept
+/// twice, or one the command writes itself (`line`, `status`, ..., `file` with several inputs,
+/// `regions`, which is written whenever records carry their own layouts).
+pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), ConfigError> {
+    // The columns of the output with every optional part (a verify row's `original_` columns
+    // too), less the kept ones.
+    let shape = crate::pipeline::Shape {
+        several_inputs,
+        regions: true,
+        original: crate::pipeline::Original::LineAndFile,
+    };
+    let all = crate::pipeline::columns(settings, &shape);
+    let kept_from = all.len() - 1 - settings.columns.keep.len();
+    let own: Vec<String> = all[..kept_from].iter().chain(all.last()).cloned().collect();
+    for (i, name) in settings.columns.keep.iter().enumerate() {
+        if own.contains(name) {
+            return Err(ConfigError::KeptColumnIsOwn {
+                name: name.clone(),
+                own: own.join(","),
+            });
+        }
+        if settings.columns.keep[..i].contains(name) {
+            return Err(ConfigError::KeptTwice { name: name.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// The grouping of `stats --by BY --bins BINS`: `input` groups by input; `BINS` is `none`
+/// (one group per value), `N` (quantile bins) or edges `A,B,...`; without it, bins are
+/// chosen as [`grouping`] says.
+pub fn grouping(by: Option<String>, bins: Option<&str>) -> Result<Option<Grouping>, ConfigError> {
+    let bins = match bins.map(str::trim) {
+        None => BinChoice::Automatic,
+        Some(text) => {
+            let problem = |problem: String| ConfigError::Bins {
+                given: text.to_string(),
+                problem,
+            };
+            if text.eq_ignore_ascii_case("none") {
+                BinChoice::None
+            } else if !text.contains(',') {
+                match text.parse::<usize>() {
+                    Ok(0) => return Err(problem("at least 1 bin".into())),
+                    Ok(n) => BinChoice::Quantiles(n),
+                    Err(_) => {
+                        return Err(problem(
+                            "give a number of bins, edges A,B,... or none".into(),
+                        ));
+                    }
+                }
+            } else {
+                let edges: Vec<&str> = text.split(',').map(str::trim).collect();
+                BinChoice::Edges(Bins::given(&edges).map_err(|e| problem(e.to_string()))?)
+            }
+        }
+    };
+    match by {
+        None if bins != BinChoice::Automatic => Err(ConfigError::BinsWithoutColumn),
+        None => Ok(None),
+        Some(name) if name == grouping::INPUT => match bins {
+            BinChoice::Automatic => Ok(Some(Grouping::Input)),
+            _ => Err(ConfigError::BinsWithoutColumn),
+        },
+        Some(name) => Ok(Some(Grouping::Column { name, bins })),
+    }
 }
 
 /// The inputs named on the command line: none means standard input.
@@ -198,11 +357,15 @@ pub fn positive(flag: &'static str, value: u64) -> Result<u64, ConfigError> {
     }
 }
 
-/// The worker threads: as asked, or one per core.
+/// The worker threads: as asked (1 to [`MAX_THREADS`]), or one per core up to that.
 pub fn threads(asked: Option<usize>) -> Result<usize, ConfigError> {
     match asked {
         Some(0) => Err(ConfigError::Zero { flag: "--threads" }),
+        Some(n) if n > MAX_THREADS => Err(ConfigError::TooManyThreads {
+            asked: n,
+            most: MAX_THREADS,
+        }),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))),
     }
 }

@@ -1,6 +1,7 @@
 //! Why a command failed: every error ends the run with exit code 2 (see [`super::exit`]).
 
 use crate::files::OutputError;
+use crate::files::file_id::Clash;
 use crate::merge::MergeError;
 use crate::pipeline::RunError;
 use crate::report;
@@ -28,9 +29,18 @@ pub enum CommandError {
     /// Shard outputs could not be merged.
     #[error(transparent)]
     Merge(#[from] MergeError),
-    /// The output (or the summary) would replace an input.
-    #[error("{0} is an input of the run: write the output to another file")]
-    OutputIsInput(String),
+    /// Two outputs are one file, or an output is an input.
+    #[error(transparent)]
+    Clash(#[from] Clash),
+    /// Standard output is closed, but the results go there.
+    #[error(
+        "standard output is closed, so the {results} would be lost: leave it open{}",
+        if *.results == "rows" { " or give -o OUT" } else { "" }
+    )]
+    StdoutClosed {
+        /// What would have been written: `rows` or `report`.
+        results: &'static str,
+    },
     /// The run could not start or resume as asked.
     #[error(transparent)]
     Resume(#[from] ResumeError),

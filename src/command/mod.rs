@@ -18,10 +18,17 @@ pub use error::CommandError;
 pub use exit::Exit;
 
 use crate::files::OutputError;
+use crate::files::standard;
 use crate::format::escape_controls;
 
-/// Runs a command; `interrupt` is set by Ctrl-C.
+/// Runs a command; `interrupt` is set by Ctrl-C. A command whose results go to standard output
+/// refuses to start when it is closed.
 pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    if let Some(results) = config.results_on_stdout()
+        && standard::stdout_closed()
+    {
+        return Err(CommandError::StdoutClosed { results });
+    }
     match config {
         Config::Bulk(run) => bulk::run(&run, interrupt),
         Config::Stats(run) => stats::run(&run),

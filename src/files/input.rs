@@ -6,6 +6,9 @@
 //!   stream is read, and zero bytes after the last member (padding that `gzip -t` accepts) end
 //!   it; other bytes after a member are an error;
 //! - other compressions (xz, bzip2, zstd, zip) are refused with how to read them;
+//! - a Parquet file is recognised by its magic bytes (`PAR1`) too, and handed over unread
+//!   ([`Opened::parquet`]): it is read from its path, since its index is at its end. Standard
+//!   input (or a FIFO) holding Parquet is refused, and so is a gzip-compressed Parquet file;
 //! - the first line that is neither blank nor a `#` comment is handed over as [`Opened::head`],
 //!   however far down it is, for the format to be guessed from it. Memory stays bounded: a
 //!   regular file whose first such line lies beyond [`HEAD`] bytes is opened a second time
@@ -123,10 +126,28 @@ impl Input {
 
     /// Opens the input: a buffered stream of its (decompressed) bytes from the start, and its
     /// first line that is neither blank nor a comment (see the module page). `counter` grows by
-    /// the raw bytes read.
+    /// the raw bytes read. A Parquet file is opened without looking for a line.
     pub fn open(&self, counter: Arc<AtomicU64>) -> io::Result<Opened> {
         let counted_before = counter.load(Ordering::Relaxed);
-        let (stream, gzip) = self.stream(counter.clone())?;
+        let (mut stream, gzip) = self.stream(counter.clone())?;
+        if is_parquet(&mut stream)? {
+            if gzip {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "it is a gzip-compressed Parquet file, which is not read (Parquet compresses \
+                     its own pages): decompress it first",
+                ));
+            }
+            if !self.rereadable() {
+                return Err(parquet_stream());
+            }
+            return Ok(Opened {
+                reader: stream,
+                head: Vec::new(),
+                gzip,
+                parquet: true,
+            });
+        }
         if !self.rereadable() {
             return find_head(stream, gzip, MAX_PREFIX, None);
         }
@@ -188,6 +209,7 @@ fn find_head(
                 reader: reopen()?,
                 head,
                 gzip,
+                parquet: false,
             });
         }
     };
@@ -199,6 +221,7 @@ fn find_head(
         reader,
         head: strip_bom(&head).to_vec(),
         gzip,
+        parquet: false,
     })
 }
 
@@ -241,11 +264,32 @@ fn decode(
     })
 }
 
-/// Opens bytes from any reader as [`Input::open`] opens an input that cannot be read twice.
+/// Opens bytes from any reader as [`Input::open`] opens an input that cannot be read twice
+/// (Parquet is refused).
 pub fn open_reader(raw: impl Read + Send + 'static) -> io::Result<Opened> {
-    let (stream, gzip) = decode(Box::new(raw), Arc::new(AtomicU64::new(0)))?;
+    let (mut stream, gzip) = decode(Box::new(raw), Arc::new(AtomicU64::new(0)))?;
+    if is_parquet(&mut stream)? {
+        return Err(parquet_stream());
+    }
     find_head(stream, gzip, MAX_PREFIX, None)
 }
+
+/// Whether the (decompressed) stream starts with the magic bytes of a Parquet file.
+fn is_parquet(stream: &mut impl BufRead) -> io::Result<bool> {
+    Ok(peek(stream, PARQUET_MAGIC.len())? == PARQUET_MAGIC)
+}
+
+/// The refusal of a Parquet file that comes as a stream.
+fn parquet_stream() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "it is a Parquet file, which is read only from a file (its index is at its end), not \
+         from standard input or a pipe: give its path",
+    )
+}
+
+/// The first bytes of every Parquet file (its last bytes too).
+pub const PARQUET_MAGIC: &[u8] = b"PAR1";
 
 /// The first two bytes of every gzip member.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
@@ -311,6 +355,9 @@ pub struct Opened {
     pub head: Vec<u8>,
     /// Whether the input is gzip (and `reader` decompresses it).
     pub gzip: bool,
+    /// Whether the input is a Parquet file (always a regular file): `reader` gives its raw
+    /// bytes, `head` is empty, and its records are read from its path.
+    pub parquet: bool,
 }
 
 /// The members of a gzip stream, one after the other; zero bytes after a member end the

@@ -367,7 +367,7 @@ fn open_partial(paths: &PartialPaths, resume_at: Option<u64>) -> Result<File, Ou
         .create(resume_at.is_none())
         .truncate(false)
         .open(&paths.partial)
-        .map_err(fail)?;
+        .map_err(|e| missing_directory(&paths.dest, &e).unwrap_or_else(|| fail(e)))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
@@ -408,6 +408,26 @@ fn open_partial(paths: &PartialPaths, resume_at: Option<u64>) -> Result<File, Ou
     file.seek(SeekFrom::End(0)).map_err(fail)?;
     owned.keep = true;
     Ok(file)
+}
+
+/// The error of a file that cannot be created at `dest` because its directory does not
+/// exist, naming that directory (rather than the partial file the user never named).
+fn missing_directory(dest: &Path, error: &io::Error) -> Option<OutputError> {
+    if error.kind() != io::ErrorKind::NotFound {
+        return None;
+    }
+    let dir = dest.parent().filter(|d| !d.as_os_str().is_empty())?;
+    if dir.is_dir() {
+        return None;
+    }
+    Some(OutputError {
+        action: "create",
+        name: dest.to_string_lossy().into_owned(),
+        source: io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("there is no directory {}", dir.display()),
+        ),
+    })
 }
 
 /// Checks that `file` holds at least `bytes` bytes and that they end a row.
@@ -606,12 +626,20 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_directory_fails_at_open() {
+    fn a_missing_directory_fails_at_open_and_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no/such/out.csv");
-        let err = Output::open(&Target::Path(path)).err().unwrap();
+        let err = Output::open(&Target::Path(path.clone())).err().unwrap();
         assert_eq!(err.action, "create");
         assert_eq!(err.source.kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot create {}: there is no directory {}",
+                path.display(),
+                dir.path().join("no/such").display()
+            )
+        );
     }
 
     #[cfg(unix)]

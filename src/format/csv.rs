@@ -6,7 +6,8 @@
 //! verify ([`SOLUTION_NAMES`]). Fields follow RFC 4180: a field opening with `"` runs to its
 //! closing quote, `""` inside standing for one `"`, so a quoted field may hold commas and
 //! newlines (the record then spans several lines and keeps the number of its first). Blank lines
-//! are skipped. This reads the Kaggle 1M (`quizzes,solutions`), 9M (`puzzle,solution`) and 3M
+//! are skipped, and so is a record equal to the header (the header row of a second file, when
+//! CSV files are concatenated: `cat a.csv b.csv`), for every command that reads CSV. This reads the Kaggle 1M (`quizzes,solutions`), 9M (`puzzle,solution`) and 3M
 //! (`id,puzzle,solution,clues,difficulty`) files as they are.
 //!
 //! Writing: fields are quoted only when they hold a comma, a quote or a line break.
@@ -46,6 +47,8 @@ pub struct CsvReader<R> {
     kept: Vec<usize>,
     /// The column of per-record region layouts, if any.
     regions: Option<usize>,
+    /// The optional columns asked for, where the header has them.
+    optional: Vec<Option<usize>>,
     /// Whether every record must have as many fields as the header (the rows of a results
     /// file, read by name).
     strict: bool,
@@ -75,6 +78,7 @@ impl<R: BufRead> CsvReader<R> {
             solution: None,
             kept: Vec::new(),
             regions: None,
+            optional: Vec::new(),
             strict: options.wanted == super::Wanted::Columns,
             fields: Fields::default(),
         };
@@ -108,7 +112,32 @@ impl<R: BufRead> CsvReader<R> {
             None if options.wanted.puzzle() => reader.find("regions", None, &[REGIONS_NAME]).ok(),
             None => None,
         };
+        reader.optional = options
+            .optional
+            .iter()
+            .map(|name| reader.find("optional", Some(name), &[]).ok())
+            .collect();
         Ok(reader)
+    }
+
+    /// Whether the record in `self.fields` repeats the header row: the same fields, each equal
+    /// to its name once trimmed (a byte order mark before the first ignored, as a second
+    /// file's would be).
+    fn repeats_header(&self) -> bool {
+        self.fields.len() == self.names.len()
+            && self
+                .fields
+                .iter()
+                .zip(&self.names)
+                .enumerate()
+                .all(|(i, (field, name))| {
+                    let field = field.trim_ascii();
+                    let field = match i {
+                        0 => field.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(field),
+                        _ => field,
+                    };
+                    field == name.as_slice()
+                })
     }
 
     /// The index of the column named `chosen`, or else of the first of `known` present.
@@ -118,29 +147,7 @@ impl<R: BufRead> CsvReader<R> {
         chosen: Option<&str>,
         known: &[&str],
     ) -> Result<usize, HeaderError> {
-        let wanted: Vec<&str> = match chosen {
-            Some(name) => vec![name],
-            None => known.to_vec(),
-        };
-        wanted
-            .iter()
-            .find_map(|w| {
-                self.names
-                    .iter()
-                    .position(|n| n.eq_ignore_ascii_case(w.trim().as_bytes()))
-            })
-            .ok_or_else(|| HeaderError::NoColumn {
-                role,
-                wanted: wanted.join(", "),
-                header: shortened(
-                    &self
-                        .names
-                        .iter()
-                        .map(|n| escape(n))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ),
-            })
+        find_column(&self.names, role, chosen, known)
     }
 
     /// Reads the next record into `self.fields`: its lines fed to the parser until it ends a
@@ -155,6 +162,10 @@ impl<R: BufRead> CsvReader<R> {
             let current = match &mut raw {
                 Some(current) => current,
                 None if line.text.trim_ascii().is_empty() => continue,
+                // `#` comment lines before the header, as format detection passes over them.
+                None if self.separator_unknown && line.text.trim_ascii().starts_with(b"#") => {
+                    continue;
+                }
                 None if self.separator_unknown => {
                     self.separator_unknown = false;
                     self.parser = parser(delimiter_of(line.text));
@@ -200,6 +211,38 @@ impl<R: BufRead> CsvReader<R> {
     }
 }
 
+/// The index of the column named `chosen` among `names` (case-insensitive), or else of the
+/// first of `known` present: how every format with named columns finds the ones it needs.
+pub(crate) fn find_column(
+    names: &[Vec<u8>],
+    role: &'static str,
+    chosen: Option<&str>,
+    known: &[&str],
+) -> Result<usize, HeaderError> {
+    let wanted: Vec<&str> = match chosen {
+        Some(name) => vec![name],
+        None => known.to_vec(),
+    };
+    wanted
+        .iter()
+        .find_map(|w| {
+            names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(w.trim().as_bytes()))
+        })
+        .ok_or_else(|| HeaderError::NoColumn {
+            role,
+            wanted: wanted.join(", "),
+            header: shortened(
+                &names
+                    .iter()
+                    .map(|n| escape(n))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        })
+}
+
 /// A parser of records separated by `delimiter`, each ending at a line break (the lines are
 /// fed without their `\r`).
 fn parser(delimiter: u8) -> csv_core::Reader {
@@ -217,13 +260,17 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             let Some(raw) = self.next_raw()? else {
                 return Ok(None);
             };
-            if !self.span.starts_after(raw.offset) {
+            if self.span.starts_after(raw.offset) {
+                continue;
+            }
+            if self.span.ends_before(raw.offset) {
+                return Ok(None);
+            }
+            let whole = !raw.too_long && raw.unclosed_quote.is_none();
+            if !(whole && self.repeats_header()) {
                 break raw;
             }
         };
-        if self.span.ends_before(raw.offset) {
-            return Ok(None);
-        }
         let mut record = Record {
             line: raw.line,
             offset: raw.offset,
@@ -269,6 +316,15 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             .map(|&i| self.fields.get(i).to_vec())
             .collect();
         record.regions = self.regions.map(|i| self.fields.get(i).to_vec());
+        record.optional = self
+            .optional
+            .iter()
+            .map(|column| {
+                column
+                    .filter(|&i| i < self.fields.len())
+                    .map(|i| self.fields.get(i).to_vec())
+            })
+            .collect();
         Ok(Some(record))
     }
 
@@ -278,6 +334,10 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
 
     fn has_regions(&self) -> bool {
         self.regions.is_some()
+    }
+
+    fn has_column(&self, name: &str) -> bool {
+        self.find("optional", Some(name), &[]).is_ok()
     }
 }
 
@@ -382,10 +442,9 @@ impl Fields {
 
 /// Appends one CSV row (ending in `\n`).
 pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Vec<u8>) {
-    for (i, cell) in cells.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
+    let start = out.len();
+    // Each cell is followed by a comma; the last comma becomes the line's end.
+    for cell in cells {
         match cell {
             Cell::Text(s) => write_field(s.as_bytes(), out),
             Cell::Plain(b) => {
@@ -396,11 +455,16 @@ pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut
                 out.extend_from_slice(b)
             }
             Cell::Bytes(b) => write_field(b, out),
+            Cell::Int(n @ 0..10) => out.push(b'0' + n as u8),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Cell::Null => {}
         }
+        out.push(b',');
     }
-    out.push(b'\n');
+    match out.len() > start {
+        true => *out.last_mut().expect("a comma") = b'\n',
+        false => out.push(b'\n'),
+    }
 }
 
 /// `text` cut to its first 200 characters, marked as cut: a header of binary junk stays readable.
@@ -519,6 +583,17 @@ mod tests {
     }
 
     #[test]
+    fn comment_lines_before_the_header_are_skipped() {
+        let records = read(
+            "# made by a script\n\n  # on a machine\nid,puzzle\n1,abc\n",
+            &options(false, &["id"]),
+        )
+        .unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!((records[0].line, &records[0].puzzle[..]), (5, &b"abc"[..]));
+    }
+
+    #[test]
     fn an_unclosed_quote_is_named_with_the_line_it_opened_at() {
         let records = read(
             "id,puzzle\n1,2\n2,\"3\n4,5\n5,6\n",
@@ -625,6 +700,62 @@ mod tests {
                 column: "puzzle".into(),
                 fields: 1
             })
+        );
+    }
+
+    #[test]
+    fn a_record_equal_to_the_header_is_skipped() {
+        // Two files concatenated, the second with a byte order mark and CRLF; a record that
+        // only looks like the header (another value, a missing field) is read.
+        let text = "id,puzzle\n1,12\n\u{feff}id,puzzle\r\n2,34\n id , puzzle \nid,puzzlf\nid\n";
+        let records = read(text, &options(false, &["id"])).unwrap();
+        let read: Vec<(u64, Vec<u8>)> =
+            records.iter().map(|r| (r.line, r.puzzle.clone())).collect();
+        assert_eq!(
+            read,
+            [
+                (2, b"12".to_vec()),
+                (4, b"34".to_vec()),
+                (6, b"puzzlf".to_vec()),
+                (7, vec![])
+            ]
+        );
+        assert!(records[3].defect.is_some());
+        // Results read by name: the repeated header is skipped there too.
+        let mut reader = CsvReader::new(
+            "status,n\nsolved,1\nstatus,n\nsolved,2\n".as_bytes(),
+            &ReadOptions {
+                wanted: super::super::Wanted::Columns,
+                columns: Columns {
+                    keep: vec!["n".into()],
+                    ..Columns::default()
+                },
+                ..ReadOptions::default()
+            },
+        )
+        .unwrap();
+        let mut kept = Vec::new();
+        while let Some(record) = reader.next_record().unwrap() {
+            assert_eq!(record.defect, None);
+            kept.push(record.kept[0].clone());
+        }
+        assert_eq!(kept, [b"1".to_vec(), b"2".to_vec()]);
+    }
+
+    #[test]
+    fn optional_columns_are_read_where_the_header_has_them() {
+        let mut opts = options(false, &[]);
+        opts.optional = vec!["LINE".into(), "file".into()];
+        let mut reader = CsvReader::new("puzzle,line\n12,7\n34\n".as_bytes(), &opts).unwrap();
+        assert!(reader.has_column("line") && reader.has_column("Puzzle"));
+        assert!(!reader.has_column("file"));
+        let first = reader.next_record().unwrap().unwrap();
+        assert_eq!(first.optional, [Some(b"7".to_vec()), None]);
+        // A short record lacks the field: no value, and no defect for it.
+        let second = reader.next_record().unwrap().unwrap();
+        assert_eq!(
+            (second.optional.clone(), second.defect),
+            (vec![None, None], None)
         );
     }
 

@@ -4,7 +4,9 @@
 //! are; lines holding only separators are skipped, and so are `#` comments. A puzzle ends at a
 //! blank line or as soon as it holds 81 cells, which also reads 81 whitespace-separated numbers
 //! with `0` for blank (the input of textbook solvers), one puzzle after another. A puzzle that
-//! ends with another count of cells is kept as found and reported by the grid parser.
+//! ends with another count of cells is kept as found and reported by the grid parser. A line
+//! longer than [`MAX_LINE`] ends the puzzle it is in, which is invalid; reading goes on with
+//! the next line.
 
 use std::io::{self, BufRead};
 
@@ -66,16 +68,18 @@ impl<R: BufRead> GridReader<R> {
                 }
             };
             if line.too_long {
+                // Its cells are not all kept; there are more than 81 unless it is nearly all
+                // separators, so it ends its puzzle as an over-full line does, and the next line
+                // starts the next puzzle.
                 current.defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 current.puzzle.clear();
+                return Ok(record);
             }
-            if current.defect.is_none() {
-                current
-                    .puzzle
-                    .extend(text.iter().copied().filter(|&b| !is_separator(b)));
-                if current.puzzle.len() >= CELLS {
-                    return Ok(record);
-                }
+            current
+                .puzzle
+                .extend(text.iter().copied().filter(|&b| !is_separator(b)));
+            if current.puzzle.len() >= CELLS {
+                return Ok(record);
             }
         }
         Ok(record)
@@ -174,6 +178,51 @@ mod tests {
         assert_eq!(records.len(), 2);
         assert_eq!(records[0].puzzle.len(), 72);
         assert_eq!(records[1].line, 10);
+    }
+
+    #[test]
+    fn a_too_long_line_ends_its_puzzle_and_the_next_line_starts_the_next() {
+        // Scanner style: 81 numbers a line, no blank line anywhere.
+        let numbers = |p: &str| {
+            p.replace('.', "0")
+                .chars()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let long = "1 ".repeat(MAX_LINE);
+        let mut text = format!("{}\n{long}\n", numbers(PUZZLE));
+        for _ in 0..5 {
+            text.push_str(&numbers(PUZZLE));
+            text.push('\n');
+        }
+        let records = read(&text);
+        let lines: Vec<u64> = records.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(
+            records[1].defect,
+            Some(Defect::LineTooLong { limit: MAX_LINE })
+        );
+        assert!(
+            records
+                .iter()
+                .all(|r| r.line == 2 || r.puzzle.len() == CELLS)
+        );
+        // In the middle of a nine-line grid: the rows before it go with it, the rows after it
+        // are the next record.
+        let grid = rows(PUZZLE);
+        let text = format!(
+            "{}\n{long}\n{}\n\n{}\n",
+            grid[..3].join("\n"),
+            grid[3..].join("\n"),
+            grid.join("\n")
+        );
+        let records = read(&text);
+        let lines: Vec<u64> = records.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [1, 5, 12]);
+        assert!(records[0].defect.is_some());
+        assert_eq!(records[1].puzzle.len(), 54);
+        assert_eq!(records[2].puzzle, PUZZLE.as_bytes());
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! [`SOLUTION_NAMES`], case-insensitive, or the names chosen; `regions`; the kept columns). A
 //! string member is its text; `null` or a missing member is empty; any other value is its JSON
 //! text exactly as written, so an 81-digit number keeps every digit. A line that is not a JSON
-//! object is an invalid record.
+//! object is an invalid record. The input's columns ([`RecordReader::has_column`]) are the
+//! members of its first object.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
@@ -27,8 +28,11 @@ pub struct JsonlReader<R> {
     span: Span,
     wanted: Wanted,
     columns: Columns,
+    optional: Vec<String>,
     /// The first record, read ahead to learn whether records carry region layouts.
     first: Option<Record>,
+    /// The member names of the first record's object.
+    first_names: Vec<String>,
     regions: bool,
 }
 
@@ -40,18 +44,22 @@ impl<R: BufRead> JsonlReader<R> {
             span: options.span,
             wanted: options.wanted,
             columns: options.columns.clone(),
+            optional: options.optional.clone(),
             first: None,
+            first_names: Vec::new(),
             regions: options.columns.regions.is_some(),
         };
-        reader.first = reader.next_any()?;
+        let mut names = Vec::new();
+        reader.first = reader.next_any(Some(&mut names))?;
+        reader.first_names = names;
         if let Some(first) = &reader.first {
             reader.regions |= first.regions.is_some();
         }
         Ok(reader)
     }
 
-    /// The next record, whatever the span.
-    fn next_any(&mut self) -> io::Result<Option<Record>> {
+    /// The next record, whatever the span; `names` gets its object's member names.
+    fn next_any(&mut self, names: Option<&mut Vec<String>>) -> io::Result<Option<Record>> {
         while let Some(line) = self.lines.next_line()? {
             let text = line.text.trim_ascii();
             if text.is_empty() {
@@ -66,15 +74,32 @@ impl<R: BufRead> JsonlReader<R> {
                 record.defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 return Ok(Some(record));
             }
-            fill(&mut record, text, self.wanted, &self.columns);
+            let read = Read {
+                wanted: self.wanted,
+                columns: &self.columns,
+                optional: &self.optional,
+            };
+            fill(&mut record, text, &read, names);
             return Ok(Some(record));
         }
         Ok(None)
     }
 }
 
-/// Takes a record's fields from the object on its line.
-fn fill(record: &mut Record, text: &[u8], wanted: Wanted, columns: &Columns) {
+/// What a reader takes from each object.
+struct Read<'a> {
+    wanted: Wanted,
+    columns: &'a Columns,
+    optional: &'a [String],
+}
+
+/// Takes a record's fields from the object on its line; `names` gets the object's member names.
+fn fill(record: &mut Record, text: &[u8], read: &Read<'_>, names: Option<&mut Vec<String>>) {
+    let Read {
+        wanted,
+        columns,
+        optional,
+    } = *read;
     let object: BTreeMap<String, &RawValue> = match serde_json::from_slice(text) {
         Ok(object) => object,
         Err(e) => {
@@ -84,6 +109,9 @@ fn fill(record: &mut Record, text: &[u8], wanted: Wanted, columns: &Columns) {
             return;
         }
     };
+    if let Some(names) = names {
+        *names = object.keys().cloned().collect();
+    }
     let member = |chosen: Option<&str>, known: &[&str]| -> Option<&RawValue> {
         let names: Vec<&str> = chosen.map_or_else(|| known.to_vec(), |c| vec![c]);
         names.iter().find_map(|name| {
@@ -120,6 +148,10 @@ fn fill(record: &mut Record, text: &[u8], wanted: Wanted, columns: &Columns) {
             .map(text_of)
             .filter(|r| !r.is_empty());
     }
+    record.optional = optional
+        .iter()
+        .map(|name| member(Some(name), &[]).map(text_of))
+        .collect();
 }
 
 /// A member's value as record text: a string's text, nothing for `null`, else its JSON as
@@ -147,7 +179,7 @@ impl<R: BufRead + Send> RecordReader for JsonlReader<R> {
                     if self.lines.position().offset < self.span.from {
                         self.lines.skip_to(self.span.from)?;
                     }
-                    self.next_any()?
+                    self.next_any(None)?
                 }
             };
             match record {
@@ -164,6 +196,12 @@ impl<R: BufRead + Send> RecordReader for JsonlReader<R> {
 
     fn has_regions(&self) -> bool {
         self.regions
+    }
+
+    fn has_column(&self, name: &str) -> bool {
+        self.first_names
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(name.trim()))
     }
 }
 
@@ -204,6 +242,7 @@ pub(crate) fn write_row<'a>(
                 out.push(b'"');
             }
             Cell::Bytes(b) => write_string(&String::from_utf8_lossy(b), out),
+            Cell::Int(n @ 0..10) => out.push(b'0' + n as u8),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Cell::Null => out.extend_from_slice(b"null"),
         }
@@ -263,6 +302,23 @@ mod tests {
         let rows = read(&text, Wanted::Columns, &["id"]);
         assert_eq!(rows[2].kept, [b"8".to_vec()]);
         assert_eq!(rows[2].defect, None);
+    }
+
+    #[test]
+    fn optional_members_and_the_columns_of_the_first_object() {
+        let options = ReadOptions {
+            optional: vec!["line".into(), "file".into()],
+            ..ReadOptions::default()
+        };
+        let text =
+            "{\"puzzle\":\"1\",\"Line\":3,\"status\":null}\n{\"puzzle\":\"2\",\"file\":\"a\"}\n";
+        let mut reader = JsonlReader::new(text.as_bytes(), &options).unwrap();
+        assert!(reader.has_column("line") && reader.has_column("STATUS"));
+        assert!(!reader.has_column("file"));
+        let first = reader.next_record().unwrap().unwrap();
+        assert_eq!(first.optional, [Some(b"3".to_vec()), None]);
+        let second = reader.next_record().unwrap().unwrap();
+        assert_eq!(second.optional, [None, Some(b"a".to_vec())]);
     }
 
     #[test]

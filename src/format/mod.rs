@@ -1,21 +1,29 @@
 //! Record formats: readers that turn input bytes into [`Record`]s, writers that turn result
 //! cells into output rows.
 //!
-//! Every reader has the same shape ([`RecordReader`]): it reads lines through one capped line
-//! splitter, so line numbers, byte offsets, CRLF, a byte order mark and over-long lines are handled
-//! once for all formats. Every writer has the same shape too ([`RowWriter`] over [`Cell`]s). A new
-//! format is one module and one enum arm.
+//! Every reader has the same shape ([`RecordReader`]): the text formats read lines through one
+//! capped line splitter, so line numbers, byte offsets, CRLF, a byte order mark and over-long
+//! lines are handled once for all of them; Parquet ([`parquet`]) reads rows from a file's path.
+//! Every writer has the same shape too: a [`RowWriter`] formats [`Cell`]s into a batch of
+//! [`Rows`] (bytes for CSV and JSON lines, [`columns`] for Parquet) on any thread, and a [`Sink`]
+//! writes the batches in order (copying bytes, or gathering columns into Parquet row groups). A
+//! new format is one module and one enum arm.
 
 use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
 use std::str::FromStr;
 
+pub mod columns;
 pub mod csv;
 pub mod grid;
 pub mod jsonl;
 pub mod line;
 mod lines;
+pub mod parquet;
+mod rows;
+
+pub use rows::{RowWriter, Rows, Sink};
 
 /// The longest line a reader holds in memory; longer lines become invalid records.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -86,6 +94,10 @@ pub struct Record {
     pub kept: Vec<Vec<u8>>,
     /// The record's own region layout (CSV `regions` column), as found (not yet checked).
     pub regions: Option<Vec<u8>>,
+    /// Values of the [optional columns](ReadOptions::optional), in the order asked for: `None`
+    /// where the input (its CSV header, or this JSON object) has no such column. Empty for a
+    /// record with a [`Defect`].
+    pub optional: Vec<Option<Vec<u8>>>,
     /// Why the record could not be read at all; such a record is invalid whatever its text.
     pub defect: Option<Defect>,
 }
@@ -96,6 +108,7 @@ impl Record {
         self.puzzle.len()
             + self.solution.as_ref().map_or(0, Vec::len)
             + self.kept.iter().map(Vec::len).sum::<usize>()
+            + self.optional.iter().flatten().map(Vec::len).sum::<usize>()
     }
 }
 
@@ -179,6 +192,25 @@ pub enum HeaderError {
         /// The format the input is read as.
         format: InputFormat,
     },
+    /// A file that starts as Parquet does but cannot be read as Parquet (truncated, corrupt).
+    #[error("not a readable Parquet file: {detail}")]
+    NotParquet {
+        /// What the Parquet library said.
+        detail: String,
+    },
+    /// A Parquet column that is needed has a shape or type that is not read.
+    #[error("column {column} is {detail}, which is not read: only flat columns are")]
+    ParquetColumn {
+        /// The column's name.
+        column: String,
+        /// What it is.
+        detail: String,
+    },
+    /// A Parquet input in a sharded run.
+    #[error(
+        "a Parquet input cannot be sharded: --shard divides inputs by bytes of text; convert it to CSV, or run it whole"
+    )]
+    ParquetSpan,
 }
 
 /// Which columns to read from a CSV, as the user chose them.
@@ -226,6 +258,11 @@ pub struct ReadOptions {
     pub wanted: Wanted,
     /// Column choices for CSV.
     pub columns: Columns,
+    /// Columns read when the input has them, into [`Record::optional`] (CSV and JSON lines;
+    /// names matched as kept columns are). Unlike a kept column, a missing one is no error:
+    /// `verify` reads the `line` and `file` of a `solve` output this way, `stats` the `line`,
+    /// `file` and `puzzle` of the hardest records.
+    pub optional: Vec<String>,
     /// The part of the input to read.
     pub span: Span,
 }
@@ -301,6 +338,13 @@ pub trait RecordReader: Send {
 
     /// Whether records carry their own region layouts (a CSV `regions` column).
     fn has_regions(&self) -> bool {
+        false
+    }
+
+    /// Whether the input has a column named `name` (case-insensitive): in its CSV header, or
+    /// as a member of its first JSON object. Formats without columns have none.
+    fn has_column(&self, name: &str) -> bool {
+        let _ = name;
         false
     }
 }
@@ -424,18 +468,37 @@ pub enum OutputFormat {
     Csv,
     /// One JSON object per line.
     Jsonl,
+    /// A Parquet file: typed columns, compressed ([`parquet`]).
+    Parquet,
 }
 
 impl OutputFormat {
     /// Every output format.
-    pub const ALL: &'static [OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+    pub const ALL: &'static [OutputFormat] = &[
+        OutputFormat::Csv,
+        OutputFormat::Jsonl,
+        OutputFormat::Parquet,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
             OutputFormat::Csv => "csv",
             OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Parquet => "parquet",
         }
+    }
+
+    /// The format an output file's name asks for: a name ending in `.parquet` is Parquet.
+    pub fn of_name(path: &Path) -> Option<OutputFormat> {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        name.ends_with(".parquet").then_some(OutputFormat::Parquet)
+    }
+
+    /// Whether the rows are text, one per line, that can be appended to and concatenated
+    /// (CSV, JSON lines); a Parquet file is whole only once its footer is written.
+    pub fn is_text(self) -> bool {
+        self != OutputFormat::Parquet
     }
 }
 
@@ -472,48 +535,6 @@ pub enum Cell<'a> {
     Int(u64),
     /// No value: an empty field in CSV, `null` in JSON.
     Null,
-}
-
-/// Writes rows of one format with fixed columns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RowWriter {
-    format: OutputFormat,
-    columns: Vec<String>,
-    /// JSON lines: each column's `"name":`, encoded once.
-    keys: Vec<Vec<u8>>,
-}
-
-impl RowWriter {
-    /// A writer of rows with these column names.
-    pub fn new(format: OutputFormat, columns: Vec<String>) -> Self {
-        let keys = match format {
-            OutputFormat::Jsonl => jsonl::keys(&columns),
-            OutputFormat::Csv => Vec::new(),
-        };
-        RowWriter {
-            format,
-            columns,
-            keys,
-        }
-    }
-
-    /// Appends what comes before the first row (the CSV header row; nothing for JSON lines).
-    pub fn header(&self, out: &mut Vec<u8>) {
-        match self.format {
-            OutputFormat::Csv => {
-                csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), out);
-            }
-            OutputFormat::Jsonl => {}
-        }
-    }
-
-    /// Appends one row; `cells` gives one value per column, in order.
-    pub fn row<'a>(&self, cells: impl IntoIterator<Item = Cell<'a>>, out: &mut Vec<u8>) {
-        match self.format {
-            OutputFormat::Csv => csv::write_row(cells, out),
-            OutputFormat::Jsonl => jsonl::write_row(&self.keys, cells, out),
-        }
-    }
 }
 
 /// Quotes a name or value taken from the input for a message: printable ASCII as it is,

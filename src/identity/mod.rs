@@ -9,7 +9,7 @@
 //!   (the pipeline checks them again before a resumed run writes anything), a shard's summary
 //!   the whole of every input;
 //! - the output: a shard's summary records the digest of its output's bytes, which `merge`
-//!   checks as it joins them ([`shard_run`]).
+//!   checks as it joins them ([`run_info`]).
 
 pub mod options;
 
@@ -24,29 +24,46 @@ use crate::stats::document::{RunInfo, ShardInfo};
 /// The tool's version, as recorded with a run.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The `run` field of the summary of a finished shard: the inputs it read (`inputs`, each
-/// whole, as the shard's plan measured them), its options, and the size and digest of its
-/// output file at `output`. `None` when the run is not a shard: the summary `merge` writes,
-/// without it, is then the one a single run writes.
-pub fn shard_run(
+/// The key-value metadata an output file records about its run (Parquet): the tool version
+/// (`sudoku-bulk.version`) and the options that shape the rows (`sudoku-bulk.options`, the
+/// JSON object of [`options::of`]).
+pub fn file_metadata(settings: &Settings) -> Vec<(String, String)> {
+    vec![
+        ("sudoku-bulk.version".to_string(), VERSION.to_string()),
+        (
+            "sudoku-bulk.options".to_string(),
+            serde_json::to_string(&options::of(settings)).expect("options are JSON"),
+        ),
+    ]
+}
+
+/// The `run` field of the summary of a finished run: the inputs it read (`inputs`, each whole:
+/// as a shard's plan measured them, or as a single run read them), its options, the tool's
+/// version, and for a shard which one it is with the size and digest of its output file at
+/// `output` (a shard always writes to a file). A single run has no `shard` part: the summary
+/// `merge` writes is then byte for byte the one a single run writes.
+pub fn run_info(
     settings: &Settings,
     inputs: &[Prefix],
-    output: &Path,
-) -> io::Result<Option<RunInfo>> {
-    let Some(shard) = settings.shard else {
-        return Ok(None);
+    output: Option<&Path>,
+) -> io::Result<RunInfo> {
+    let shard = match (settings.shard, output) {
+        (Some(shard), Some(output)) => {
+            let (output_digest, output_bytes) =
+                digest::of_prefix(&mut BufReader::new(File::open(output)?), u64::MAX)?;
+            Some(ShardInfo {
+                index: shard.index,
+                count: shard.count,
+                output_bytes,
+                output_digest,
+            })
+        }
+        _ => None,
     };
-    let (output_digest, output_bytes) =
-        digest::of_prefix(&mut BufReader::new(File::open(output)?), u64::MAX)?;
-    Ok(Some(RunInfo {
+    Ok(RunInfo {
         tool_version: VERSION.to_string(),
         inputs: inputs.to_vec(),
         options: options::of(settings),
-        shard: Some(ShardInfo {
-            index: shard.index,
-            count: shard.count,
-            output_bytes,
-            output_digest,
-        }),
-    }))
+        shard,
+    })
 }

@@ -5,7 +5,9 @@
 //! chunk carries the digests of the input bytes read up to its last record, which a resumable
 //! run records in its checkpoint. A resumed run checks those bytes again as it skips the
 //! records written before, and reads on until the check is done before it hands over a chunk,
-//! so that no row is written from an input that changed under it.
+//! so that no row is written from an input that changed under it. A Parquet input is read from
+//! its path ([`format::parquet`]) and hashed whole when it is opened: any of its rows depends on
+//! the footer at its end.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -30,11 +32,15 @@ pub(super) struct Item {
 #[derive(Default)]
 pub(super) struct Chunk {
     pub items: Vec<Item>,
+    /// Raw input bytes read before the chunk's first record (and after any record skipped).
+    pub read_from: u64,
     /// Raw input bytes read when the chunk was complete.
     pub read_to: u64,
     /// The input bytes consumed up to the chunk's last record, by input (every input opened so
     /// far, in order).
     pub consumed: Vec<Prefix>,
+    /// Whether the inputs ended within this chunk: no record comes after it.
+    pub last: bool,
 }
 
 /// The input being read.
@@ -60,6 +66,8 @@ pub(super) struct Feed<'a> {
     pub interrupted: bool,
     /// Whether a reader opened so far gives records their own region layouts.
     pub regions: bool,
+    /// verify: whether the first input is the output of `solve`.
+    pub original: super::Original,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
 }
@@ -72,6 +80,10 @@ impl<'a> Feed<'a> {
                 Job::Verify(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),
+            optional: match settings.job {
+                Job::Solve(_) | Job::Rate(_) => Vec::new(),
+                Job::Verify(_) => super::verify::ORIGIN_COLUMNS.map(String::from).to_vec(),
+            },
             ..ReadOptions::default()
         };
         Feed {
@@ -85,6 +97,7 @@ impl<'a> Feed<'a> {
             to_skip: settings.skip_records,
             interrupted: false,
             regions: false,
+            original: super::Original::None,
             plan,
         }
     }
@@ -94,17 +107,23 @@ impl<'a> Feed<'a> {
         let limit = self.settings.chunk;
         let mut items = Vec::new();
         let mut bytes = 0;
+        // The chunk's records lie past the bytes read so far (past the skipped ones, if any).
+        let mut read_from = self.raw_bytes.load(Ordering::Relaxed);
+        let mut skipped = false;
         if interrupt.load(Ordering::Relaxed) {
             self.interrupted = true;
             return Ok(Chunk::default());
         }
         // A check of the bytes an interrupted run read finishes before the chunk is handed over.
+        let mut last = false;
         while (items.len() < limit.records && bytes < limit.bytes) || self.check_pending() {
             let Some(item) = self.next_item()? else {
+                last = true;
                 break;
             };
             if self.to_skip > 0 {
                 self.to_skip -= 1;
+                skipped = true;
                 // Skipping millions of records takes a while: stay interruptible.
                 if self.to_skip.is_multiple_of(SKIP_POLL) && interrupt.load(Ordering::Relaxed) {
                     self.interrupted = true;
@@ -113,17 +132,22 @@ impl<'a> Feed<'a> {
                 continue;
             }
             bytes += item.record.text_len();
+            if items.is_empty() && skipped {
+                read_from = self.raw_bytes.load(Ordering::Relaxed);
+            }
             items.push(item);
         }
         Ok(Chunk {
             items,
+            read_from,
             read_to: self.raw_bytes.load(Ordering::Relaxed),
             consumed: self.consumed(),
+            last,
         })
     }
 
     /// The input bytes consumed so far, by input.
-    fn consumed(&self) -> Vec<Prefix> {
+    pub fn consumed(&self) -> Vec<Prefix> {
         let mut all = self.finished.clone();
         if let Some(current) = &self.current {
             let tracker = lock(&current.tracker);
@@ -153,6 +177,9 @@ impl<'a> Feed<'a> {
                     };
                     let current = self.open(input, self.next_input)?;
                     self.regions |= current.reader.has_regions();
+                    if self.next_input == 0 && matches!(self.settings.job, Job::Verify(_)) {
+                        self.original = super::Original::of(&*current.reader);
+                    }
                     self.current.insert(current)
                 }
             };
@@ -208,6 +235,13 @@ impl<'a> Feed<'a> {
                 name: input.name.clone(),
                 source,
             })?;
+        if !opened.parquet && format::parquet::is_named(input.path()) {
+            return Err(RunError::Format {
+                name: input.name.clone(),
+                source: format::parquet::misnamed(),
+            });
+        }
+        // A Parquet file is known by its magic bytes, whatever `--input-format` says.
         let format = self
             .settings
             .input_format
@@ -223,8 +257,22 @@ impl<'a> Feed<'a> {
         if let Some(read_before) = self.settings.consumed.get(index) {
             lock(&tracker).expect(read_before.bytes, read_before.digest);
         }
-        let hashed = HashingReader::new(opened.reader, Arc::clone(&tracker));
-        let reader = format::reader(format, hashed, &options).map_err(|e| match e {
+        let mut hashed = HashingReader::new(opened.reader, Arc::clone(&tracker));
+        let reader = if opened.parquet {
+            // Any row may depend on the footer at the end: the whole file is what is read
+            // (and checked again by a resumed run).
+            std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|source| RunError::Read {
+                name: input.name.clone(),
+                line: 0,
+                source,
+            })?;
+            let path = input.path().expect("only files are read as Parquet");
+            format::parquet::ParquetReader::open(path, &options)
+                .map(|r| Box::new(r) as Box<dyn RecordReader>)
+        } else {
+            format::reader(format, hashed, &options)
+        };
+        let reader = reader.map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
                 line: 0,

@@ -128,6 +128,7 @@ fn settings(job: &Job, output_format: OutputFormat) -> Settings {
         summarise: matches!(job, Job::Solve(_)),
         chunk: ChunkSize::default(),
         shard: None,
+        file_metadata: Vec::new(),
     }
 }
 
@@ -140,12 +141,21 @@ fn handle(
     regions: bool,
 ) -> Result<Vec<u8>, String> {
     let settings = settings(job, output_format);
+    let shape = super::Shape {
+        regions,
+        ..super::Shape::default()
+    };
     let work = Work {
-        writer: RowWriter::new(output_format, super::columns(&settings, false, regions)),
+        writer: RowWriter::new(
+            output_format,
+            super::columns(&settings, &shape),
+            super::column_kinds(&settings, &shape),
+        ),
         settings,
         names: vec!["fuzz".to_string()],
-        regions,
+        shape,
         cancel: AtomicBool::new(false),
+        handled: Default::default(),
     };
     let batch = work.process_batch(items);
     if let Some(error) = batch.stop {
@@ -158,7 +168,10 @@ fn handle(
             batch.tally.records()
         ));
     }
-    Ok(batch.bytes)
+    match batch.rows {
+        format::Rows::Text(bytes) => Ok(bytes),
+        format::Rows::Columns(_) => Err("the fuzz checks read text rows".to_string()),
+    }
 }
 
 /// Reads `rows` back and checks each against its record; returns the rows reported solved or
@@ -185,12 +198,17 @@ fn check_rows(
             })
             .collect::<Result<_, _>>()?,
         OutputFormat::Jsonl => {
-            let columns = super::columns(&settings(job, output_format), false, regions);
+            let shape = super::Shape {
+                regions,
+                ..super::Shape::default()
+            };
+            let columns = super::columns(&settings(job, output_format), &shape);
             rows.split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
                 .map(|l| json_fields(l, &columns))
                 .collect::<Result<_, _>>()?
         }
+        OutputFormat::Parquet => return Err("the fuzz checks read text rows".to_string()),
     };
     if fields.len() != items.len() {
         return Err(format!(

@@ -31,10 +31,11 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::files::Input;
 use crate::files::digest::Prefix;
+use crate::format::columns::ColumnKind;
 use crate::format::{self, RowWriter};
 use crate::row::{RowStatus, Tally};
 use crate::shard::Plan;
@@ -53,7 +54,10 @@ mod writer;
 
 pub use error::{RunError, SolverBug};
 pub use pool::{BATCH, GRACE, POLL};
-pub use settings::{ChunkSize, Job, RatingOptions, Settings, VerifyOptions};
+pub use settings::{
+    CHUNK_RECORDS, ChunkSize, Job, MAX_THREADS, RatingOptions, Settings, VerifyOptions,
+};
+pub use verify::Original;
 
 use feed::Feed;
 use pool::{CancelOnDrop, Running, Work};
@@ -61,8 +65,11 @@ use writer::{Done, OrderedWriter};
 
 /// What a run reports as it goes; called on the thread that called [`run`].
 pub trait Events {
-    /// Rows written so far, and the raw input bytes (as stored, before decompression) read up
-    /// to the last of them, give or take the read-ahead of a buffer.
+    /// Records handled so far (their rows are written in input order, a little later), and
+    /// the raw input bytes (as stored, before decompression) read up to the last of them:
+    /// between the bytes read at the start and at the end of its chunk, in proportion to the
+    /// chunk's records handled, give or take the read-ahead of a buffer. Told after every chunk
+    /// and every [`POLL`] while a chunk is handled; `records` never decreases.
     fn progress(&mut self, records: u64, input_bytes: u64);
 
     /// A record that is not good (`invalid` for solve; anything but `ok` for verify), in input
@@ -89,27 +96,82 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// The dataset summary of the rows written, when [`Settings::summarise`] asked for one.
     pub dataset: Option<stats::Summary>,
-    /// A shard's inputs, each whole, as its plan measured them ([`crate::shard::Plan::inputs`]);
-    /// empty when the run is not sharded.
+    /// The inputs, each whole (name, decompressed length, digest): a shard's as its plan
+    /// measured them ([`crate::shard::Plan::inputs`]), a complete run's as it read them; empty
+    /// for a run that ended early.
     pub measured: Vec<Prefix>,
 }
 
-/// The output columns of a run: `file` with several inputs, the job's columns, the kept
+/// What the inputs add to the columns of the rows, beyond the job and the options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Shape {
+    /// Several inputs: rows start with `file`.
+    pub several_inputs: bool,
+    /// Records carry their own region layouts (a `regions` column): rows end with `regions`.
+    pub regions: bool,
+    /// verify reads the output of `solve` (its first input has `line` and `status` columns):
+    /// rows carry its `line` (and `file`) as `original_line` (and `original_file`).
+    pub original: Original,
+}
+
+/// The output columns of a run: `file` with several inputs, the job's columns (for verify: the
+/// `puzzle` unless columns are kept, and the `original_` columns of a `solve` output), the kept
 /// columns, and `regions` when records carry their own region layouts.
-pub fn columns(settings: &Settings, several_inputs: bool, regions: bool) -> Vec<String> {
-    let fixed = match settings.job {
-        Job::Solve(_) => solve::COLUMNS,
-        Job::Verify(_) => verify::COLUMNS,
-        Job::Rate(_) => rate::COLUMNS,
+pub fn columns(settings: &Settings, shape: &Shape) -> Vec<String> {
+    let fixed: Vec<&str> = match settings.job {
+        Job::Solve(_) => solve::COLUMNS.to_vec(),
+        Job::Verify(_) => verify::COLUMNS
+            .iter()
+            .copied()
+            .chain(settings.columns.keep.is_empty().then_some(verify::PUZZLE))
+            .chain(shape.original.columns().iter().copied())
+            .collect(),
+        Job::Rate(_) => rate::COLUMNS.to_vec(),
     };
-    several_inputs
+    shape
+        .several_inputs
         .then_some("file")
         .into_iter()
-        .chain(fixed.iter().copied())
+        .chain(fixed)
         .map(str::to_string)
         .chain(settings.columns.keep.iter().cloned())
-        .chain(regions.then(|| format::csv::REGIONS_NAME.to_string()))
+        .chain(shape.regions.then(|| format::csv::REGIONS_NAME.to_string()))
         .collect()
+}
+
+/// The type of each column of [`columns`]: counts (`line`, `solutions`, the search counters)
+/// and text (everything else, the `original_` columns too: they are copied as read).
+pub fn column_kinds(settings: &Settings, shape: &Shape) -> Vec<ColumnKind> {
+    let fixed: Vec<ColumnKind> = match settings.job {
+        Job::Solve(_) => solve::KINDS.to_vec(),
+        Job::Verify(_) => verify::KINDS
+            .iter()
+            .copied()
+            .chain(settings.columns.keep.is_empty().then_some(ColumnKind::Text))
+            .chain(shape.original.columns().iter().map(|_| ColumnKind::Text))
+            .collect(),
+        Job::Rate(_) => rate::KINDS.to_vec(),
+    };
+    shape
+        .several_inputs
+        .then_some(ColumnKind::Text)
+        .into_iter()
+        .chain(fixed)
+        .chain(settings.columns.keep.iter().map(|_| ColumnKind::Text))
+        .chain(shape.regions.then_some(ColumnKind::Text))
+        .collect()
+}
+
+/// The worker threads to start: [`Settings::threads`], but no more than there can be batches
+/// waiting for them: those of the whole input when it ends within the first chunk, else two
+/// chunks' worth (the pool holds two chunks at a time).
+fn solving_threads(settings: &Settings, first: &feed::Chunk) -> usize {
+    let batches = if first.last {
+        first.items.len().div_ceil(BATCH)
+    } else {
+        2 * settings.chunk.records.div_ceil(BATCH)
+    };
+    settings.threads.min(batches).max(1)
 }
 
 /// Reads every input in order, handles every record and writes one row per record to `out`
@@ -125,11 +187,6 @@ pub fn run(
     events: &mut dyn Events,
     interrupt: &AtomicBool,
 ) -> Result<RunOutcome, RunError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads)
-        .thread_name(|i| format!("sudoku-bulk-{i}"))
-        .build()
-        .map_err(|e| RunError::Threads(e.to_string()))?;
     // The first chunk is read before the header is written: whether the records carry their
     // own region layouts (a `regions` column in the first CSV input) decides the columns.
     let plan = settings
@@ -139,21 +196,40 @@ pub fn run(
     let measured = plan.as_ref().map_or_else(Vec::new, |p| p.inputs().to_vec());
     let mut feed = Feed::new(inputs, settings, plan);
     let mut chunk = feed.next_chunk(interrupt)?;
-    let regions = feed.regions || settings.columns.regions.is_some();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(solving_threads(settings, &chunk))
+        .thread_name(|i| format!("sudoku-bulk-{i}"))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))?;
+    let shape = Shape {
+        several_inputs: inputs.len() > 1,
+        regions: feed.regions || settings.columns.regions.is_some(),
+        original: feed.original,
+    };
     let work = Arc::new(Work {
         settings: settings.clone(),
         writer: RowWriter::new(
             settings.output_format,
-            columns(settings, inputs.len() > 1, regions),
+            columns(settings, &shape),
+            column_kinds(settings, &shape),
         ),
         names: inputs.iter().map(|i| i.name.clone()).collect(),
-        regions,
+        shape,
         cancel: AtomicBool::new(false),
+        handled: AtomicU64::new(0),
     });
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
+    // The header row (or a Parquet file's magic bytes), unless the rows continue an output.
+    let sink = work
+        .writer
+        .start(out, settings.skip_records > 0, &settings.file_metadata)
+        .map_err(|source| RunError::Write {
+            name: out_name.to_string(),
+            source,
+        })?;
     let mut writer = OrderedWriter {
-        out,
+        sink,
         name: out_name,
         inputs,
         // An input without records still has a summary, an empty one.
@@ -163,32 +239,29 @@ pub fn run(
             ..RunOutcome::default()
         },
         events,
+        in_flight: Default::default(),
+        told: 0,
+        written_to: 0,
     };
-    if settings.skip_records == 0 {
-        let mut header = Vec::new();
-        work.writer.header(&mut header);
-        writer.write(&header)?;
-    }
-
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, writes it and reads `n + 2`.
-    let mut previous: Option<(Running, u64, Vec<Prefix>)> = None;
+    let mut previous: Option<(Running, Vec<Prefix>)> = None;
+    let handled = || work.handled.load(Ordering::Relaxed);
     loop {
         let started = (!chunk.items.is_empty()).then(|| {
+            writer.started(chunk.items.len() as u64, chunk.read_from, chunk.read_to);
             (
                 Work::start(&work, &pool, std::mem::take(&mut chunk.items)),
-                chunk.read_to,
                 std::mem::take(&mut chunk.consumed),
             )
         });
-        if let Some((running, read_to, consumed)) = previous.take() {
-            let done = Done {
-                batches: running.wait(interrupt, &work.cancel),
-                read_to,
-                consumed,
-            };
-            if writer.write_chunk(done)? {
-                return Ok(writer.outcome);
+        if let Some((running, consumed)) = previous.take() {
+            let batches = running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            let done = Done { batches, consumed };
+            let interrupted = writer.write_chunk(done)?;
+            writer.tick(handled());
+            if interrupted {
+                return writer.finish();
             }
         }
         let Some(current) = started else { break };
@@ -196,7 +269,11 @@ pub fn run(
         chunk = feed.next_chunk(interrupt)?;
     }
     writer.outcome.interrupted |= feed.interrupted;
-    Ok(writer.outcome)
+    if writer.outcome.measured.is_empty() && !writer.outcome.interrupted {
+        // Every input was read to its end.
+        writer.outcome.measured = feed.consumed();
+    }
+    writer.finish()
 }
 
 #[cfg(test)]
@@ -219,12 +296,14 @@ mod tests {
     struct Seen {
         flagged: Vec<(String, u64, RowStatus, String)>,
         last_progress: u64,
+        reports: Vec<(u64, u64)>,
     }
 
     impl Events for Seen {
-        fn progress(&mut self, records: u64, _: u64) {
+        fn progress(&mut self, records: u64, bytes: u64) {
             assert!(records >= self.last_progress);
             self.last_progress = records;
+            self.reports.push((records, bytes));
         }
         fn flagged(&mut self, file: &str, line: u64, status: RowStatus, reason: &str) {
             self.flagged
@@ -397,6 +476,54 @@ mod tests {
     }
 
     #[test]
+    fn progress_moves_within_a_chunk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        // One chunk: a batch of quick puzzles, then a long search (about a second).
+        let text = format!(
+            "{}{ENDLESS_FOR_NAIVE}\n",
+            format!("{PUZZLE}\n").repeat(BATCH)
+        );
+        std::fs::write(&path, &text).unwrap();
+        let mut s = settings(2, ChunkSize::default());
+        s.job = Job::Solve(crate::solver::SolveOptions {
+            algorithm: crate::solver::Algorithm::Naive,
+            max_recursions: 20_000_000,
+            ..crate::solver::SolveOptions::default()
+        });
+        let mut events = Seen::default();
+        let mut out = Vec::new();
+        let flag = AtomicBool::new(false);
+        let outcome = run(
+            &[Input::file(path)],
+            &s,
+            &mut out,
+            "out",
+            &mut events,
+            &flag,
+        )
+        .unwrap();
+        assert_eq!(outcome.tally.records(), BATCH as u64 + 1);
+        // While the long search went on, the quick batch was reported: the rows are written
+        // only when the chunk ends, so a report of just that batch came from within it.
+        let within: Vec<&(u64, u64)> = events
+            .reports
+            .iter()
+            .filter(|(records, _)| *records == BATCH as u64)
+            .collect();
+        assert!(!within.is_empty(), "{:?}", events.reports);
+        // The whole file is read with its first record: the bytes of the records handled are
+        // placed within the chunk, 64 of its 65 records.
+        let expected = text.len() as u64 * BATCH as u64 / (BATCH as u64 + 1);
+        assert!(
+            within.iter().all(|(_, bytes)| *bytes == expected),
+            "{within:?}"
+        );
+        assert_eq!(events.reports.last().map(|r| r.0), Some(BATCH as u64 + 1));
+        assert!(events.reports.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+
+    #[test]
     fn a_panic_while_handling_a_record_is_an_error_naming_it() {
         let record = Record {
             line: 3,
@@ -417,18 +544,44 @@ mod tests {
     #[test]
     fn columns_follow_the_job_the_inputs_and_the_kept_names() {
         let mut s = settings(1, ChunkSize::default());
-        assert_eq!(columns(&s, false, false)[..2], ["line", "puzzle"]);
+        let plain = Shape::default();
+        assert_eq!(columns(&s, &plain)[..2], ["line", "puzzle"]);
         s.job = Job::Verify(VerifyOptions {
             unique: false,
             max_recursions: 1,
         });
-        s.columns.keep = vec!["id".into()];
+        assert_eq!(columns(&s, &plain), ["line", "status", "error", "puzzle"]);
+        let of_solve = Shape {
+            original: Original::LineAndFile,
+            ..plain
+        };
         assert_eq!(
-            columns(&s, true, false),
-            ["file", "line", "status", "error", "id"]
+            columns(&s, &of_solve),
+            [
+                "line",
+                "status",
+                "error",
+                "puzzle",
+                "original_file",
+                "original_line"
+            ]
         );
+        s.columns.keep = vec!["id".into()];
+        let several = Shape {
+            several_inputs: true,
+            original: Original::Line,
+            ..plain
+        };
         assert_eq!(
-            columns(&s, false, true).last().map(String::as_str),
+            columns(&s, &several),
+            ["file", "line", "status", "error", "original_line", "id"]
+        );
+        let regions = Shape {
+            regions: true,
+            ..plain
+        };
+        assert_eq!(
+            columns(&s, &regions).last().map(String::as_str),
             Some("regions")
         );
     }

@@ -4,7 +4,7 @@
 //! order, never without a timeout, so that an interrupt is served within a fraction of a second.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
 use super::{rate, solve, verify};
-use crate::format::{self, Cell, Record, RowWriter};
+use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
 use crate::stats;
@@ -53,11 +53,17 @@ pub(super) struct Work {
     pub writer: RowWriter,
     /// The inputs' names, for the `file` column and messages.
     pub names: Vec<String>,
-    /// Whether rows end with the record's `regions` column.
-    pub regions: bool,
+    /// What the inputs add to the rows' columns.
+    pub shape: super::Shape,
     /// Set when the run no longer wants rows: batches stop before their next record.
     pub cancel: AtomicBool,
+    /// Records handled so far by every batch, for progress within a chunk (counted every
+    /// [`HANDLED_STEP`] records and at the end of each batch).
+    pub handled: AtomicU64,
 }
+
+/// Records a batch handles between two updates of [`Work::handled`].
+const HANDLED_STEP: u64 = 16;
 
 /// A chunk being handled by the pool: each batch is a job of its own that puts its result in its
 /// slot; the last job to end wakes the calling thread (one wake-up per chunk, not per batch).
@@ -103,9 +109,9 @@ impl Drop for JobEnded {
 /// The result of one batch of records: their rows, formatted, and what to report.
 #[derive(Default)]
 pub(super) struct Batch {
-    /// The formatted rows of the records handled.
-    pub bytes: Vec<u8>,
-    /// Rows in `bytes`, by status.
+    /// The formatted rows of the records handled: text, or columns.
+    pub rows: Rows,
+    /// Rows in `rows`, by status.
     pub tally: Tally<RowStatus>,
     /// The records to report: (index of the input, line, status, reason).
     pub flagged: Vec<(usize, u64, RowStatus, String)>,
@@ -145,17 +151,23 @@ impl Work {
 
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
-            bytes: Vec::with_capacity(items.len() * 256),
+            rows: self.writer.rows(items.len()),
             dataset: self.settings.summarise.then(stats::Summary::new),
             ..Batch::default()
         };
+        let mut unreported = 0;
         for item in items {
+            if unreported == HANDLED_STEP {
+                self.handled.fetch_add(unreported, Ordering::Relaxed);
+                unreported = 0;
+            }
+            unreported += 1;
             if self.cancel.load(Ordering::Relaxed) {
                 batch.stop = Some(RunError::Interrupted);
                 break;
             }
             let record = &item.record;
-            let out = &mut batch.bytes;
+            let out = &mut batch.rows;
             let dataset = &mut batch.dataset;
             let handled = guarded(record, || self.handle(item, out, dataset));
             match handled {
@@ -177,6 +189,7 @@ impl Work {
                 }
             }
         }
+        self.handled.fetch_add(unreported, Ordering::Relaxed);
         batch
     }
 
@@ -185,7 +198,7 @@ impl Work {
     fn handle(
         &self,
         item: &Item,
-        out: &mut Vec<u8>,
+        out: &mut Rows,
         dataset: &mut Option<stats::Summary>,
     ) -> Result<(RowStatus, Option<String>), SolverBug> {
         let record = &item.record;
@@ -195,14 +208,17 @@ impl Work {
                     let mut text = [[0; crate::grid::CELLS]; 2];
                     self.write_row(item, row.cells(record.line, &mut text), out);
                     if let Some(dataset) = dataset {
-                        dataset.add(&row.summary_row());
+                        dataset.add(&self.summary_row(item, &row, &text[0]));
                     }
                     (row.status.into(), row.error)
                 })
             }
             Job::Verify(options) => {
                 verify::handle(record, options, &self.settings.layout).map(|row| {
-                    self.write_row(item, row.cells(record.line), out);
+                    let mut text = [0; crate::grid::CELLS];
+                    let puzzle = self.settings.columns.keep.is_empty();
+                    let cells = row.cells(record, puzzle, self.shape.original, &mut text);
+                    self.write_row(item, cells, out);
                     (row.status.into(), row.error)
                 })
             }
@@ -221,13 +237,39 @@ impl Work {
         }
     }
 
+    /// A solve row as the dataset summary counts it, naming its record as the row written
+    /// does (`puzzle` holds the puzzle column written out).
+    fn summary_row<'a>(
+        &'a self,
+        item: &'a Item,
+        row: &solve::SolveRow,
+        puzzle: &'a [u8; crate::grid::CELLS],
+    ) -> stats::Row<'a> {
+        let summary_row = row.summary_row();
+        let (Some(_), Ok(puzzle)) = (row.puzzle, std::str::from_utf8(puzzle)) else {
+            return summary_row;
+        };
+        let regions = item
+            .record
+            .regions
+            .as_deref()
+            .filter(|r| self.shape.regions && !r.is_empty())
+            .and_then(|r| std::str::from_utf8(r).ok());
+        summary_row.about(stats::RecordRef {
+            file: (self.names.len() > 1).then(|| self.names[item.source].as_str()),
+            line: item.record.line,
+            puzzle,
+            regions,
+        })
+    }
+
     /// Formats one row: the `file` column when there are several inputs, the job's `cells`,
     /// then the kept columns.
     fn write_row<'a>(
         &'a self,
         item: &'a Item,
         cells: impl IntoIterator<Item = Cell<'a>>,
-        out: &mut Vec<u8>,
+        out: &mut Rows,
     ) {
         let file = (self.names.len() > 1).then(|| Cell::Text(&self.names[item.source]));
         // A record that could not be read has no kept values: their cells stay empty.
@@ -238,7 +280,7 @@ impl Work {
             .map(|k| Cell::Bytes(k))
             .chain(std::iter::repeat(Cell::Null))
             .take(self.settings.columns.keep.len());
-        let regions = self.regions.then(|| {
+        let regions = self.shape.regions.then(|| {
             item.record
                 .regions
                 .as_deref()
@@ -255,7 +297,13 @@ impl Running {
     /// The chunk's batches in order, up to the first that stopped early. Once `interrupt` is set,
     /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
     /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
-    pub fn wait(self, interrupt: &AtomicBool, cancel: &AtomicBool) -> Vec<Batch> {
+    /// `tick` is called every [`POLL`] while the batches work, for progress.
+    pub fn wait(
+        self,
+        interrupt: &AtomicBool,
+        cancel: &AtomicBool,
+        tick: &mut dyn FnMut(),
+    ) -> Vec<Batch> {
         let mut deadline: Option<Instant> = None;
         let mut guard = self.0.lock();
         while guard.ended < self.0.count {
@@ -269,12 +317,17 @@ impl Running {
             let timeout = deadline.map_or(POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(POLL)
             });
-            guard = self
+            let (woken, waited) = self
                 .0
                 .ready
                 .wait_timeout(guard, timeout)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+                .unwrap_or_else(PoisonError::into_inner);
+            guard = woken;
+            if waited.timed_out() {
+                drop(guard);
+                tick();
+                guard = self.0.lock();
+            }
         }
         let slots = std::mem::take(&mut guard.batches);
         drop(guard);

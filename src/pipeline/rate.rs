@@ -11,6 +11,7 @@ use std::cell::RefCell;
 
 use super::error::SolverBug;
 use super::settings::RatingOptions;
+use crate::format::columns::ColumnKind;
 use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
@@ -49,6 +50,21 @@ pub(crate) const COLUMNS: &[&str] = &[
 
 /// The number of cells in a rate row.
 const WIDTH: usize = 9 + Family::ALL.len();
+
+/// The type of each of [`COLUMNS`]: `line`, then text (`puzzle` to `hardest`), counts
+/// (`steps` and the families), and text (`techniques`, `error`).
+pub(crate) const KINDS: &[ColumnKind] = &{
+    let mut kinds = [ColumnKind::Count; WIDTH];
+    let mut i = 1;
+    while i < 6 {
+        kinds[i] = ColumnKind::Text;
+        i += 1;
+    }
+    kinds[4] = ColumnKind::Count;
+    kinds[WIDTH - 2] = ColumnKind::Text;
+    kinds[WIDTH - 1] = ColumnKind::Text;
+    kinds
+};
 
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -248,6 +264,14 @@ mod tests {
         let names: Vec<&str> = Family::ALL.iter().map(|f| f.key()).collect();
         assert_eq!(COLUMNS[7..7 + Family::ALL.len()], names[..]);
         assert_eq!(COLUMNS.len(), WIDTH);
+        assert_eq!(KINDS.len(), WIDTH);
+        // Counts where the cells are numbers, text elsewhere.
+        let (mut text, mut techniques) = ([0; CELLS], String::new());
+        let row = rate(PUZZLE);
+        for (i, cell) in row.cells(1, &mut text, &mut techniques).iter().enumerate() {
+            let count = matches!(cell, Cell::Int(_));
+            assert_eq!(KINDS[i] == ColumnKind::Count, count, "{}", COLUMNS[i]);
+        }
         for name in crate::stats::rating::COLUMNS {
             assert!(COLUMNS.contains(&name), "stats reads '{name}'");
         }

@@ -55,10 +55,18 @@ pub struct ChunkSize {
     pub bytes: usize,
 }
 
+/// Records per chunk by default.
+pub const CHUNK_RECORDS: usize = 8192;
+
+/// The most worker threads a run can keep busy, and so the most `--threads` accepts: the pool
+/// holds two chunks of at most [`CHUNK_RECORDS`] records, in batches of
+/// [`BATCH`](super::BATCH), so no more batches than this are ever waiting for a thread.
+pub const MAX_THREADS: usize = 2 * CHUNK_RECORDS / super::BATCH;
+
 impl Default for ChunkSize {
     fn default() -> Self {
         ChunkSize {
-            records: 8192,
+            records: CHUNK_RECORDS,
             bytes: 2 << 20,
         }
     }
@@ -77,7 +85,7 @@ pub struct Settings {
     pub columns: Columns,
     /// The output format.
     pub output_format: OutputFormat,
-    /// Worker threads.
+    /// Worker threads, at most: a run starts no more than its batches can keep busy.
     pub threads: usize,
     /// Records to skip (read but neither handled nor written) at the start of the inputs, across
     /// input boundaries. When it is not zero the header row is not written either: the run
@@ -92,4 +100,7 @@ pub struct Settings {
     pub chunk: ChunkSize,
     /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.
     pub shard: Option<Shard>,
+    /// Key-value pairs for the output file's own metadata (Parquet): the tool version and the
+    /// run's options, set by the command ([`crate::identity::file_metadata`]).
+    pub file_metadata: Vec<(String, String)>,
 }

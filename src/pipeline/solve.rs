@@ -2,6 +2,7 @@
 //! independent verifier.
 
 use super::error::SolverBug;
+use crate::format::columns::ColumnKind;
 use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
@@ -26,6 +27,23 @@ pub(crate) const COLUMNS: &[&str] = &[
     "hidden_singles",
     "givens",
     "error",
+];
+
+/// The type of each of [`COLUMNS`].
+pub(crate) const KINDS: &[ColumnKind] = &[
+    ColumnKind::Count,
+    ColumnKind::Text,
+    ColumnKind::Text,
+    ColumnKind::Text,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Count,
+    ColumnKind::Text,
 ];
 
 /// The result for one record.

@@ -2,40 +2,119 @@
 //! one)?
 
 use super::error::SolverBug;
-use crate::format::{Cell, Record};
-use crate::grid::Grid;
+use crate::format::columns::ColumnKind;
+use crate::format::{Cell, Record, RecordReader};
+use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::solver::{self, Algorithm, SolveOptions, Status};
 
 use super::VerifyOptions;
 use crate::row::{Status as _, VerifyStatus};
 
-/// The columns of a verify row (after `file`, before the kept columns).
+/// The columns every verify row has (after `file`).
 pub(crate) const COLUMNS: &[&str] = &["line", "status", "error"];
+
+/// The type of each of [`COLUMNS`].
+pub(crate) const KINDS: &[ColumnKind] = &[ColumnKind::Count, ColumnKind::Text, ColumnKind::Text];
+/// The column of the puzzle, after [`COLUMNS`], unless the user keeps columns of their own.
+pub(crate) const PUZZLE: &str = "puzzle";
+
+/// The columns of a `solve` output read with every record, when the input has them
+/// ([`crate::format::ReadOptions::optional`]): its `line` and `file`.
+pub(crate) const ORIGIN_COLUMNS: [&str; 2] = ["line", "file"];
+
+/// Where a verify row's record came from, when the input is the output of `solve`: which of its
+/// columns the rows carry as `original_line` and `original_file`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Original {
+    /// The input is not a `solve` output.
+    #[default]
+    None,
+    /// A `solve` output of one input: its `line`.
+    Line,
+    /// A `solve` output of several inputs: its `line` and `file`.
+    LineAndFile,
+}
+
+impl Original {
+    /// What an input read by `reader` holds: a `solve` output has a `line` and a `status`
+    /// column (and `file` when it was made from several inputs).
+    pub(crate) fn of(reader: &dyn RecordReader) -> Original {
+        if !(reader.has_column("line") && reader.has_column("status")) {
+            Original::None
+        } else if reader.has_column("file") {
+            Original::LineAndFile
+        } else {
+            Original::Line
+        }
+    }
+
+    /// The columns it adds, in order.
+    pub(crate) fn columns(self) -> &'static [&'static str] {
+        match self {
+            Original::None => &[],
+            Original::Line => &["original_line"],
+            Original::LineAndFile => &["original_file", "original_line"],
+        }
+    }
+}
 
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VerifyRow {
     pub status: VerifyStatus,
+    /// The puzzle, when it could be read.
+    pub puzzle: Option<Grid>,
     /// Why the record is not `ok`.
     pub error: Option<String>,
 }
 
 impl VerifyRow {
-    fn new(status: VerifyStatus, error: impl ToString) -> Self {
+    fn new(status: VerifyStatus, puzzle: Option<Grid>, error: impl ToString) -> Self {
         VerifyRow {
             status,
+            puzzle,
             error: Some(error.to_string()),
         }
     }
 
-    /// The row's cells in [`COLUMNS`] order.
-    pub fn cells(&self, line: u64) -> [Cell<'_>; 3] {
+    /// The row's cells: [`COLUMNS`], then the puzzle when `puzzle` is set (`text` holds it
+    /// written out), then the `original` columns from `record`'s optional values
+    /// ([`ORIGIN_COLUMNS`] order).
+    pub fn cells<'a>(
+        &'a self,
+        record: &'a Record,
+        puzzle: bool,
+        original: Original,
+        text: &'a mut [u8; CELLS],
+    ) -> impl Iterator<Item = Cell<'a>> {
+        let origin = |i: usize| {
+            record
+                .optional
+                .get(i)
+                .and_then(Option::as_deref)
+                .map_or(Cell::Null, Cell::Bytes)
+        };
+        let original: [Option<Cell<'a>>; 2] = match original {
+            Original::None => [None, None],
+            Original::Line => [Some(origin(0)), None],
+            Original::LineAndFile => [Some(origin(1)), Some(origin(0))],
+        };
+        let puzzle = puzzle.then(|| match &self.puzzle {
+            Some(grid) => {
+                grid.write_line(text);
+                Cell::Plain(text)
+            }
+            None => Cell::Null,
+        });
         [
-            Cell::Int(line),
+            Cell::Int(record.line),
             Cell::Plain(self.status.name().as_bytes()),
             self.error.as_deref().map_or(Cell::Null, Cell::Text),
         ]
+        .into_iter()
+        .chain(puzzle)
+        .chain(original.into_iter().flatten())
     }
 }
 
@@ -51,32 +130,38 @@ pub(crate) fn handle(
 ) -> Result<VerifyRow, SolverBug> {
     use VerifyStatus::{GaveUp, Invalid, Wrong};
     if let Some(defect) = &record.defect {
-        return Ok(VerifyRow::new(Invalid, defect));
+        return Ok(VerifyRow::new(Invalid, None, defect));
     }
     let puzzle = match Grid::parse(&record.puzzle) {
         Ok(puzzle) => puzzle,
-        Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("puzzle: {e}"))),
+        Err(e) => return Ok(VerifyRow::new(Invalid, None, format_args!("puzzle: {e}"))),
     };
+    let read = Some(puzzle);
     let Some(text) = &record.solution else {
         return Ok(VerifyRow::new(
             Invalid,
+            read,
             "no solution (no 81-digit field after the puzzle)",
         ));
     };
     let solution = match Grid::parse(text) {
         Ok(solution) => solution,
-        Err(e) => return Ok(VerifyRow::new(Invalid, format_args!("solution: {e}"))),
+        Err(e) => return Ok(VerifyRow::new(Invalid, read, format_args!("solution: {e}"))),
     };
     let layout = match super::pool::record_layout(record, layout) {
         Ok(layout) => layout,
-        Err(e) => return Ok(VerifyRow::new(Invalid, e)),
+        Err(e) => return Ok(VerifyRow::new(Invalid, read, e)),
     };
     let layout = layout.as_ref();
     if let Err(conflict) = layout.check_givens(&puzzle) {
-        return Ok(VerifyRow::new(Invalid, format_args!("puzzle: {conflict}")));
+        return Ok(VerifyRow::new(
+            Invalid,
+            read,
+            format_args!("puzzle: {conflict}"),
+        ));
     }
     if let Err(problem) = crate::verify::verify(&puzzle, &solution, layout) {
-        return Ok(VerifyRow::new(Wrong, problem));
+        return Ok(VerifyRow::new(Wrong, read, problem));
     }
     if options.unique {
         let search = SolveOptions {
@@ -93,7 +178,9 @@ pub(crate) fn handle(
             .map_err(|c| bug(format!("givens conflict missed by the check: {c}")))?;
         super::solve::check(&puzzle, &outcome, layout)?;
         match outcome.status {
-            Status::Multiple => return Ok(VerifyRow::new(Wrong, "not the unique solution")),
+            Status::Multiple => {
+                return Ok(VerifyRow::new(Wrong, read, "not the unique solution"));
+            }
             Status::Solved if outcome.solution != Some(solution) => {
                 return Err(bug(format!(
                     "found the single solution {} but {solution} is valid too",
@@ -104,6 +191,7 @@ pub(crate) fn handle(
             Status::GaveUp => {
                 return Ok(VerifyRow::new(
                     GaveUp,
+                    read,
                     format_args!(
                         "uniqueness not decided within {} recursions",
                         options.max_recursions
@@ -120,6 +208,7 @@ pub(crate) fn handle(
     }
     Ok(VerifyRow {
         status: VerifyStatus::Ok,
+        puzzle: read,
         error: None,
     })
 }

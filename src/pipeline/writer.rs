@@ -1,37 +1,93 @@
 //! The output side of a run: the batches of each chunk written in input order, rows counted by
-//! status, records to report handed to the events, progress told after every chunk.
+//! status, records to report handed to the events, progress told as records are handled.
 
-use std::io::{self, Write};
+use std::collections::VecDeque;
+use std::io;
 
 use super::error::RunError;
 use super::pool::Batch;
 use super::{Events, RunOutcome};
 use crate::files::Input;
 use crate::files::digest::Prefix;
+use crate::format::Sink;
 
 /// A chunk's results, ready to write.
 pub(super) struct Done {
     pub batches: Vec<Batch>,
-    /// Raw input bytes read when the chunk was complete.
-    pub read_to: u64,
     /// The input bytes consumed up to the chunk's last record.
     pub consumed: Vec<Prefix>,
 }
 
 /// Writes batches in order, counts rows, reports progress.
 pub(super) struct OrderedWriter<'a> {
-    pub out: &'a mut dyn Write,
+    pub sink: Sink<'a>,
     pub name: &'a str,
     pub inputs: &'a [Input],
     pub outcome: RunOutcome,
     pub events: &'a mut dyn Events,
+    /// The chunks handed to the pool and not yet written, in order.
+    pub in_flight: VecDeque<InFlight>,
+    /// The most records told to the events.
+    pub told: u64,
+    /// The raw input bytes read when the last chunk written was complete.
+    pub written_to: u64,
 }
 
-impl OrderedWriter<'_> {
-    pub fn write(&mut self, bytes: &[u8]) -> Result<(), RunError> {
-        self.out
-            .write_all(bytes)
-            .map_err(|source| self.write_error(source))
+/// A chunk handed to the pool: its records and the raw input bytes read before and after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct InFlight {
+    pub records: u64,
+    pub read_from: u64,
+    pub read_to: u64,
+}
+
+/// The raw input bytes up to the `handled`-th record after the last one written (read when
+/// `written_to` bytes were), when the chunks `in_flight` follow: the records handled are taken
+/// to be the first ones (the pool takes its batches in order), and each chunk's bytes shared
+/// evenly among its records.
+fn bytes_at(in_flight: &VecDeque<InFlight>, mut handled: u64, written_to: u64) -> u64 {
+    let mut at = written_to;
+    for chunk in in_flight {
+        if handled >= chunk.records {
+            handled -= chunk.records;
+            at = at.max(chunk.read_to);
+        } else {
+            let from = at.max(chunk.read_from);
+            let span = chunk.read_to.saturating_sub(from);
+            let share = u128::from(span) * u128::from(handled) / u128::from(chunk.records);
+            return from + share as u64;
+        }
+    }
+    at
+}
+
+impl<'a> OrderedWriter<'a> {
+    /// Ends the output (a Parquet file's footer) and returns how the run went.
+    pub fn finish(self) -> Result<RunOutcome, RunError> {
+        let name = self.name.to_string();
+        self.sink
+            .finish()
+            .map_err(|source| RunError::Write { name, source })?;
+        Ok(self.outcome)
+    }
+
+    /// Notes a chunk handed to the pool.
+    pub fn started(&mut self, records: u64, read_from: u64, read_to: u64) {
+        self.in_flight.push_back(InFlight {
+            records,
+            read_from,
+            read_to,
+        });
+    }
+
+    /// Tells the events the records handled so far (`handled`, never fewer than told before)
+    /// and where in the input they are.
+    pub fn tick(&mut self, handled: u64) {
+        let written = self.outcome.tally.records();
+        let records = handled.max(self.told).max(written);
+        let bytes = bytes_at(&self.in_flight, records - written, self.written_to);
+        self.told = records;
+        self.events.progress(records, bytes);
     }
 
     fn write_error(&self, source: io::Error) -> RunError {
@@ -46,7 +102,9 @@ impl OrderedWriter<'_> {
     pub fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
         let mut interrupted = false;
         for batch in done.batches {
-            self.write(&batch.bytes)?;
+            self.sink
+                .write(&batch.rows)
+                .map_err(|source| self.write_error(source))?;
             self.outcome.tally += batch.tally;
             if let (Some(part), Some(dataset)) = (&batch.dataset, &mut self.outcome.dataset) {
                 // Every batch summary is ungrouped, like the run's.
@@ -67,15 +125,42 @@ impl OrderedWriter<'_> {
                 Some(error) => return Err(error),
             }
         }
-        self.out
+        self.sink
             .flush()
             .map_err(|source| self.write_error(source))?;
-        self.events
-            .progress(self.outcome.tally.records(), done.read_to);
+        if let Some(chunk) = self.in_flight.pop_front() {
+            self.written_to = self.written_to.max(chunk.read_to);
+        }
         // An interrupted chunk's rows are fewer than the records read: the bytes consumed still
         // cover them, and a resumed run reads at least that far before it writes.
         self.events.flushed(&self.outcome.tally, &done.consumed)?;
         self.outcome.interrupted |= interrupted;
         Ok(interrupted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(records: u64, read_from: u64, read_to: u64) -> InFlight {
+        InFlight {
+            records,
+            read_from,
+            read_to,
+        }
+    }
+
+    #[test]
+    fn bytes_move_within_a_chunk_in_proportion_to_its_records() {
+        let flight: VecDeque<InFlight> = [chunk(100, 1000, 2000), chunk(50, 2000, 2500)].into();
+        assert_eq!(bytes_at(&flight, 0, 0), 1000);
+        assert_eq!(bytes_at(&flight, 25, 0), 1250);
+        assert_eq!(bytes_at(&flight, 100, 0), 2000);
+        assert_eq!(bytes_at(&flight, 110, 0), 2100);
+        assert_eq!(bytes_at(&flight, 150, 0), 2500);
+        // Never behind what is already written, never past a chunk's end.
+        assert_eq!(bytes_at(&[chunk(10, 0, 100)].into(), 5, 70), 85);
+        assert_eq!(bytes_at(&VecDeque::new(), 3, 700), 700);
     }
 }

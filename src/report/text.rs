@@ -13,7 +13,9 @@
 //! ...
 //! ```
 //!
-//! A grouped summary adds a comparison of the groups and then the same tables per group.
+//! Then the five hardest records (where each is, its counters and its puzzle). A grouped
+//! summary adds a comparison of the groups (saying how the groups were made when they are
+//! bins) and then the same tables per group.
 
 use std::fmt::Write as _;
 use std::io;
@@ -26,11 +28,15 @@ use crate::stats::{Counter, Summary};
 pub fn render(summary: &Summary) -> String {
     let mut out = String::new();
     whole(&mut out, summary);
+    hardest(&mut out, summary);
     if let Some(column) = summary.by() {
         let groups = summary.groups_in_order();
+        let bins = summary
+            .bins()
+            .map_or(String::new(), |b| format!(" ({})", b.describe()));
         let _ = writeln!(
             out,
-            "\nby {column}: {} group{}\n",
+            "\nby {column}: {} group{}{bins}\n",
             groups.len(),
             if groups.len() == 1 { "" } else { "s" }
         );
@@ -101,6 +107,39 @@ fn whole(out: &mut String, summary: &Summary) {
     out.push_str(&counters.render());
 }
 
+/// How many of the hardest records the text lists.
+const HARDEST_SHOWN: usize = 5;
+
+/// The hardest records: where each is, its status, recursions and guesses, and its puzzle.
+fn hardest(out: &mut String, summary: &Summary) {
+    let records = summary.hardest().records();
+    if records.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nhardest {} (of {} in --json and --html)\n",
+        records.len().min(HARDEST_SHOWN),
+        records.len()
+    );
+    let mut table = Table::new(&["record", "status", "recursions", "guesses", "puzzle"]);
+    table.left = vec![true, true, false, false, true];
+    for record in records.iter().take(HARDEST_SHOWN) {
+        let place = match &record.file {
+            Some(file) => format!("{}:{}", shown(file), record.line),
+            None => format!("line {}", record.line),
+        };
+        table.row(vec![
+            place,
+            record.status.name().to_string(),
+            record.counters.recursions.to_string(),
+            record.counters.guesses.to_string(),
+            shown(&record.puzzle),
+        ]);
+    }
+    out.push_str(&table.render());
+}
+
 /// One line per group: its size and the headline numbers side by side.
 fn comparison(summary: &Summary) -> Table {
     let mut table = Table::new(&[
@@ -141,15 +180,19 @@ pub(super) fn shown(key: &str) -> String {
     }
 }
 
-/// Columns padded to their widest cell: the first left-aligned, the others right-aligned.
+/// Columns padded to their widest cell: the first left-aligned, the others right-aligned
+/// unless `left` says otherwise.
 pub(super) struct Table {
     rows: Vec<Vec<String>>,
+    /// Which columns are left-aligned.
+    left: Vec<bool>,
 }
 
 impl Table {
     pub(super) fn new(header: &[&str]) -> Self {
         Table {
             rows: vec![header.iter().map(|h| h.to_string()).collect()],
+            left: (0..header.len()).map(|c| c == 0).collect(),
         }
     }
 
@@ -173,10 +216,11 @@ impl Table {
             let mut line = String::new();
             for (c, cell) in row.iter().enumerate() {
                 let width = widths[c];
-                if c == 0 {
-                    let _ = write!(line, "{cell:<width$}");
+                let gap = if c == 0 { "" } else { "  " };
+                if self.left[c] {
+                    let _ = write!(line, "{gap}{cell:<width$}");
                 } else {
-                    let _ = write!(line, "  {cell:>width$}");
+                    let _ = write!(line, "{gap}{cell:>width$}");
                 }
             }
             out.push_str(line.trim_end());
@@ -205,6 +249,7 @@ mod tests {
                 givens: 17,
             }),
             group: None,
+            record: None,
         }
     }
 
@@ -261,6 +306,48 @@ givens              2   17   17.00   17    17    17    17
                 "easy", "1", "50.00%", "100.00%", "100.00%", "1.00", "1", "1", "1", "1"
             ]
         );
+    }
+
+    #[test]
+    fn the_hardest_records_are_listed_with_where_they_are() {
+        let mut s = Summary::new();
+        for (line, recursions) in [(3, 40), (9, 700), (4, 2)] {
+            let puzzle = format!("{line:.>81}");
+            s.add(
+                &row(recursions, recursions - 1).about(crate::stats::RecordRef {
+                    file: (line == 9).then_some("b\u{1b}.txt"),
+                    line,
+                    puzzle: &puzzle,
+                    regions: None,
+                }),
+            );
+        }
+        let text = render(&s);
+        let table: Vec<&str> = text
+            .split("hardest 3 (of 3 in --json and --html)\n\n")
+            .nth(1)
+            .expect("a list of the hardest")
+            .lines()
+            .take(4)
+            .collect();
+        // The record column is as wide as its widest cell, `b\u{1b}.txt:9` (13 characters).
+        assert_eq!(
+            table[0],
+            "record         status  recursions  guesses  puzzle"
+        );
+        let puzzle = |line: u64| format!("{line:.>81}");
+        assert_eq!(
+            table[1],
+            format!(
+                "b\\u{{1b}}.txt:9  solved         700      699  {}",
+                puzzle(9)
+            )
+        );
+        assert_eq!(
+            table[2],
+            format!("line 3         solved          40       39  {}", puzzle(3))
+        );
+        assert!(table[3].starts_with("line 4 "));
     }
 
     #[test]

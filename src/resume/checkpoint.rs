@@ -56,8 +56,18 @@ pub struct InputSize {
 impl Checkpoint {
     /// The checkpoint of a run that has written nothing yet. Fails with
     /// [`ResumeError::NotResumable`] when an input is not a regular file (standard input, a
-    /// FIFO): its content could not be checked to be the same when resuming.
+    /// FIFO): its content could not be checked to be the same when resuming; or when the output
+    /// is Parquet, whose rows cannot be appended to.
     pub fn describe(settings: &Settings, inputs: &[Input]) -> Result<Checkpoint, ResumeError> {
+        if !settings.output_format.is_text() {
+            return Err(ResumeError::NotResumable {
+                reason: format!(
+                    "a {} output is readable only once complete (its index is written last): \
+                     its rows cannot be continued",
+                    settings.output_format
+                ),
+            });
+        }
         let mut options = options::of(settings);
         options.insert(
             "shard".to_string(),

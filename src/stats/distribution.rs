@@ -53,10 +53,18 @@ pub struct Bucket {
     pub count: u64,
 }
 
-/// Values below this are counted in a vector rather than a map: most counters of most records
-/// are small, and adding a record must stay cheap next to solving its puzzle. The vector grows
-/// only as far as the largest value seen (at most 8 KiB).
+/// Values below this are counted in a vector rather than a map, once a distribution holds
+/// [`MANY`] values: most counters of most records are small, and adding a record must stay
+/// cheap next to solving its puzzle. The vector grows only as far as the largest value seen (at
+/// most 8 KiB).
 const DENSE: usize = 1024;
+
+/// How many values a distribution holds before it counts them in the fast form ([`Many`]).
+/// Below this it keeps a sorted list of `(value, occurrences)`, at most 16 bytes per value
+/// recorded, so that the summary of a small group (`stats --by` over a column with a value per
+/// row) costs a few words rather than kilobytes; at or above it the dense vector costs at most
+/// 8 bytes per value recorded.
+const MANY: u64 = 1024;
 
 /// Occurrences of the values `>= DENSE`, hashed for cheap adds; sorted only when read.
 type Sparse = HashMap<u64, u64, BuildHasherDefault<ValueHasher>>;
@@ -90,14 +98,56 @@ impl Hasher for ValueHasher {
 /// Serialised as `{"values": {"VALUE": COUNT, ...}}` with values in increasing order and no
 /// zero counts; two distributions are equal when they hold the same values the same number of
 /// times.
+///
+/// It takes 24 bytes and nothing on the heap while it holds one distinct value, a sorted list
+/// while it holds fewer than [`MANY`] values, and a vector indexed by value (plus a map for large
+/// values) after that: the memory of a distribution never exceeds about 16 bytes per value
+/// recorded plus 8 KiB, whatever the values.
 #[derive(Debug, Clone, Default)]
 pub struct Distribution {
+    values: Values,
+}
+
+/// How a [`Distribution`] stores its values.
+#[derive(Debug, Clone, Default)]
+enum Values {
+    /// No value yet.
+    #[default]
+    Empty,
+    /// One distinct value and its occurrences (> 0).
+    One((u64, u64)),
+    /// Fewer than [`MANY`] values in all, distinct, sorted by value, occurrences > 0.
+    Few(Vec<(u64, u64)>),
+    /// The fast form.
+    Many(Box<Many>),
+}
+
+/// Values counted by index below [`DENSE`] and hashed above it, with their count and sum.
+#[derive(Debug, Clone, Default)]
+struct Many {
     /// `dense[v]` = occurrences of `v`, for `v < DENSE`.
     dense: Vec<u64>,
     /// Occurrences of values `>= DENSE`.
     sparse: Sparse,
     count: u64,
     sum: u128,
+}
+
+impl Many {
+    #[inline]
+    fn add_count(&mut self, value: u64, times: u64) {
+        if value < DENSE as u64 {
+            let i = value as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, 0);
+            }
+            self.dense[i] += times;
+        } else {
+            *self.sparse.entry(value).or_insert(0) += times;
+        }
+        self.count += times;
+        self.sum += u128::from(value) * u128::from(times);
+    }
 }
 
 impl Distribution {
@@ -118,17 +168,42 @@ impl Distribution {
         if times == 0 {
             return;
         }
-        if value < DENSE as u64 {
-            let i = value as usize;
-            if i >= self.dense.len() {
-                self.dense.resize(i + 1, 0);
+        match &mut self.values {
+            Values::Many(many) => many.add_count(value, times),
+            Values::Empty => self.values = Values::One((value, times)),
+            Values::One((v, t)) if *v == value => *t += times,
+            Values::One((v, t)) => {
+                let (one, other) = ((*v, *t), (value, times));
+                self.values = Values::Few(if one.0 < other.0 {
+                    vec![one, other]
+                } else {
+                    vec![other, one]
+                });
+                self.grow_if_many();
             }
-            self.dense[i] += times;
-        } else {
-            *self.sparse.entry(value).or_insert(0) += times;
+            Values::Few(few) => {
+                match few.binary_search_by_key(&value, |&(v, _)| v) {
+                    Ok(i) => few[i].1 += times,
+                    Err(i) => few.insert(i, (value, times)),
+                }
+                self.grow_if_many();
+            }
         }
-        self.count += times;
-        self.sum += u128::from(value) * u128::from(times);
+    }
+
+    /// Moves a list of values that reached [`MANY`] values to the fast form.
+    fn grow_if_many(&mut self) {
+        let Values::Few(few) = &self.values else {
+            return;
+        };
+        if few.iter().map(|&(_, t)| t).sum::<u64>() < MANY {
+            return;
+        }
+        let mut many = Many::default();
+        for &(value, times) in few {
+            many.add_count(value, times);
+        }
+        self.values = Values::Many(Box::new(many));
     }
 
     /// Adds every occurrence recorded in `other`.
@@ -140,30 +215,48 @@ impl Distribution {
 
     /// `(value, occurrences)` for every value that occurred, in increasing order of value.
     pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let dense = self
-            .dense
+        let (listed, many) = match &self.values {
+            Values::Empty => (&[][..], None),
+            Values::One(pair) => (std::slice::from_ref(pair), None),
+            Values::Few(few) => (&few[..], None),
+            Values::Many(many) => (&[][..], Some(&**many)),
+        };
+        let dense = many
+            .map_or(&[][..], |m| &m.dense[..])
             .iter()
             .enumerate()
             .filter(|&(_, &times)| times > 0)
             .map(|(value, &times)| (value as u64, times));
-        let mut sparse: Vec<(u64, u64)> = self.sparse.iter().map(|(&v, &t)| (v, t)).collect();
-        sparse.sort_unstable();
-        dense.chain(sparse)
+        let sparse = many.map_or_else(Vec::new, |m| {
+            let mut sparse: Vec<(u64, u64)> = m.sparse.iter().map(|(&v, &t)| (v, t)).collect();
+            sparse.sort_unstable();
+            sparse
+        });
+        listed.iter().copied().chain(dense).chain(sparse)
     }
 
     /// How many values were recorded.
     pub fn count(&self) -> u64 {
-        self.count
+        match &self.values {
+            Values::Many(many) => many.count,
+            _ => self.iter().map(|(_, times)| times).sum(),
+        }
     }
 
     /// Whether no value was recorded.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        matches!(self.values, Values::Empty)
     }
 
     /// The exact sum of the values.
     pub fn sum(&self) -> u128 {
-        self.sum
+        match &self.values {
+            Values::Many(many) => many.sum,
+            _ => self
+                .iter()
+                .map(|(value, times)| u128::from(value) * u128::from(times))
+                .sum(),
+        }
     }
 
     /// The smallest value, if any.
@@ -173,15 +266,21 @@ impl Distribution {
 
     /// The largest value, if any.
     pub fn max(&self) -> Option<u64> {
-        match self.sparse.keys().max() {
-            Some(&value) => Some(value),
-            None => self.dense.iter().rposition(|&t| t > 0).map(|v| v as u64),
+        match &self.values {
+            Values::Empty => None,
+            Values::One((value, _)) => Some(*value),
+            Values::Few(few) => few.last().map(|&(value, _)| value),
+            Values::Many(many) => match many.sparse.keys().max() {
+                Some(&value) => Some(value),
+                None => many.dense.iter().rposition(|&t| t > 0).map(|v| v as u64),
+            },
         }
     }
 
     /// The exact sum divided by the count, rounded once to `f64`; `None` when empty.
     pub fn mean(&self) -> Option<f64> {
-        (self.count > 0).then(|| self.sum as f64 / self.count as f64)
+        let count = self.count();
+        (count > 0).then(|| self.sum() as f64 / count as f64)
     }
 
     /// The `p`-th percentile by the nearest-rank rule (see the [module documentation](self)):
@@ -192,12 +291,11 @@ impl Distribution {
     /// When `p` is above 100.
     pub fn percentile(&self, p: u32) -> Option<u64> {
         assert!(p <= 100, "a percentile is at most 100, not {p}");
-        if self.count == 0 {
+        let count = self.count();
+        if count == 0 {
             return None;
         }
-        let rank = (u128::from(p) * u128::from(self.count))
-            .div_ceil(100)
-            .max(1);
+        let rank = (u128::from(p) * u128::from(count)).div_ceil(100).max(1);
         let mut seen = 0u128;
         self.iter().find_map(|(value, times)| {
             seen += u128::from(times);
@@ -231,7 +329,7 @@ impl Distribution {
 
 impl PartialEq for Distribution {
     fn eq(&self, other: &Self) -> bool {
-        self.count == other.count && self.iter().eq(other.iter())
+        self.iter().eq(other.iter())
     }
 }
 
@@ -369,6 +467,58 @@ mod tests {
         assert_eq!(wide, dist(&[0, last + 1]).histogram(Buckets::PowersOfTwo));
         let huge = dist(&[17, 1 << 40]).histogram(Buckets::PerValue);
         assert_eq!(huge.len(), 37);
+    }
+
+    #[test]
+    fn a_distribution_of_few_values_is_small_and_answers_as_the_fast_form_does() {
+        assert_eq!(std::mem::size_of::<Distribution>(), 24);
+        // Values of a small group, then of a large one: every answer agrees with a sorted list
+        // of the values, before and after the change of form at MANY values.
+        let mut d = Distribution::new();
+        let mut values = Vec::new();
+        let mut x = 7u64;
+        for n in 0..3 * MANY {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let value = match n % 3 {
+                0 => (x >> 60) % 5,
+                1 => (x >> 40) % 3000,
+                _ => x >> 20,
+            };
+            d.add(value);
+            values.push(value);
+            if [1, 2, 3, 100, MANY - 1, MANY, MANY + 1, 3 * MANY - 1].contains(&(n + 1)) {
+                let few = matches!(d.values, Values::One(_) | Values::Few(_));
+                assert_eq!(few, n + 1 < MANY, "form after {} values", n + 1);
+                let mut sorted = values.clone();
+                sorted.sort_unstable();
+                assert_eq!(d.count(), sorted.len() as u64);
+                assert_eq!(d.sum(), sorted.iter().map(|&v| u128::from(v)).sum::<u128>());
+                assert_eq!(
+                    (d.min(), d.max()),
+                    (sorted.first().copied(), sorted.last().copied())
+                );
+                for p in [1, 50, 90, 99, 100] {
+                    let rank = (p * sorted.len()).div_ceil(100).max(1);
+                    assert_eq!(d.percentile(p as u32), Some(sorted[rank - 1]), "p{p}");
+                }
+                let mut counted: Vec<(u64, u64)> = Vec::new();
+                for &v in &sorted {
+                    match counted.last_mut() {
+                        Some((last, times)) if *last == v => *times += 1,
+                        _ => counted.push((v, 1)),
+                    }
+                }
+                assert!(d.iter().eq(counted.iter().copied()));
+            }
+        }
+        // One value many times stays one value.
+        let mut one = Distribution::new();
+        one.add_count(17, 5 * MANY);
+        one.add(17);
+        assert!(matches!(one.values, Values::One((17, _))));
+        assert_eq!(one.count(), 5 * MANY + 1);
     }
 
     #[test]

@@ -28,17 +28,25 @@
 //!   },
 //!   "rating": { ... },                   only for rows of rate: see stats::rating::Doc
 //!   "by": "givens",                      grouping column, or null
-//!   "groups": {                          per value of that column: the fields from
-//!     "17": { "records": ..., "status": ..., ..., "counters": ... }   "records" to "counters"
-//!   },
-//!   "run": {                             only in the summary of a shard (solve --shard):
+//!   "bins": null,                        or, when the groups are ranges of a numeric column:
+//!                                        { "chosen": "given" | "quantiles" | "automatic",
+//!                                          "quantiles": 10 (bins asked, or null),
+//!                                          "edges": ["0", "1.5", "3"] (as text: exact) }
+//!   "groups": {                          per value of that column (per bin, named by its
+//!     "17": { "records": ..., "status": ..., ..., "counters": ... }   label: "[0, 1.5]",
+//!   },                                   "(1.5, 3]", "< 0", "> 3"): "records" to "counters"
+//!   "hardest": [                         the 20 records that needed the most search
+//!     { "file": null, "line": 118, "puzzle": "4.....8.5...", "status": "solved",
+//!       "recursions": 945, "max_depth": 21, "guesses": 944, ...,  "givens": 24 }
+//!   ],                                   (a "regions" member for a jigsaw record)
+//!   "run": {                             in the summary of solve --summary and merge:
 //!     "tool_version": "0.1.0",           what the rows were made from and how
 //!     "inputs": [                        the inputs in order, each whole (see RunInfo)
 //!       { "name": "data/a.txt.gz", "bytes": 90234, "digest": "3f1c...(32 hex digits)" }
 //!     ],
 //!     "options": { "algorithm": "fast", "max_solutions": 2, ... },
-//!     "shard": { "index": 3, "count": 16, "output_bytes": 81234, "output_digest": "9a0e..." }
-//!   }
+//!     "shard": { "index": 3, ... }       only for a shard (solve --shard):
+//!   }                                    { "index", "count", "output_bytes", "output_digest" }
 //! }
 //! ```
 //!
@@ -47,22 +55,32 @@
 //! defined in [`crate::stats`] (powers of two; one bucket per value for `max_depth` and
 //! `givens`, unless their values span more than 256).
 //!
-//! Reading takes `records`, `status`, `solved_without_guess`, each counter's `values`, `by`
-//! and `groups`; every other field is derived from them and ignored. The numbers read must
-//! agree with each other ([`Summary::check`]), so a truncated or hand-edited file is refused
-//! rather than merged.
+//! Groups are described by the same fields as the whole; `hardest` is listed for the whole
+//! only, ranked as [`super::hardest`] defines (by recursions, then guesses, then where the
+//! record is), and `file` is the record's input when the results name it (several inputs).
 //!
-//! `run` was added within version 1: readers that do not know it ignore it, and `stats` merges
-//! summaries with or without it. [`read_saved`] reads it too, for `merge`. `rating` was added
-//! within version 1 too: `records` counts the rows of `solve` and of `rate`, `status` and
-//! `counters` describe the rows of `solve`, `rating` (in the whole and in each group that has
-//! any) those of `rate`, and it is read back.
+//! Reading takes `records`, `status`, `solved_without_guess`, each counter's `values`, `by`,
+//! `bins`, `groups` and `hardest`; every other field is derived from them and ignored. The
+//! numbers read must agree with each other ([`Summary::check`]: groups add up to the whole,
+//! are bins when there are bins, the hardest records are among the counted values), so a
+//! truncated or hand-edited file is refused rather than merged.
+//!
+//! `run` (first for shards, then for every `solve --summary` and `merge`), `bins` and
+//! `hardest` were added within version 1: readers that do not know them ignore them, and
+//! summaries with and without them merge (the hardest records are then those of the summaries
+//! that list them). [`read_saved`] reads `run` too, for `merge` and the report's header.
+//!
+//! `rating` was added within version 1 too: `records` counts the rows of `solve` and of
+//! `rate`, `status` and `counters` describe the rows of `solve`, `rating` (in the whole and in
+//! each group that has any) those of `rate` ([`super::rating::Doc`]), and it is read back.
 
 use std::collections::BTreeMap;
 use std::io;
 
 use serde::{Deserialize, Serialize};
 
+use super::bins::Bins;
+use super::hardest::Hardest;
 use super::{Bucket, Counter, Distribution, Inconsistency, Summary};
 use crate::files::digest::{Digest, Prefix};
 use crate::row::{SolveStatus, Tally};
@@ -96,10 +114,11 @@ pub enum JsonError {
     Inconsistent(#[from] Inconsistency),
 }
 
-/// What the rows of a shard were made from and how: the `run` field of its summary.
+/// What the rows of a run were made from and how: the `run` field of its summary.
 ///
 /// Two shards with equal `RunInfo` (shard index aside) read the same bytes with the same options
-/// and the same version of the tool: they are shards of one run.
+/// and the same version of the tool: they are shards of one run. A run that is not a shard has
+/// no `shard`; nor has the summary `merge` writes, which is the one of a single run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInfo {
     /// The version of sudoku-bulk that wrote the rows.
@@ -211,7 +230,9 @@ struct Document<'a> {
     #[serde(flatten)]
     body: Body<'a>,
     by: Option<&'a str>,
+    bins: Option<&'a Bins>,
     groups: BTreeMap<&'a str, Body<'a>>,
+    hardest: &'a Hardest,
     #[serde(skip_serializing_if = "Option::is_none")]
     run: Option<&'a RunInfo>,
 }
@@ -223,11 +244,13 @@ impl<'a> Document<'a> {
             version: VERSION,
             body: Body::new(summary),
             by: summary.by(),
+            bins: summary.bins(),
             groups: summary
                 .groups()
                 .iter()
                 .map(|(key, group)| (key.as_str(), Body::new(group)))
                 .collect(),
+            hardest: summary.hardest(),
             run: None,
         }
     }
@@ -334,7 +357,8 @@ impl<'a> CounterDoc<'a> {
 mod tests {
     use super::*;
     use crate::solver::SearchStats;
-    use crate::stats::Row;
+    use crate::stats::bins::Bins;
+    use crate::stats::{RecordRef, Row};
 
     fn sample(by: Option<&str>) -> Summary {
         let mut s = by.map_or_else(Summary::new, Summary::grouped_by);
@@ -349,6 +373,7 @@ mod tests {
                 givens: 17 + i % 4,
             };
             let group = (i % 3).to_string();
+            let puzzle = format!("{i:.>81}");
             let row = Row {
                 status: if i % 10 == 9 {
                     SolveStatus::Multiple
@@ -357,6 +382,12 @@ mod tests {
                 },
                 counters: Some(stats),
                 group: Some(&group),
+                record: Some(RecordRef {
+                    file: (i % 2 == 0).then_some("a.txt"),
+                    line: i + 1,
+                    puzzle: &puzzle,
+                    regions: None,
+                }),
             };
             s.add(&row);
         }
@@ -467,6 +498,45 @@ mod tests {
             read_saved(v.to_string().as_bytes()),
             Err(JsonError::Shape(_))
         ));
+    }
+
+    #[test]
+    fn bins_and_the_hardest_records_read_back() {
+        let binned = sample(Some("k"))
+            .binned(Bins::given(&["0.5", "1.5"]).unwrap())
+            .unwrap();
+        assert_eq!(binned.hardest().records().len(), 20);
+        let text = to_string(&binned);
+        assert_eq!(from_str(&text).unwrap(), binned);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["bins"]["edges"], serde_json::json!(["0.5", "1.5"]));
+        assert_eq!(v["groups"]["< 0.5"]["records"], 18);
+        assert_eq!(v["groups"]["[0.5, 1.5]"]["records"], 17);
+        assert_eq!(v["groups"]["> 1.5"]["records"], 16);
+        let hardest = &v["hardest"][0];
+        assert_eq!(hardest["line"], 50);
+        assert_eq!(hardest["recursions"], 1 + 49 * 49);
+        assert_eq!(hardest["file"], serde_json::Value::Null);
+        assert_eq!(v["hardest"][1]["file"], "a.txt");
+
+        // A group that is no bin, a record the counters do not hold: refused.
+        let mut bad = v.clone();
+        let group = bad["groups"]["> 1.5"].clone();
+        bad["groups"].as_object_mut().unwrap().remove("> 1.5");
+        bad["groups"]["2"] = group;
+        assert_eq!(
+            from_str(&bad.to_string()).unwrap_err().to_string(),
+            "inconsistent summary: group '2' is not one of the bins"
+        );
+        let mut bad = v.clone();
+        bad["hardest"][0]["recursions"] = 7777.into();
+        assert!(from_str(&bad.to_string()).is_err());
+        let mut bad = v;
+        bad["hardest"].as_array_mut().unwrap().swap(0, 1);
+        assert_eq!(
+            from_str(&bad.to_string()).unwrap_err().to_string(),
+            "inconsistent summary: the list of the hardest records is out of order or too long"
+        );
     }
 
     #[test]

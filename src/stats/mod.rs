@@ -28,18 +28,25 @@
 //!   the depth and givens of a 9x9 puzzle) fall back to powers of two, so that a strange input
 //!   cannot ask for millions of buckets.
 //! - **groups** ([`Summary::grouped_by`]): one summary per distinct value of a column (the
-//!   `--by` column); the groups add up to the whole.
+//!   `--by` column), or per range of its values ([`bins`], [`Summary::binned_by`]); the groups
+//!   add up to the whole.
+//! - **the hardest records** ([`hardest`]): the records that needed the most search, with
+//!   where they are and their puzzle, a bounded list that merges like the rest.
 //! - **ratings** ([`rating`]): the rows of `rate` (levels, scores, techniques) are counted in
 //!   `records` and in a rating part of their own; status counts and counters above describe
 //!   the rows of `solve`.
 
+pub mod bins;
 mod counter;
 mod distribution;
 pub mod document;
+pub mod grouping;
+pub mod hardest;
+pub mod plausible;
 pub mod rating;
 pub mod read;
 mod summary;
 
 pub use counter::Counter;
 pub use distribution::{Bucket, Buckets, Distribution, PER_VALUE_SPAN};
-pub use summary::{Counters, GroupingMismatch, Inconsistency, Row, Summary};
+pub use summary::{Counters, GroupingMismatch, Inconsistency, RecordRef, ResultRow, Row, Summary};

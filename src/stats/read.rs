@@ -1,21 +1,24 @@
-//! Building a [`Summary`] from files: outputs of `solve` (CSV with a header, or JSON lines) and
-//! summary JSON files (`solve --summary`), plain or gzip, in any mix.
+//! Reading results for a [`Summary`]: outputs of `solve` (CSV with a header, or JSON lines) and
+//! summary JSON files (`solve --summary`), plain or gzip, in any mix. How the rows are grouped
+//! (by input, by a column's values or in bins of them) is [`super::grouping`]'s job.
 //!
 //! Results are read through the same code as puzzles: the input is opened and sniffed by
 //! [`crate::files`] (gzip, a byte order mark, the first line that is neither blank nor a
 //! comment), and its rows are records of the [`crate::format`] readers, their columns read by
-//! name. What the input is, is found from that first line, not its name:
+//! name (a CSV record equal to the header, as a second file's header is in concatenated files,
+//! is skipped there). What the input is, is found from that first line, not its name:
 //! - a lone `{` (a pretty-printed document) or an object whose `format` is
 //!   [`super::document::FORMAT`]: a *summary document*;
 //! - another object: *JSON-lines rows*;
 //! - anything else: *CSV* with a header row.
 //!
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
-//! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); other
-//! columns are ignored unless named as the grouping column. An `invalid` row may leave every
-//! counter empty (CSV) or null/absent (JSON lines); any other row must carry all seven. A CSV
-//! row must have as many fields as the header. Errors name the file and the line of the input
-//! where the bad record starts.
+//! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); the
+//! `line`, `file`, `puzzle` and `regions` columns are read when present, for the list of the
+//! hardest records; other columns are ignored unless named as the grouping column. An
+//! `invalid` row may leave every counter empty (CSV) or null/absent (JSON lines); any other row
+//! must carry all seven. A CSV row must have as many fields as the header. Errors name the file
+//! and the line of the input where the bad record starts.
 //!
 //! The output of `rate`, told by its `level`, `score` and `techniques` columns, is read by the
 //! rules of [`super::rating`] into the summary's rating part.
@@ -23,8 +26,10 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use super::document::JsonError;
-use super::{Counter, Row, Summary};
+use super::document::{JsonError, Saved};
+use super::grouping::{self, Grouping};
+use super::plausible::{self, Impossibility};
+use super::{Counter, RecordRef, ResultRow, Row, Summary};
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
 use crate::row::{RowStatus, SolveStatus, Status, UnknownStatus};
@@ -42,7 +47,7 @@ pub enum ReadError {
         source: io::Error,
     },
     /// A CSV input lacks a needed column.
-    #[error("{}: no column '{column}' in the header", path.display())]
+    #[error("{}: no column '{column}' in the header{}", path.display(), hint(.column))]
     MissingColumn {
         /// The input.
         path: PathBuf,
@@ -85,17 +90,64 @@ pub enum ReadError {
         /// Why.
         source: super::GroupingMismatch,
     },
-    /// A summary document grouped by another column than the one asked for: groups can only
-    /// be rebuilt from the result rows.
-    #[error("{}: the summary is {}, so it cannot be grouped by '{wanted}'; summarise the results files instead", path.display(), found.as_ref().map_or("not grouped".to_string(), |c| format!("grouped by '{c}'")))]
+    /// More groups than allowed.
+    #[error(
+        "{}{}: more than {max} distinct values of '{column}' to group by: group by a column with fewer values, or give --max-groups N to allow more (each group takes about half a kilobyte while read, and a few more while the report is written)",
+        path.display(),
+        line.map_or(String::new(), |l| format!(":{l}"))
+    )]
+    TooManyGroups {
+        /// The input.
+        path: PathBuf,
+        /// 1-based line of the row that made one group too many (none for a summary document).
+        line: Option<u64>,
+        /// The grouping column.
+        column: String,
+        /// The most groups allowed.
+        max: usize,
+    },
+    /// A summary document grouped otherwise than asked for: groups can only be rebuilt from
+    /// the result rows.
+    #[error("{}: the summary is {found}, so it cannot be {wanted}; summarise the results files instead", path.display())]
     Regroup {
         /// The input.
         path: PathBuf,
-        /// Its grouping column.
-        found: Option<String>,
-        /// The grouping column asked for.
+        /// How it is grouped, in words.
+        found: String,
+        /// The grouping asked for, in words.
         wanted: String,
     },
+    /// A column to put in bins holds a value that is not a number.
+    #[error("{}{}: {column}: {value} is not a number, so the column cannot be put in bins", path.display(), line.map_or(String::new(), |l| format!(":{l}")))]
+    NotANumber {
+        /// The input.
+        path: PathBuf,
+        /// The line of the row, or none for a group of a summary document.
+        line: Option<u64>,
+        /// The grouping column.
+        column: String,
+        /// The value, quoted, escaped and cut.
+        value: String,
+    },
+    /// Standard input, where the inputs must be read twice.
+    #[error(
+        "standard input can be read only once, but '{column}' has more than {held} distinct numbers: to find its quantile bins the inputs are read twice; save it to a file, or give the edges (--bins A,B,...)"
+    )]
+    ReadTwice {
+        /// The grouping column.
+        column: String,
+        /// The groups held in one reading ([`grouping::HELD_GROUPS`]).
+        held: usize,
+    },
+}
+
+/// A hint for a missing column: `file` is there only when `solve` read several inputs.
+fn hint(column: &str) -> &'static str {
+    if column == "file" {
+        " (results of a single input have none; --by input groups by the results files)"
+    } else {
+        ""
+    }
 }
 
 /// What is wrong with one result row.
@@ -132,34 +184,25 @@ pub enum RowProblem {
     /// A row of `rate` output that is not a rate row ([`super::rating`]).
     #[error(transparent)]
     Rating(#[from] super::rating::RatingProblem),
+    /// Values that the definitions of the counters rule out ([`super::plausible`]).
+    #[error(transparent)]
+    Impossible(#[from] Impossibility),
 }
 
 /// Summarises every input in order and merges the results; `-` is stdin. With `by`, rows are
-/// also grouped by the value of that column (a summary document must be grouped by it too).
+/// also grouped by the value of that column, one group per value (a summary document must be
+/// grouped by it too).
 pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summary, ReadError> {
-    let mut total = empty(by);
-    for path in paths {
-        let summary = read_path(path.as_ref(), by)?;
-        total
-            .merge(&summary)
-            .map_err(|source| ReadError::Grouping {
-                path: path.as_ref().to_path_buf(),
-                source,
-            })?;
-    }
-    Ok(total)
+    let grouping = by.map(|name| Grouping::Column {
+        name: name.to_string(),
+        bins: grouping::BinChoice::None,
+    });
+    Ok(grouping::summarise(paths, grouping.as_ref(), usize::MAX)?.summary)
 }
 
 /// Summarises one input; `-` is stdin.
 pub fn read_path(path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let input = Input::from_arg(path.as_os_str());
-    let opened = input
-        .open(Default::default())
-        .map_err(|source| ReadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    read_opened(opened, path, by)
+    read_paths(&[path], by)
 }
 
 /// Summarises one input read from `input`; `path` names it in errors.
@@ -172,26 +215,81 @@ pub fn read_from(
         path: path.to_path_buf(),
         source,
     })?;
-    read_opened(opened, path, by)
+    let grouping = by.map(|name| Grouping::Column {
+        name: name.to_string(),
+        bins: grouping::BinChoice::None,
+    });
+    grouping::summarise_opened(opened, path, grouping.as_ref())
 }
 
-fn read_opened(mut opened: Opened, path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
+/// What an input turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content {
+    /// Result rows in this format.
+    Rows(InputFormat),
+    /// Result rows in a Parquet file.
+    Parquet,
+    /// A summary document.
+    Document,
+}
+
+/// Opens an input; `-` is stdin.
+pub(super) fn open(path: &Path) -> Result<Opened, ReadError> {
+    Input::from_arg(path.as_os_str())
+        .open(Default::default())
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// Reads one opened input: its rows, each handed to `each` with its line (and its value of the
+/// column `by`, as the row's group), or its summary document, returned.
+pub(super) fn read_opened(
+    mut opened: Opened,
+    path: &Path,
+    by: Option<&str>,
+    each: &mut dyn FnMut(&ResultRow<'_>, u64) -> Result<(), ReadError>,
+) -> Result<(Content, Option<Saved>), ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
     };
+    if !opened.parquet && format::parquet::is_named(Some(path)) {
+        let detail = format::parquet::misnamed().to_string();
+        return Err(io_error(io::Error::new(io::ErrorKind::InvalidData, detail)));
+    }
+    if opened.parquet {
+        let open = |options: &ReadOptions| {
+            format::parquet::ParquetReader::open(path, options)
+                .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
+        };
+        // The output of `rate` is told by its columns: those a reader finds.
+        let rating = open(&rating_options(by)).is_ok();
+        read_rows(open, path, by, rating, each)?;
+        return Ok((Content::Parquet, None));
+    }
     let head = opened.head.trim_ascii();
     if head == b"{" || is_summary_object(head) {
         let mut text = Vec::new();
         opened.reader.read_to_end(&mut text).map_err(io_error)?;
-        return read_document(&text, path, by);
+        let saved = super::document::read_saved(&text).map_err(|source| ReadError::Summary {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        return Ok((Content::Document, Some(saved)));
     }
     let format = if head.starts_with(b"{") {
         InputFormat::Jsonl
     } else {
         InputFormat::Csv
     };
-    read_rows(opened, format, path, by)
+    if !opened.head.is_empty() {
+        let rating = super::rating::is_rate_output(&opened.head, format);
+        let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
+        read_rows(open, path, by, rating, each)?;
+    }
+    Ok((Content::Rows(format), None))
 }
 
 /// Whether a line is a whole summary document on one line.
@@ -205,53 +303,58 @@ fn is_summary_object(line: &[u8]) -> bool {
         .is_ok_and(|object| object.format == Some(super::document::FORMAT))
 }
 
-fn empty(by: Option<&str>) -> Summary {
-    match by {
-        Some(column) => Summary::grouped_by(column),
-        None => Summary::new(),
-    }
-}
+/// The columns read when the input has them, in this order: where each record is, for the
+/// list of the hardest, and the solution count, for the checks of [`plausible`].
+const OPTIONAL: [&str; 5] = ["line", "file", "puzzle", "regions", "solutions"];
 
-/// The result rows of a CSV or JSON-lines input, summarised.
-fn read_rows(
-    opened: Opened,
-    format: InputFormat,
-    path: &Path,
-    by: Option<&str>,
-) -> Result<Summary, ReadError> {
-    let mut summary = empty(by);
-    if opened.head.is_empty() {
-        return Ok(summary);
-    }
-    // The output of `rate` has its own columns ([`super::rating`]).
-    let rating = super::rating::is_rate_output(&opened.head, format);
-    if rating {
-        summary = summary.rating_kept();
-    }
-    // The columns read, by name: the status, the counters (or the rating), and the grouping
-    // column.
-    let keep: Vec<String> = if rating {
-        super::rating::COLUMNS[..]
-            .iter()
-            .chain(&by)
-            .map(|c| c.to_string())
-            .collect()
-    } else {
-        std::iter::once("status")
-            .chain(Counter::ALL.iter().map(|c| c.name()))
-            .chain(by)
-            .map(str::to_string)
-            .collect()
-    };
-    let options = ReadOptions {
+/// The options that read the rows of `rate` output ([`super::rating::COLUMNS`] and the
+/// grouping column).
+fn rating_options(by: Option<&str>) -> ReadOptions {
+    ReadOptions {
         wanted: Wanted::Columns,
         columns: Columns {
-            keep,
+            keep: super::rating::COLUMNS
+                .iter()
+                .copied()
+                .chain(by)
+                .map(str::to_string)
+                .collect(),
             ..Columns::default()
         },
         ..ReadOptions::default()
+    }
+}
+
+/// The result rows of a CSV, JSON-lines or Parquet input, each handed to `each`; `open` makes
+/// the reader for the options given; `rating` says the rows are those of `rate`.
+fn read_rows<'a>(
+    open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
+    path: &Path,
+    by: Option<&str>,
+    rating: bool,
+    each: &mut dyn FnMut(&ResultRow<'_>, u64) -> Result<(), ReadError>,
+) -> Result<(), ReadError> {
+    // The columns read, by name: the status, the counters, and the grouping column (or those
+    // of a rate row).
+    let keep: Vec<String> = std::iter::once("status")
+        .chain(Counter::ALL.iter().map(|c| c.name()))
+        .chain(by)
+        .map(str::to_string)
+        .collect();
+    let options = if rating {
+        rating_options(by)
+    } else {
+        ReadOptions {
+            wanted: Wanted::Columns,
+            columns: Columns {
+                keep,
+                ..Columns::default()
+            },
+            optional: OPTIONAL.map(str::to_string).to_vec(),
+            ..ReadOptions::default()
+        }
     };
-    let mut reader = format::reader(format, opened.reader, &options).map_err(|e| match e {
+    let mut reader = open(&options).map_err(|e| match e {
         ReaderError::Io(source) => ReadError::Io {
             path: path.to_path_buf(),
             source,
@@ -259,6 +362,10 @@ fn read_rows(
         ReaderError::Header(HeaderError::NoColumn { wanted, .. }) => ReadError::MissingColumn {
             path: path.to_path_buf(),
             column: wanted,
+        },
+        ReaderError::Header(broken @ HeaderError::NotParquet { .. }) => ReadError::Io {
+            path: path.to_path_buf(),
+            source: io::Error::new(io::ErrorKind::InvalidData, broken.to_string()),
         },
         ReaderError::Header(other) => ReadError::Syntax {
             path: path.to_path_buf(),
@@ -289,27 +396,60 @@ fn read_rows(
                         problem: problem.into(),
                     }
                 })?;
-            summary.add_rated(&row);
+            each(&ResultRow::Rate(row), record.line)?;
             continue;
         }
         let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
+        let found = |i: usize| {
+            record.optional[i]
+                .as_deref()
+                .filter(|v| !v.is_empty())
+                .and_then(|v| std::str::from_utf8(v).ok())
+        };
+        // A row names its record when it has a line and a puzzle.
+        let place = match (found(0).and_then(|l| l.trim().parse().ok()), found(2)) {
+            (Some(line), Some(puzzle)) => Some(RecordRef {
+                file: found(1),
+                line,
+                puzzle,
+                regions: found(3),
+            }),
+            _ => None,
+        };
+        let row_problem = |problem| ReadError::Row {
+            path: path.to_path_buf(),
+            line: record.line,
+            problem,
+        };
         let row = build_row(
             &fields[0],
             |i| count(Counter::ALL[i], &fields[1 + i]),
             group.as_deref(),
         )
-        .map_err(|problem| ReadError::Row {
-            path: path.to_path_buf(),
-            line: record.line,
-            problem,
-        })?;
-        summary.add(&row);
+        .map_err(row_problem)?;
+        let solutions = found(4)
+            .map(|field| count_named("solutions", field.as_bytes()))
+            .transpose()
+            .map_err(row_problem)?
+            .flatten();
+        plausible::check(row.status, row.counters.as_ref(), solutions)
+            .map_err(|e| row_problem(e.into()))?;
+        let row = match place {
+            Some(place) => row.about(place),
+            None => row,
+        };
+        each(&ResultRow::Solve(row), record.line)?;
     }
-    Ok(summary)
+    Ok(())
 }
 
 /// A counter field: empty is `None`.
 fn count(counter: Counter, field: &[u8]) -> Result<Option<u64>, RowProblem> {
+    count_named(counter.name(), field)
+}
+
+/// A count in the column `column`: empty is `None`.
+fn count_named(column: &'static str, field: &[u8]) -> Result<Option<u64>, RowProblem> {
     let field = field.trim_ascii();
     if field.is_empty() {
         return Ok(None);
@@ -319,13 +459,13 @@ fn count(counter: Counter, field: &[u8]) -> Result<Option<u64>, RowProblem> {
         .and_then(|text| text.parse().ok())
         .map(Some)
         .ok_or_else(|| RowProblem::NotACount {
-            column: counter.name(),
+            column,
             found: quote(&String::from_utf8_lossy(field)),
         })
 }
 
 /// `text` in single quotes, control characters escaped, cut after 40 characters.
-fn quote(text: &str) -> String {
+pub(super) fn quote(text: &str) -> String {
     let mut shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
     if text.chars().nth(40).is_some() {
         shown.push_str("...");
@@ -384,25 +524,8 @@ fn build_row<'g>(
         status,
         counters,
         group,
+        record: None,
     })
-}
-
-fn read_document(text: &[u8], path: &Path, by: Option<&str>) -> Result<Summary, ReadError> {
-    let summary = super::document::from_slice(text).map_err(|source| ReadError::Summary {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    match by {
-        None => Ok(summary.ungrouped()),
-        Some(wanted) if summary.by() == Some(wanted) => Ok(summary),
-        // An empty summary holds no rows to regroup.
-        Some(wanted) if summary.records() == 0 => Ok(Summary::grouped_by(wanted)),
-        Some(wanted) => Err(ReadError::Regroup {
-            path: path.to_path_buf(),
-            found: summary.by().map(str::to_string),
-            wanted: wanted.to_string(),
-        }),
-    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,10 @@ use std::ops::AddAssign;
 
 use serde::{Deserialize, Serialize};
 
+use super::bins::{Bins, Number};
 use super::counter::Counter;
 use super::distribution::Distribution;
+use super::hardest::{HardRecord, Hardest};
 use super::rating::{RatedRow, RatingInconsistency, RatingSummary};
 use crate::row::{SolveStatus, Tally};
 use crate::solver::{Outcome, SearchStats};
@@ -23,6 +25,22 @@ pub struct Row<'a> {
     /// The record's value in the grouping column; a grouped summary files a row without one
     /// under the empty string. Ignored by an ungrouped summary.
     pub group: Option<&'a str>,
+    /// Where the record is and its puzzle, for the list of the [hardest](Summary::hardest);
+    /// a row without it is counted but never listed.
+    pub record: Option<RecordRef<'a>>,
+}
+
+/// The record a row is about: where it is in its input, and its puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordRef<'a> {
+    /// The input, when the results name it (several inputs).
+    pub file: Option<&'a str>,
+    /// The line where the record starts.
+    pub line: u64,
+    /// The puzzle as the results write it.
+    pub puzzle: &'a str,
+    /// The record's own region layout, if any.
+    pub regions: Option<&'a str>,
 }
 
 impl Row<'static> {
@@ -32,6 +50,7 @@ impl Row<'static> {
             status: outcome.status.into(),
             counters: Some(outcome.stats),
             group: None,
+            record: None,
         }
     }
 
@@ -41,17 +60,64 @@ impl Row<'static> {
             status: SolveStatus::Invalid,
             counters: None,
             group: None,
+            record: None,
         }
     }
 }
 
 impl<'a> Row<'a> {
     /// The same row, filed under `group`.
-    pub fn with_group<'b>(self, group: &'b str) -> Row<'b> {
+    pub fn with_group<'b>(self, group: &'b str) -> Row<'b>
+    where
+        'a: 'b,
+    {
         Row {
-            status: self.status,
-            counters: self.counters,
             group: Some(group),
+            ..self
+        }
+    }
+
+    /// The same row, about `record`.
+    pub fn about<'b>(self, record: RecordRef<'b>) -> Row<'b>
+    where
+        'a: 'b,
+    {
+        Row {
+            record: Some(record),
+            ..self
+        }
+    }
+}
+
+/// A row of any results file `stats` reads: of `solve`, or of `rate` ([`super::rating`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultRow<'a> {
+    /// A row of `solve`.
+    Solve(Row<'a>),
+    /// A row of `rate`.
+    Rate(RatedRow<'a>),
+}
+
+impl<'a> ResultRow<'a> {
+    /// The row's value in the grouping column.
+    pub fn group(&self) -> Option<&'a str> {
+        match self {
+            ResultRow::Solve(row) => row.group,
+            ResultRow::Rate(row) => row.group,
+        }
+    }
+
+    /// The same row, with `group` as its value in the grouping column.
+    pub fn with_group<'b>(&self, group: &'b str) -> ResultRow<'b>
+    where
+        'a: 'b,
+    {
+        match self {
+            ResultRow::Solve(row) => ResultRow::Solve(row.with_group(group)),
+            ResultRow::Rate(row) => ResultRow::Rate(RatedRow {
+                group: Some(group),
+                ..row.clone()
+            }),
         }
     }
 }
@@ -117,25 +183,15 @@ impl AddAssign<&Counters> for Counters {
     }
 }
 
-/// Two summaries grouped by different columns: their groups cannot be combined.
+/// Two summaries grouped differently (by different columns, or in different bins): their
+/// groups cannot be combined.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "cannot merge a summary {} with one {}",
-    grouping(.left),
-    grouping(.right)
-)]
+#[error("cannot merge a summary {left} with one {right}")]
 pub struct GroupingMismatch {
-    /// The grouping column of the summary merged into.
-    pub left: Option<String>,
-    /// The grouping column of the summary merged in.
-    pub right: Option<String>,
-}
-
-fn grouping(by: &Option<String>) -> String {
-    match by {
-        Some(column) => format!("grouped by '{column}'"),
-        None => "without groups".to_string(),
-    }
+    /// How the summary merged into is grouped, in words.
+    pub left: String,
+    /// How the summary merged in is grouped, in words.
+    pub right: String,
 }
 
 /// A summary whose numbers do not agree with each other (a hand-edited or truncated file).
@@ -187,6 +243,21 @@ pub enum Inconsistency {
         /// What disagrees.
         problem: RatingInconsistency,
     },
+    /// A group of a binned summary whose name is not one of its bins.
+    #[error("group '{key}' is not one of the bins")]
+    NotABin {
+        /// The group's key.
+        key: String,
+    },
+    /// The list of the hardest records is out of order, too long, kept by a group, or
+    /// describes records the counters do not hold.
+    #[error("{context}the list of the hardest records {problem}")]
+    Hardest {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
 }
 
 /// The summary of a set of result rows: records, status counts, the exact distribution of each
@@ -198,6 +269,10 @@ pub enum Inconsistency {
 ///
 /// Its serde form holds the counts only; the documented JSON document, with the derived
 /// numbers beside them, is written and read by [`super::document`].
+///
+/// A grouped summary may be *binned* ([`Summary::bins`]): its groups are then ranges of a
+/// numeric column ([`super::bins`]), named by their labels. Only the whole keeps the list of
+/// the [hardest](Summary::hardest) records; its groups do not.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     records: u64,
@@ -206,11 +281,15 @@ pub struct Summary {
     counters: Counters,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bins: Option<Bins>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     groups: BTreeMap<String, Summary>,
     /// The rows of `rate` ([`super::rating`]), when there are any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rating: Option<RatingSummary>,
+    #[serde(default, skip_serializing_if = "Hardest::is_empty")]
+    hardest: Hardest,
 }
 
 impl Summary {
@@ -227,20 +306,60 @@ impl Summary {
         }
     }
 
-    /// Counts one result row; when this summary is grouped, also in the row's group.
+    /// An empty summary that keeps one summary per bin of the numeric column `column`.
+    pub fn binned_by(column: impl Into<String>, bins: Bins) -> Self {
+        Summary {
+            by: Some(column.into()),
+            bins: Some(bins),
+            ..Summary::default()
+        }
+    }
+
+    /// Counts one result row; when this summary is grouped, also in the row's group (for a
+    /// binned summary, the group of the bin holding the row's value, which must then be a
+    /// number or empty); when the row names its record, offers it to the list of the hardest.
     pub fn add(&mut self, row: &Row<'_>) {
-        if self.by.is_some() {
+        if let (Some(counters), Some(record)) = (&row.counters, &row.record)
+            && self.hardest.could_take(counters)
+        {
+            self.hardest.offer(HardRecord {
+                file: record.file.map(str::to_string),
+                line: record.line,
+                puzzle: record.puzzle.to_string(),
+                regions: record.regions.map(str::to_string),
+                status: row.status,
+                counters: *counters,
+            });
+        }
+        if let Some(bins) = self.bins.take() {
             let key = row.group.unwrap_or("");
-            match self.groups.get_mut(key) {
-                Some(group) => group.add_whole(row),
+            let bin = match Number::parse(key.as_bytes()) {
+                Some(value) => bins.label_of(value),
                 None => {
-                    let mut group = Summary::new();
-                    group.add_whole(row);
-                    self.groups.insert(key.to_string(), group);
+                    debug_assert!(key.trim().is_empty(), "'{key}' is not a number to bin");
+                    ""
                 }
-            }
+            };
+            self.add_to_group(bin, row);
+            self.bins = Some(bins);
+            self.add_whole(row);
+            return;
+        }
+        if self.by.is_some() {
+            self.add_to_group(row.group.unwrap_or(""), row);
         }
         self.add_whole(row);
+    }
+
+    fn add_to_group(&mut self, key: &str, row: &Row<'_>) {
+        match self.groups.get_mut(key) {
+            Some(group) => group.add_whole(row),
+            None => {
+                let mut group = Summary::new();
+                group.add_whole(row);
+                self.groups.insert(key.to_string(), group);
+            }
+        }
     }
 
     fn add_whole(&mut self, row: &Row<'_>) {
@@ -254,17 +373,26 @@ impl Summary {
         }
     }
 
-    /// Counts one row of `rate`, as [`Summary::add`] counts a row of `solve`.
+    /// Counts one row of any results file ([`Summary::add`], [`Summary::add_rated`]).
+    pub fn add_result(&mut self, row: &ResultRow<'_>) {
+        match row {
+            ResultRow::Solve(row) => self.add(row),
+            ResultRow::Rate(row) => self.add_rated(row),
+        }
+    }
+
+    /// Counts one row of `rate`, grouped as [`Summary::add`] groups a row of `solve`.
     pub fn add_rated(&mut self, row: &RatedRow<'_>) {
         if self.by.is_some() {
-            let key = row.group.unwrap_or("");
-            if !self.groups.contains_key(key) {
-                self.groups.insert(key.to_string(), Summary::new());
-            }
-            self.groups
-                .get_mut(key)
-                .expect("just made")
-                .add_rated_whole(row);
+            let value = row.group.unwrap_or("");
+            let key = match &self.bins {
+                Some(bins) => match Number::parse(value.as_bytes()) {
+                    Some(number) => bins.label_of(number).to_string(),
+                    None => String::new(),
+                },
+                None => value.to_string(),
+            };
+            self.groups.entry(key).or_default().add_rated_whole(row);
         }
         self.add_rated_whole(row);
     }
@@ -291,21 +419,34 @@ impl Summary {
     /// grouped and the other holds records without groups. An empty summary without groups
     /// merges with any summary.
     pub fn merge(&mut self, other: &Summary) -> Result<(), GroupingMismatch> {
-        if self.by != other.by {
-            if other.by.is_none() && other.records == 0 {
+        if (&self.by, &self.bins) != (&other.by, &other.bins) {
+            let empty_plain = |s: &Summary| s.by.is_none() && s.records == 0;
+            if empty_plain(other) {
                 return Ok(());
             }
-            if self.by.is_none() && self.records == 0 {
+            if empty_plain(self) {
                 self.by = other.by.clone();
+                self.bins = other.bins.clone();
             } else {
                 return Err(GroupingMismatch {
-                    left: self.by.clone(),
-                    right: other.by.clone(),
+                    left: self.grouping(),
+                    right: other.grouping(),
                 });
             }
         }
         self.add_counts(other);
         Ok(())
+    }
+
+    /// How this summary is grouped, in words: `grouped by 'givens'`, `without groups`.
+    pub fn grouping(&self) -> String {
+        match (&self.by, &self.bins) {
+            (Some(column), Some(bins)) => {
+                format!("grouped by '{column}' in {}", bins.describe())
+            }
+            (Some(column), None) => format!("grouped by '{column}'"),
+            (None, _) => "without groups".to_string(),
+        }
     }
 
     /// Adds the counts of `other` and of its groups, whatever their grouping columns.
@@ -317,6 +458,7 @@ impl Summary {
         if let Some(rating) = &other.rating {
             self.rating.get_or_insert_default().merge(rating);
         }
+        self.hardest.merge(&other.hardest);
         for (key, group) in &other.groups {
             match self.groups.get_mut(key) {
                 Some(mine) => mine.add_counts(group),
@@ -330,8 +472,44 @@ impl Summary {
     /// This summary without its groups.
     pub fn ungrouped(mut self) -> Summary {
         self.by = None;
+        self.bins = None;
         self.groups.clear();
         self
+    }
+
+    /// This summary, without its groups, as the one group `key` of a summary grouped by
+    /// `column` (`stats --by input` files each input's summary under its name).
+    pub fn filed_under(self, column: &str, key: &str) -> Summary {
+        let mut group = self.ungrouped();
+        let hardest = std::mem::take(&mut group.hardest);
+        let mut whole = Summary::grouped_by(column);
+        whole.add_counts(&group);
+        whole.hardest = hardest;
+        whole.groups.insert(key.to_string(), group);
+        whole
+    }
+
+    /// The same summary with its groups, each named by a number (or empty), gathered into
+    /// `bins`; the key of the first group that is neither is the error.
+    pub fn binned(self, bins: Bins) -> Result<Summary, String> {
+        let mut binned = Summary {
+            bins: Some(bins),
+            groups: BTreeMap::new(),
+            ..self
+        };
+        let bins = binned.bins.as_ref().expect("just set");
+        let mut groups: BTreeMap<String, Summary> = BTreeMap::new();
+        for (key, group) in self.groups {
+            let bin = if key.trim().is_empty() {
+                String::new()
+            } else {
+                let value = Number::parse(key.as_bytes()).ok_or_else(|| key.clone())?;
+                bins.label_of(value).to_string()
+            };
+            groups.entry(bin).or_default().add_counts(&group);
+        }
+        binned.groups = groups;
+        Ok(binned)
     }
 
     /// Result rows counted.
@@ -369,28 +547,45 @@ impl Summary {
         self.by.as_deref()
     }
 
+    /// The bins of the grouping column, when the groups are ranges of its values.
+    pub fn bins(&self) -> Option<&Bins> {
+        self.bins.as_ref()
+    }
+
+    /// The hardest records counted (whole summaries only; groups keep none).
+    pub fn hardest(&self) -> &Hardest {
+        &self.hardest
+    }
+
     /// The summary of each group, keyed by the column's value.
     pub fn groups(&self) -> &BTreeMap<String, Summary> {
         &self.groups
     }
 
-    /// The groups in reading order: by numeric value when every key but the empty one is an
-    /// integer (so `9` comes before `17`), otherwise by key; the empty key first.
+    /// The groups in reading order: bins from the lowest; else by numeric value when every
+    /// key but the empty one is a number (so `9` comes before `17`), otherwise by key; the
+    /// empty key first.
     pub fn groups_in_order(&self) -> Vec<(&str, &Summary)> {
         let mut groups: Vec<(&str, &Summary)> =
             self.groups.iter().map(|(k, s)| (k.as_str(), s)).collect();
-        let numbers: Option<Vec<i128>> = groups
+        if let Some(bins) = &self.bins {
+            groups.sort_by_key(|(k, _)| bins.rank_of(k).map_or(0, |rank| rank + 1));
+            return groups;
+        }
+        // The empty key is `None`, before every number.
+        let numbers: Option<Vec<Option<Number>>> = groups
             .iter()
             .map(|(k, _)| {
                 if k.is_empty() {
-                    Some(i128::MIN)
+                    Some(None)
                 } else {
-                    k.parse().ok()
+                    Number::parse(k.as_bytes()).map(Some)
                 }
             })
             .collect();
         if let Some(numbers) = numbers {
             let mut keyed: Vec<_> = numbers.into_iter().zip(groups).collect();
+            // A stable sort: keys of one number (`1`, `1.0`) stay in key order.
             keyed.sort_by_key(|(n, _)| *n);
             groups = keyed.into_iter().map(|(_, g)| g).collect();
         }
@@ -412,10 +607,25 @@ impl Summary {
             if group.by.is_some() || !group.groups.is_empty() {
                 return Err(Inconsistency::GroupsWithoutColumn);
             }
-            group.check_whole(&format!("group '{key}': "))?;
+            let context = format!("group '{key}': ");
+            group.check_whole(&context)?;
+            if !group.hardest.is_empty() {
+                return Err(Inconsistency::Hardest {
+                    context,
+                    problem: "is kept by a group",
+                });
+            }
+            if let Some(bins) = &self.bins
+                && !key.is_empty()
+                && bins.rank_of(key).is_none()
+            {
+                return Err(Inconsistency::NotABin { key: key.clone() });
+            }
             total.add_counts(group);
         }
-        if total != self.clone().ungrouped() {
+        let mut whole = self.clone().ungrouped();
+        whole.hardest = Hardest::default();
+        if total != whole {
             return Err(Inconsistency::GroupsDoNotAddUp);
         }
         Ok(())
@@ -455,6 +665,36 @@ impl Summary {
                 solved: self.status.get(SolveStatus::Solved),
             });
         }
+        self.check_hardest(context)
+    }
+
+    /// The hardest records must be in order, and each one's counters among the values counted.
+    fn check_hardest(&self, context: &str) -> Result<(), Inconsistency> {
+        let problem = |problem| {
+            Err(Inconsistency::Hardest {
+                context: context.to_string(),
+                problem,
+            })
+        };
+        if !self.hardest.is_well_formed() {
+            return problem("is out of order or too long");
+        }
+        let mut listed = Counters::default();
+        for record in self.hardest.records() {
+            listed.add(&record.counters);
+        }
+        for counter in Counter::ALL {
+            let counted = self.counter(counter);
+            let fits = listed.get(counter).iter().all(|(value, times)| {
+                counted
+                    .iter()
+                    .find(|&(v, _)| v == value)
+                    .is_some_and(|(_, n)| n >= times)
+            });
+            if !fits {
+                return problem("holds counters that the distributions do not");
+            }
+        }
         Ok(())
     }
 }
@@ -480,6 +720,7 @@ mod tests {
             status,
             counters: Some(stats(recursions, guesses)),
             group: None,
+            record: None,
         }
     }
 

@@ -7,7 +7,7 @@
 #![forbid(unsafe_code)]
 
 use super::GivensConflict;
-use super::isa::{Isa, lane, set_lane};
+use super::isa::{Isa, lane};
 use super::tables::{
     BAND, COLUMN_CELLS, GIVEN_ROWS_AND_BOXES, KEEP_IN_BAND, OTHER_BANDS, PERMUTATIONS, POINTING,
     fold_columns, spread_columns, unsolved_peers,
@@ -57,22 +57,40 @@ impl Board {
         u32::from(x & !keep != 0) << i
     }
 
-    /// Removes `cells` of band `b` from every digit: they are being placed. Returns the
-    /// digit-bands that lost a cell.
+    /// Places the hidden singles one sweep found: `found[i]`, the cells digit-band `i` placed
+    /// (each digit-band is updated once a sweep, so each lane names its own). Every other digit
+    /// loses those cells; the placing digits already lost their rows and boxes (the permutation
+    /// step) and their columns in the other bands (pointing). Returns the digit-bands that lost
+    /// a cell, or the contradiction of a digit that lost a cell it was placed in.
     #[inline(always)]
-    fn clear_cells(&mut self, b: usize, cells: u32) -> u32 {
-        self.unsolved[b] &= !cells;
-        // Lane by lane (see `lane`); the lost bits are summed as a tree.
-        let mut hit = [0u32; 9];
-        for d in 0..9 {
-            let old = lane(&self.cand, b * 9 + d);
-            set_lane(&mut self.cand, b * 9 + d, old & !cells);
-            hit[d] = u32::from(old & cells != 0);
+    fn place_found(&mut self, found: &[u32; 27], cells: [u32; 3]) -> Result<u32, Contradiction> {
+        let mut lost = 0;
+        for b in 0..3 {
+            if cells[b] == 0 {
+                continue;
+            }
+            self.unsolved[b] &= !cells[b];
+            // Plain reads, unlike the other steps that read a band's nine lanes (see the module
+            // page): the lanes were written earlier in the sweep, and the compiler's code for
+            // these is measured faster. The lost bits are summed as a tree.
+            let mut hit = [0u32; 9];
+            let mut missing = 0;
+            for d in 0..9 {
+                let own = found[b * 9 + d];
+                let old = self.cand[b * 9 + d];
+                missing |= own & !old;
+                let gone = cells[b] & !own;
+                self.cand[b * 9 + d] = old & !gone;
+                hit[d] = u32::from(old & gone != 0);
+            }
+            if missing != 0 {
+                return Err(Contradiction);
+            }
+            let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
+            let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
+            lost |= (quads[0] + (quads[1] << 4) + (hit[8] << 8)) << (b * 9);
         }
-        let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
-        let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
-        let lost = quads[0] + (quads[1] << 4) + (hit[8] << 8);
-        lost << (b * 9)
+        Ok(lost)
     }
 
     /// Places digit `d` (0-based) in band `b` at the single bit `bit`: removes the digit from
@@ -134,14 +152,16 @@ impl Board {
     }
 
     /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
-    /// into the other bands, and the hidden singles of rows left with one cell.
+    /// into the other bands, and the hidden singles of rows left with one cell, which are
+    /// counted here and returned, to be placed at the end of the sweep. Returns the other
+    /// digit-bands that lost a cell, and those cells.
     #[inline(always)]
     fn update<I: Isa, O: Observer>(
         &mut self,
         isa: I,
         i: usize,
         search: &mut Search<'_, O>,
-    ) -> Result<u32, Contradiction> {
+    ) -> Result<(u32, u32), Contradiction> {
         let (b, d) = (i / 9, i % 9);
         let x = self.cand[i];
         let permutations = PERMUTATIONS[isa.presence(x) & 0x1FF];
@@ -158,26 +178,20 @@ impl Board {
         // A row left alone in one box whose candidates lie in one column holds one cell.
         let single_rows = ((permutations & pointing) >> 32) as u32;
         let new = y & single_rows & self.unsolved[b];
-        if new != 0 {
-            search.stats.hidden_singles += u64::from(new.count_ones());
-            if O::ACTIVE {
-                let mut bits = new;
-                while bits != 0 {
-                    let pos = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    search.observer.event(&Event::Placed {
-                        cell: b * 27 + pos,
-                        digit: d as u8 + 1,
-                        rule: Rule::HiddenSingle(UnitName::Row((b * 3 + pos / 9) as u8 + 1)),
-                    });
-                }
+        search.stats.hidden_singles += u64::from(new.count_ones());
+        if O::ACTIVE {
+            let mut bits = new;
+            while bits != 0 {
+                let pos = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                search.observer.event(&Event::Placed {
+                    cell: b * 27 + pos,
+                    digit: d as u8 + 1,
+                    rule: Rule::HiddenSingle(UnitName::Row((b * 3 + pos / 9) as u8 + 1)),
+                });
             }
-            // The permutation step already cleared the boxes of these cells for `d`, and
-            // pointing their columns in the other bands.
-            lost |= self.clear_cells(b, new) & !(1 << i);
-            self.cand[i] = y;
         }
-        Ok(lost)
+        Ok((lost, new))
     }
 
     /// Updates stale digit-bands until none is stale.
@@ -193,12 +207,26 @@ impl Board {
         while next != 0 {
             let mut sweep = next;
             next = 0;
+            // The hidden singles of this sweep, per digit-band and per band. Placing them at
+            // the end of the sweep keeps the unpredictable "found one?" branch out of the loop.
+            let mut found = [0u32; 27];
+            let mut cells = [0u32; 3];
+            let mut clash = 0u32;
             while sweep != 0 {
                 let i = sweep.trailing_zeros() as usize;
                 sweep &= sweep - 1;
                 next &= !(1 << i);
-                next |= self.update::<I, O>(isa, i, search)?;
+                let (lost, new) = self.update::<I, O>(isa, i, search)?;
+                next |= lost;
+                found[i] = new;
+                // Two digits found for one cell.
+                clash |= cells[i / 9] & new;
+                cells[i / 9] |= new;
             }
+            if clash != 0 {
+                return Err(Contradiction);
+            }
+            next |= self.place_found(&found, cells)?;
         }
         Ok(())
     }

@@ -9,9 +9,8 @@
 //! `self` to call it on. The search instances compiled with those features (`#[target_feature]`,
 //! see [`mod@super::search`]) take the token too, and the one dispatch in [`super`] enters them.
 //!
-//! Besides the intrinsics, the lane accessors [`lane`] and [`set_lane`] are unsafe code: one
-//! volatile read or write of a candidate word, for the store-forwarding reason on the
-//! [engine's page](super).
+//! Besides the intrinsics, the lane accessor [`lane`] is unsafe code: one volatile read of a
+//! candidate word, for the store-forwarding reason on the [engine's page](super).
 
 // Bands, digits and rows index parallel arrays; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
@@ -159,14 +158,6 @@ pub(super) fn lane(cand: &[u32; 27], i: usize) -> u32 {
     let x = &cand[i];
     // SAFETY: `x` is a valid, aligned reference.
     unsafe { std::ptr::read_volatile(x) }
-}
-
-/// Writes digit-band `i` of `cand` on its own; see [`lane`].
-#[inline(always)]
-pub(super) fn set_lane(cand: &mut [u32; 27], i: usize, value: u32) {
-    let x = &mut cand[i];
-    // SAFETY: `x` is a valid, aligned, exclusive reference.
-    unsafe { std::ptr::write_volatile(x, value) }
 }
 
 /// Plain Rust, for every target: needs no feature, so anyone may make one.

@@ -1,0 +1,179 @@
+//! Parquet: result rows out as a typed, compressed, columnar file; records in from any Parquet
+//! file whose columns are found by name, as a CSV's are.
+//!
+//! The output has the columns of the CSV output with their real types: counts (`line`,
+//! `solutions`, the search counters) are unsigned 64-bit integers, null where no search ran;
+//! everything else is a UTF-8 string (the grids, `status`, `error`, `file`, kept columns and
+//! `regions`), dictionary-encoded except the grids, whose values are nearly all distinct. Pages
+//! are compressed with [`writer::COMPRESSION`]. Row groups hold at most
+//! [`writer::ROW_GROUP_ROWS`] rows and [`writer::ROW_GROUP_BYTES`] bytes of values, so memory
+//! stays bounded whatever the input. The file's key-value metadata records the tool version
+//! and the run's options.
+//!
+//! An input is known as Parquet by its magic bytes (`PAR1`, [`crate::files::input`]), and read
+//! from its path ([`reader`]): standard input holding Parquet is refused.
+
+pub mod reader;
+pub mod writer;
+
+pub use reader::ParquetReader;
+pub use writer::ParquetWriter;
+
+/// The magic bytes at the start (and end) of every Parquet file.
+pub use crate::files::input::PARQUET_MAGIC as MAGIC;
+
+/// Whether a file's name says it is Parquet (ends in `.parquet`): such a file that does not
+/// start with [`MAGIC`] is refused rather than read as text.
+pub fn is_named(path: Option<&std::path::Path>) -> bool {
+    path.and_then(|p| p.file_name()).is_some_and(|n| {
+        n.to_string_lossy()
+            .to_ascii_lowercase()
+            .ends_with(".parquet")
+    })
+}
+
+/// The refusal of a file named `.parquet` that is not Parquet.
+pub fn misnamed() -> crate::format::HeaderError {
+    crate::format::HeaderError::NotParquet {
+        detail: "it does not start with PAR1, as every Parquet file does".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::columns::{ColumnBatch, ColumnKind};
+    use crate::format::{Cell, Columns, ReadOptions, RecordReader, Wanted};
+
+    const KINDS: [ColumnKind; 4] = [
+        ColumnKind::Count,
+        ColumnKind::Text,
+        ColumnKind::Count,
+        ColumnKind::Text,
+    ];
+
+    fn names() -> Vec<String> {
+        ["line", "puzzle", "givens", "note"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    /// A file of `n` rows written in batches of `batch` rows.
+    fn written(n: u64, batch: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut writer = ParquetWriter::new(
+            &mut out,
+            &names(),
+            &KINDS,
+            &[("k".to_string(), "v".to_string())],
+        )
+        .unwrap();
+        let mut rows = ColumnBatch::new(&KINDS);
+        for i in 0..n {
+            let note = format!("n{}", i % 3);
+            rows.push_row([
+                Cell::Int(i + 1),
+                Cell::Plain(b"1...."),
+                if i.is_multiple_of(4) {
+                    Cell::Null
+                } else {
+                    Cell::Int(i)
+                },
+                if i.is_multiple_of(5) {
+                    Cell::Null
+                } else {
+                    Cell::Text(&note)
+                },
+            ]);
+            if rows.rows() == batch {
+                writer.write(&rows).unwrap();
+                rows.clear();
+            }
+        }
+        writer.write(&rows).unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    fn read_back(bytes: &[u8], keep: &[&str]) -> Vec<crate::format::Record> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.parquet");
+        std::fs::write(&path, bytes).unwrap();
+        let options = ReadOptions {
+            wanted: Wanted::Puzzle,
+            columns: Columns {
+                keep: keep.iter().map(|k| k.to_string()).collect(),
+                ..Columns::default()
+            },
+            ..ReadOptions::default()
+        };
+        let mut reader = ParquetReader::open(&path, &options).unwrap();
+        let mut records = Vec::new();
+        while let Some(record) = reader.next_record().unwrap() {
+            records.push(record);
+        }
+        records
+    }
+
+    #[test]
+    fn rows_read_back_in_order_across_row_groups_with_nulls_empty() {
+        let n = (writer::ROW_GROUP_ROWS + 1500) as u64;
+        let bytes = written(n, 1000);
+        assert!(bytes.starts_with(MAGIC) && bytes.ends_with(MAGIC));
+        let records = read_back(&bytes, &["givens", "note", "line"]);
+        assert_eq!(records.len() as u64, n);
+        for (i, r) in records.iter().enumerate() {
+            let i = i as u64;
+            assert_eq!(r.line, i + 1);
+            assert_eq!(r.puzzle, b"1....");
+            let givens = if i.is_multiple_of(4) {
+                String::new()
+            } else {
+                i.to_string()
+            };
+            let note = if i.is_multiple_of(5) {
+                String::new()
+            } else {
+                format!("n{}", i % 3)
+            };
+            let line = (i + 1).to_string();
+            assert_eq!(
+                r.kept,
+                [givens.as_bytes(), note.as_bytes(), line.as_bytes()],
+                "row {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_file_has_a_schema_and_no_rows() {
+        let bytes = written(0, 10);
+        assert!(bytes.starts_with(MAGIC) && bytes.ends_with(MAGIC));
+        assert!(read_back(&bytes, &["note"]).is_empty());
+    }
+
+    #[test]
+    fn a_missing_column_lists_the_columns_and_a_broken_file_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.parquet");
+        std::fs::write(&path, written(3, 10)).unwrap();
+        let options = ReadOptions {
+            wanted: Wanted::PuzzleAndSolution,
+            ..ReadOptions::default()
+        };
+        let err = ParquetReader::open(&path, &options).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "no solution column (looked for solution, solutions, answer; the header has line, puzzle, givens, note)"
+        );
+        let bytes = written(3, 10);
+        std::fs::write(&path, &bytes[..bytes.len() - 20]).unwrap();
+        let err = ParquetReader::open(&path, &ReadOptions::default())
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string().starts_with("not a readable Parquet file"),
+            "{err}"
+        );
+    }
+}

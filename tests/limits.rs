@@ -1,0 +1,228 @@
+//! Resources a run may ask for are bounded: worker threads (never more than the work can keep
+//! busy, and an absurd `--threads` refused) and the groups of `stats --by` (refused as soon as a
+//! row makes one too many, never an out-of-memory kill).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::workdir::{BIN, Workdir, puzzles};
+
+/// A puzzle the `naive` algorithm takes years over (see tests/reliability.rs): it keeps a run
+/// busy while its threads are counted.
+const ENDLESS_FOR_NAIVE: &str =
+    "........9...............................................................12345678.";
+
+#[test]
+fn an_absurd_thread_count_is_refused_with_the_limit() {
+    let dir = Workdir::new();
+    dir.write("in.txt", puzzles("puzzles2_17_clue.txt.gz", 3).join("\n"));
+    for threads in ["257", "1000", "100000"] {
+        let run = dir.run(&["solve", "in.txt", "--threads", threads]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "sudoku-bulk: error: --threads {threads} is more than a run can keep busy: at \
+                 most 256 batches of records are ever waiting for a thread\n"
+            )
+        );
+    }
+    let run = dir.run(&["solve", "--help"]);
+    assert!(
+        run.stdout.contains("Worker threads, 1 to 256"),
+        "{}",
+        run.stdout
+    );
+    let run = dir.run(&["solve", "-q", "in.txt", "--threads", "256"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+/// The threads of process `pid`: for each, its name and the CPU time it has used in user mode
+/// (clock ticks), from `/proc/PID/task/*/stat`.
+#[cfg(target_os = "linux")]
+fn threads_of(pid: u32) -> Vec<(String, u64)> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
+        .filter_map(|stat| {
+            let (name, rest) = stat.split_once(" (")?.1.rsplit_once(") ")?;
+            // Fields after the name, from the third: state, ppid, ..., utime is the 14th.
+            let utime = rest.split_whitespace().nth(11)?.parse().ok()?;
+            Some((name.to_string(), utime))
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_more_threads_start_than_the_records_can_keep_busy() {
+    let dir = Workdir::new();
+    let some = puzzles("puzzles2_17_clue.txt.gz", 150);
+    // One record, then 151 records: one batch of 64, then three.
+    dir.write("one.txt", format!("{ENDLESS_FOR_NAIVE}\n"));
+    dir.write(
+        "three.txt",
+        format!("{ENDLESS_FOR_NAIVE}\n{}\n", some.join("\n")),
+    );
+    for (input, batches) in [("one.txt", 1), ("three.txt", 3)] {
+        let mut child = Command::new(BIN)
+            .args([
+                "solve",
+                "-q",
+                input,
+                "--algorithm",
+                "naive",
+                "--threads",
+                "256",
+            ])
+            .args(["--max-recursions", "1000000000000"])
+            .current_dir(dir.path(""))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The pool starts every thread before it is given a batch: once a worker has used CPU
+        // time on the first record (which keeps it busy for years), the count is final.
+        let started = Instant::now();
+        let threads = loop {
+            let threads = threads_of(child.id());
+            let working = threads
+                .iter()
+                .any(|(name, utime)| name.starts_with("sudoku-bulk-") && *utime > 0);
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no worker started: {threads:?}"
+            );
+            if working {
+                break threads;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let workers = threads
+            .iter()
+            .filter(|(name, _)| name.starts_with("sudoku-bulk-"))
+            .count();
+        assert_eq!(workers, batches, "{input}: {threads:?}");
+        assert_eq!(threads.len(), 1 + batches, "{input}: {threads:?}");
+    }
+}
+
+/// Results rows, one per line number from 2 on, each its own `--by line` group.
+fn result_rows(from: u64, to: u64) -> Vec<u8> {
+    let mut text = Vec::new();
+    for line in from..to {
+        writeln!(
+            text,
+            "{line},p,s,solved,1,{},{},{},{},40,{},{},",
+            20 + line % 300,
+            1 + line % 13,
+            19 + line % 300,
+            19 + line % 300,
+            100 + line % 999,
+            17 + line % 9
+        )
+        .unwrap();
+    }
+    text
+}
+
+const HEADER: &str = "line,puzzle,solution,status,solutions,recursions,max_depth,guesses,backtracks,naked_singles,hidden_singles,givens,error\n";
+
+/// `stats --by line` over 1,032,318 rows streamed on standard input (a million groups):
+/// refused with exit 2 at the row that makes group 10,001 (the default `--max-groups`),
+/// while most of the input is still unwritten, with a peak resident set (as
+/// `/usr/bin/time -v` reports it) far under 512 MB.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_million_groups_are_refused_at_the_limit_not_killed_for_memory() {
+    const ROWS: u64 = 1_032_318;
+    let mut child = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(BIN)
+        .args(["stats", "-", "--by", "line", "--bins", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(HEADER.as_bytes()).unwrap();
+        let mut written = 0;
+        // In blocks of 1,000 rows: the pipe breaks once the reader has gone.
+        for from in (2..ROWS + 2).step_by(1000) {
+            let to = (from + 1000).min(ROWS + 2);
+            if stdin.write_all(&result_rows(from, to)).is_err() {
+                break;
+            }
+            written = to - 2;
+        }
+        written
+    });
+    let output = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "sudoku-bulk: error: -:10002: more than 10000 distinct values of 'line' to group by"
+        ),
+        "{stderr}"
+    );
+    assert!(written < ROWS / 2, "{written} of {ROWS} rows were read");
+    let kib: u64 = stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"))
+        .parse()
+        .unwrap();
+    eprintln!("peak RSS when refused after {written} rows written: {kib} KiB");
+    assert!(kib < 512 * 1024, "peak RSS {kib} KiB");
+}
+
+#[test]
+fn max_groups_lets_more_groups_through_and_needs_by() {
+    let dir = Workdir::new();
+    let mut text = HEADER.as_bytes().to_vec();
+    text.extend(result_rows(2, 12));
+    dir.write("r.csv", &text);
+    let run = dir.run(&[
+        "stats",
+        "r.csv",
+        "--by",
+        "line",
+        "--bins",
+        "none",
+        "--max-groups",
+        "9",
+    ]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("r.csv:11: more than 9 distinct values of 'line'")
+    );
+    let run = dir.run(&[
+        "stats",
+        "r.csv",
+        "--by",
+        "line",
+        "--bins",
+        "none",
+        "--max-groups",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["groups"].as_object().unwrap().len(), 10);
+    let run = dir.run(&["stats", "r.csv", "--max-groups", "10"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}

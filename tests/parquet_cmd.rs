@@ -1,0 +1,667 @@
+//! Parquet output and input: the same rows as CSV with real types, read back by the tool itself
+//! (`verify`, `stats`), Parquet input equal to CSV input, and the failures that must name the
+//! file and leave an existing output alone.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use parquet::basic::{IntType, LogicalType, Type as PhysicalType};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use sudoku_bulk::format::parquet::ParquetReader;
+use sudoku_bulk::format::{Columns, ReadOptions, RecordReader, Wanted};
+
+use crate::workdir::{BIN, Workdir, csv_rows, peak_rss_kib};
+
+/// The shipped mixed input: every status of `solve` (with `--max-recursions 100`), kept text
+/// with commas, quotes, line breaks and non-ASCII letters, jigsaw and standard region layouts.
+const MIXED: &str = include_str!("data/mixed.csv");
+
+/// The options of the mixed runs: a budget that makes the hard puzzle `gave_up` only.
+const BUDGET: &[&str] = &["--max-recursions", "100", "--keep-columns", "note,id"];
+
+/// The count columns of `solve` besides `line`: `solutions` and the search counters.
+fn counters() -> Vec<&'static str> {
+    std::iter::once("solutions")
+        .chain(sudoku_bulk::stats::Counter::ALL.iter().map(|c| c.name()))
+        .collect()
+}
+
+/// Every row of a Parquet file, each column as the text the reader gives (null: empty).
+fn parquet_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let names = parquet_schema(path)
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .collect::<Vec<_>>();
+    let options = ReadOptions {
+        wanted: Wanted::Columns,
+        columns: Columns {
+            keep: names.clone(),
+            ..Columns::default()
+        },
+        ..ReadOptions::default()
+    };
+    let mut reader = ParquetReader::open(path, &options).unwrap();
+    let mut rows = Vec::new();
+    while let Some(record) = reader.next_record().unwrap() {
+        rows.push(
+            names
+                .iter()
+                .cloned()
+                .zip(
+                    record
+                        .kept
+                        .iter()
+                        .map(|v| String::from_utf8(v.clone()).unwrap()),
+                )
+                .collect(),
+        );
+    }
+    rows
+}
+
+/// The columns of a Parquet file: name, physical type, logical type.
+fn parquet_schema(path: &Path) -> Vec<(String, PhysicalType, Option<LogicalType>)> {
+    let reader = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    schema
+        .columns()
+        .iter()
+        .map(|c| {
+            (
+                c.name().to_string(),
+                c.physical_type(),
+                c.logical_type_ref().cloned(),
+            )
+        })
+        .collect()
+}
+
+/// The nulls of each column of a Parquet file, from its row groups' statistics.
+fn null_counts(path: &Path) -> BTreeMap<String, u64> {
+    let reader = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+    let mut nulls = BTreeMap::new();
+    for group in reader.metadata().row_groups() {
+        for column in group.columns() {
+            let count = column
+                .statistics()
+                .and_then(|s| s.null_count_opt())
+                .expect("null counts are written");
+            *nulls
+                .entry(column.column_descr().name().to_string())
+                .or_default() += count;
+        }
+    }
+    nulls
+}
+
+/// The key-value metadata of a Parquet file.
+fn key_values(path: &Path) -> BTreeMap<String, String> {
+    let reader = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+    reader
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
+        .collect()
+}
+
+fn ok(dir: &Workdir, args: &[&str]) -> String {
+    let run = dir.run(args);
+    assert!(matches!(run.code, Some(0 | 1)), "{args:?}: {}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn the_mixed_file_as_parquet_holds_the_csv_rows_with_their_types() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    for (algorithm, statuses) in [
+        (
+            "fast",
+            &["solved", "multiple", "unsolvable", "invalid", "gave_up"][..],
+        ),
+        ("logic", &["solved", "stuck", "invalid"][..]),
+    ] {
+        let args = |out: &str| -> Vec<String> {
+            [
+                "solve",
+                "-q",
+                "mixed.csv",
+                "--algorithm",
+                algorithm,
+                "-o",
+                out,
+            ]
+            .iter()
+            .chain(BUDGET)
+            .map(|a| a.to_string())
+            .collect()
+        };
+        let run = |out: &str| {
+            let args = args(out);
+            ok(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        // `-o NAME.parquet` chooses Parquet without --output-format.
+        run("out.csv");
+        run("out.parquet");
+        let csv = csv_rows(&dir.read("out.csv"));
+        let parquet = parquet_rows(&dir.path("out.parquet"));
+        assert_eq!(parquet, csv, "{algorithm}");
+        for status in statuses {
+            assert!(
+                csv.iter().any(|r| r["status"] == *status),
+                "{algorithm}: no {status} row"
+            );
+        }
+        assert!(csv.iter().any(|r| r["regions"].contains('a')), "jigsaw");
+
+        // The types: counts unsigned 64-bit integers, the rest UTF-8 text.
+        for (name, physical, logical) in parquet_schema(&dir.path("out.parquet")) {
+            let count = name == "line" || counters().contains(&name.as_str());
+            let expected = if count {
+                (
+                    PhysicalType::INT64,
+                    Some(LogicalType::Integer(IntType {
+                        bit_width: 64,
+                        is_signed: false,
+                    })),
+                )
+            } else {
+                (PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
+            };
+            assert_eq!((physical, logical), expected, "{name}");
+        }
+        // Counters are null exactly in the invalid rows, the grids where CSV has nothing.
+        let nulls = null_counts(&dir.path("out.parquet"));
+        let invalid = csv.iter().filter(|r| r["status"] == "invalid").count() as u64;
+        for counter in &counters()[1..] {
+            assert_eq!(nulls[*counter], invalid, "{counter}");
+        }
+        let empty = |c: &str| csv.iter().filter(|r| r[c].is_empty()).count() as u64;
+        assert_eq!(nulls["solution"], empty("solution"));
+        assert_eq!(nulls["line"], 0);
+
+        // The tool reads its Parquet back: the same statistics, the same verdicts.
+        let stats = |file: &str| ok(&dir, &["stats", file, "--json", "--by", "note"]);
+        assert_eq!(stats("out.parquet"), stats("out.csv"), "{algorithm}");
+        let verify = |file: &str| csv_rows(&ok(&dir, &["verify", "-q", file]));
+        let (by_csv, by_parquet) = (verify("out.csv"), verify("out.parquet"));
+        assert_eq!(by_csv.len(), csv.len());
+        for (a, b) in by_csv.iter().zip(&by_parquet) {
+            // A CSV's rows start at line 2 (after its header), a Parquet file's at row 1.
+            let line: u64 = b["line"].parse().unwrap();
+            assert_eq!(a["line"], (line + 1).to_string());
+            assert_eq!((&a["status"], &a["error"]), (&b["status"], &b["error"]));
+        }
+        assert!(by_parquet.iter().any(|r| r["status"] == "ok"));
+    }
+}
+
+#[test]
+fn the_run_options_and_the_version_are_in_the_file_metadata() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "--output-format",
+            "parquet",
+            "--seed",
+            "7",
+            "-o",
+            "out.pq",
+        ],
+    );
+    let metadata = key_values(&dir.path("out.pq"));
+    assert_eq!(
+        metadata["sudoku-bulk.version"],
+        env!("CARGO_PKG_VERSION"),
+        "{metadata:?}"
+    );
+    let options: serde_json::Value =
+        serde_json::from_str(&metadata["sudoku-bulk.options"]).unwrap();
+    assert_eq!(options["seed"], 7);
+    assert_eq!(options["output_format"], "parquet");
+    assert_eq!(options["command"], "solve");
+}
+
+#[test]
+fn parquet_input_gives_the_rows_of_the_same_csv_input() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    // A Parquet copy of the input, made by the tool: the solve output keeps id, puzzle (as the
+    // tool read it), regions and note.
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "--keep-columns",
+            "id,note",
+            "-o",
+            "input.parquet",
+        ],
+    );
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "--keep-columns",
+            "id,note",
+            "-o",
+            "input.csv",
+        ],
+    );
+    for job in [&["solve", "--max-recursions", "100"][..], &["verify"][..]] {
+        let run = |input: &str| {
+            let mut args = job.to_vec();
+            args.extend(["-q", input, "--keep-columns", "id,note"]);
+            csv_rows(&ok(&dir, &args))
+        };
+        let (from_csv, from_parquet) = (run("input.csv"), run("input.parquet"));
+        assert_eq!(from_csv.len(), 9);
+        assert_eq!(from_parquet.len(), from_csv.len());
+        for (a, b) in from_csv.iter().zip(&from_parquet) {
+            let mut a = a.clone();
+            let mut b = b.clone();
+            let (line_a, line_b) = (a.remove("line").unwrap(), b.remove("line").unwrap());
+            assert_eq!(
+                line_a.parse::<u64>().unwrap(),
+                line_b.parse::<u64>().unwrap() + 1
+            );
+            assert_eq!(a, b, "{job:?}");
+        }
+    }
+}
+
+#[test]
+fn parquet_input_of_other_types_reads_as_text() {
+    use parquet::data_type::{BoolType, ByteArrayType, DoubleType, Int32Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+
+    let dir = Workdir::new();
+    let schema = parse_message_type(
+        "message m { required int32 id; required binary quizzes (UTF8); optional double score; \
+         optional boolean hard; required int32 small (INTEGER(8,false)); }",
+    )
+    .unwrap();
+    let file = File::create(dir.path("in.parquet")).unwrap();
+    let mut writer = SerializedFileWriter::new(
+        file,
+        Arc::new(schema),
+        Arc::new(WriterProperties::builder().build()),
+    )
+    .unwrap();
+    let puzzle = MIXED.lines().nth(1).unwrap().split(',').nth(1).unwrap();
+    for group in 0..2 {
+        let mut rows = writer.next_row_group().unwrap();
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<Int32Type>()
+            .write_batch(&[group * 2 + 1, -(group * 2 + 2)], None, None)
+            .unwrap();
+        column.close().unwrap();
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&[puzzle.into(), "bad".into()], None, None)
+            .unwrap();
+        column.close().unwrap();
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<DoubleType>()
+            .write_batch(&[0.5], Some(&[1, 0]), None)
+            .unwrap();
+        column.close().unwrap();
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<BoolType>()
+            .write_batch(&[true, false], Some(&[1, 1]), None)
+            .unwrap();
+        column.close().unwrap();
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<Int32Type>()
+            .write_batch(&[200, 3], None, None)
+            .unwrap();
+        column.close().unwrap();
+        rows.close().unwrap();
+    }
+    writer.close().unwrap();
+    let rows = csv_rows(&ok(
+        &dir,
+        &[
+            "solve",
+            "-q",
+            "in.parquet",
+            "--keep-columns",
+            "id,score,hard,small",
+        ],
+    ));
+    let seen: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|r| {
+            ["line", "status", "id", "score", "hard", "small"]
+                .iter()
+                .map(|c| r[*c].as_str())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ["1", "solved", "1", "0.5", "true", "200"],
+            ["2", "invalid", "-2", "", "false", "3"],
+            ["3", "solved", "3", "0.5", "true", "200"],
+            ["4", "invalid", "-4", "", "false", "3"],
+        ]
+    );
+}
+
+#[test]
+fn an_empty_input_gives_a_valid_empty_parquet_file() {
+    let dir = Workdir::new();
+    dir.write("empty.txt", "");
+    ok(&dir, &["solve", "-q", "empty.txt", "-o", "out.parquet"]);
+    let bytes = std::fs::read(dir.path("out.parquet")).unwrap();
+    assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+    assert_eq!(parquet_schema(&dir.path("out.parquet")).len(), 13);
+    assert!(parquet_rows(&dir.path("out.parquet")).is_empty());
+    let stats = ok(&dir, &["stats", "out.parquet", "--json"]);
+    assert!(stats.contains("\"records\": 0"), "{stats}");
+}
+
+#[test]
+fn a_broken_or_misnamed_parquet_input_is_an_error_naming_the_file() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(&dir, &["solve", "mixed.csv", "-o", "good.parquet"]);
+    let good = std::fs::read(dir.path("good.parquet")).unwrap();
+    dir.write("cut.parquet", &good[..good.len() / 2]);
+    dir.write(
+        "text.parquet",
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n",
+    );
+    for (file, says) in [
+        ("cut.parquet", "cut.parquet: not a readable Parquet file: "),
+        (
+            "text.parquet",
+            "text.parquet: not a readable Parquet file: it does not start with PAR1",
+        ),
+    ] {
+        for command in ["solve", "verify", "stats"] {
+            let run = dir.run(&[command, file]);
+            assert_eq!(run.code, Some(2), "{command} {file}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(says),
+                "{command} {file}: {}",
+                run.stderr
+            );
+            assert!(run.stdout.is_empty() || command != "stats");
+        }
+    }
+    // Standard input cannot be sought: Parquet there is refused, saying why.
+    let run = dir.run_with_stdin(&["solve", "-"], good.clone());
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("it is a Parquet file, which is read only from a file"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run_with_stdin(&["stats", "-"], good);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("give its path"), "{}", run.stderr);
+}
+
+#[test]
+fn resume_and_shards_are_refused_with_parquet_before_any_work_and_summary_works() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    let run = dir.run(&["solve", "mixed.csv", "-o", "out.parquet", "--resume"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("--resume cannot continue a Parquet output"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&["solve", "mixed.csv", "-o", "p.parquet", "--shard", "0/2"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("--shard cannot write Parquet"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(dir.entries(), ["mixed.csv"]);
+    // A run to Parquet leaves no checkpoint behind, and its summary is the CSV run's.
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "-o",
+            "out.parquet",
+            "--summary",
+            "p.json",
+        ],
+    );
+    ok(
+        &dir,
+        &["solve", "mixed.csv", "-o", "out.csv", "--summary", "c.json"],
+    );
+    // The same summary but for the output format among the run's options.
+    let summary = |name: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(&dir.read(name)).unwrap();
+        let options = json["run"]["options"].as_object_mut().unwrap();
+        let format = options.remove("output_format").unwrap();
+        (json, format)
+    };
+    let ((parquet, p_format), (csv, c_format)) = (summary("p.json"), summary("c.json"));
+    assert_eq!(
+        (p_format.as_str(), c_format.as_str()),
+        (Some("parquet"), Some("csv"))
+    );
+    assert_eq!(parquet, csv);
+    assert_eq!(
+        dir.entries(),
+        ["c.json", "mixed.csv", "out.csv", "out.parquet", "p.json"]
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_parquet_write_leaves_the_existing_output_untouched() {
+    let dir = Workdir::new();
+    let puzzles = crate::workdir::puzzles("puzzles2_17_clue.txt.gz", 20_000).join("\n");
+    dir.write("many.txt", puzzles);
+    dir.write("out.parquet", "the old output");
+    // 64 KiB is far less than the rows' Parquet file: the write fails with EFBIG.
+    let run = dir.run_with_file_limit(&["solve", "many.txt", "-o", "out.parquet"], 64 << 10);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write out.parquet"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(dir.read("out.parquet"), "the old output");
+    assert_eq!(dir.entries(), ["many.txt", "out.parquet"]);
+}
+
+/// A gigabyte through standard input to Parquet rows on `/dev/null`: the peak resident set
+/// size stays far below 100 MB (row groups are bounded in rows and bytes).
+#[cfg(target_os = "linux")]
+#[test]
+fn one_gigabyte_to_parquet_stays_far_below_100_mb() {
+    use std::io::Write;
+    let puzzle = MIXED.lines().nth(1).unwrap().split(',').nth(1).unwrap();
+    // Ten thousand rows, then a line far too long: rows fill row groups while the bytes go fast.
+    let mut block = format!("{puzzle}\n").repeat(10_000).into_bytes();
+    block.extend(vec![b'1'; 10 << 20]);
+    block.push(b'\n');
+    let mut child = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(BIN)
+        .args([
+            "solve",
+            "-q",
+            "--threads",
+            "2",
+            "--output-format",
+            "parquet",
+            "-o",
+            "/dev/null",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut written = 0;
+        while written < 1_000_000_000 {
+            stdin.write_all(&block).unwrap();
+            written += block.len();
+        }
+        written
+    });
+    let output = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let kib = peak_rss_kib(&stderr);
+    eprintln!("peak RSS over {written} bytes of input to Parquet: {kib} KiB");
+    assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+}
+
+/// Quiet events for a pipeline run.
+struct Quiet;
+
+impl sudoku_bulk::pipeline::Events for Quiet {
+    fn progress(&mut self, _: u64, _: u64) {}
+    fn flagged(&mut self, _: &str, _: u64, _: sudoku_bulk::row::RowStatus, _: &str) {}
+}
+
+#[test]
+fn a_resumed_run_checks_a_parquet_input_whole_and_skips_its_rows() {
+    use std::sync::atomic::AtomicBool;
+    use sudoku_bulk::files::Input;
+    use sudoku_bulk::pipeline::{self, ChunkSize, Job, RunError, Settings};
+
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(&dir, &["solve", "mixed.csv", "-o", "in.parquet"]);
+    let input = Input::file(dir.path("in.parquet"));
+    let settings = Settings {
+        job: Job::Solve(Default::default()),
+        layout: sudoku_bulk::Layout::standard(),
+        input_format: None,
+        columns: Columns::default(),
+        output_format: sudoku_bulk::format::OutputFormat::Csv,
+        threads: 2,
+        skip_records: 0,
+        consumed: Vec::new(),
+        summarise: false,
+        chunk: ChunkSize::default(),
+        shard: None,
+        file_metadata: Vec::new(),
+    };
+    let run = |settings: &Settings| {
+        let mut out = Vec::new();
+        pipeline::run(
+            std::slice::from_ref(&input),
+            settings,
+            &mut out,
+            "out",
+            &mut Quiet,
+            &AtomicBool::new(false),
+        )
+        .map(|_| String::from_utf8(out).unwrap())
+    };
+    let whole = run(&settings).unwrap();
+    // What an interrupted run after four rows recorded: the whole file's digest.
+    let resumed = Settings {
+        skip_records: 4,
+        consumed: vec![input.whole().unwrap()],
+        ..settings.clone()
+    };
+    let rest = run(&resumed).unwrap();
+    let head: String = whole.split_inclusive('\n').take(5).collect();
+    assert_eq!(head + &rest, whole);
+    // One byte changed anywhere in the file (here: in the footer) is a changed input.
+    let mut bytes = std::fs::read(dir.path("in.parquet")).unwrap();
+    let at = bytes.len() - 30;
+    bytes[at] ^= 1;
+    let changed = Input::file(dir.write("changed.parquet", &bytes));
+    let mut recorded = changed.whole().unwrap();
+    recorded.digest = resumed.consumed[0].digest;
+    let err = pipeline::run(
+        &[changed],
+        &Settings {
+            consumed: vec![recorded],
+            ..resumed
+        },
+        &mut Vec::new(),
+        "out",
+        &mut Quiet,
+        &AtomicBool::new(false),
+    )
+    .unwrap_err();
+    assert!(matches!(err, RunError::InputChanged { .. }), "{err}");
+}
+
+#[test]
+fn verify_writes_parquet_too() {
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(
+        &dir,
+        &[
+            "solve",
+            "mixed.csv",
+            "--keep-columns",
+            "id",
+            "-o",
+            "solved.csv",
+        ],
+    );
+    for out in ["v.csv", "v.parquet"] {
+        ok(
+            &dir,
+            &[
+                "verify",
+                "-q",
+                "solved.csv",
+                "--keep-columns",
+                "id",
+                "-o",
+                out,
+            ],
+        );
+    }
+    let rows = csv_rows(&dir.read("v.csv"));
+    assert!(rows.iter().any(|r| r["status"] == "ok"));
+    assert!(rows.iter().any(|r| r["status"] == "invalid"));
+    assert_eq!(parquet_rows(&dir.path("v.parquet")), rows);
+    let schema = parquet_schema(&dir.path("v.parquet"));
+    let names: Vec<&str> = schema.iter().map(|(n, _, _)| n.as_str()).collect();
+    // The input is a solve output: its line comes along as original_line (text, as read).
+    assert_eq!(
+        names,
+        ["line", "status", "error", "original_line", "id", "regions"]
+    );
+    assert_eq!(schema[0].1, PhysicalType::INT64);
+    assert_eq!(schema[1].1, PhysicalType::BYTE_ARRAY);
+}
