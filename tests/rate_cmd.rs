@@ -523,3 +523,24 @@ fn show_explain_draws_candidates_and_explains_what_it_cannot_rate() {
     let bad = dir.run(&["show", "--explain=sometimes", puzzle]);
     assert_eq!(bad.code, Some(2));
 }
+
+#[test]
+fn stats_html_of_rate_output_shows_the_ratings_and_no_search_counters() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(40));
+    ok(&dir.run(&["rate", "-q", "in.txt", "-o", "out.csv"]), "rate");
+    ok(
+        &dir.run(&["stats", "out.csv", "--html", "page.html"]),
+        "stats --html",
+    );
+    let page = dir.read("page.html");
+    assert!(page.contains("<h2>Ratings (HoDoKu's levels and scores)</h2>"));
+    assert!(page.contains("rated puzzles per level"));
+    assert!(!page.contains("<h2>Search counters</h2>"));
+    let rows = csv_rows(&dir.read("out.csv"));
+    let hard = rows.iter().filter(|r| r["level"] == "hard").count();
+    assert!(
+        page.contains(&format!("<title>hard: {hard}</title>")),
+        "{page}"
+    );
+}
