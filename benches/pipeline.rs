@@ -112,6 +112,7 @@ fn settings(threads: usize) -> Settings {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: false,
+        canonical: false,
         chunk: ChunkSize::default(),
         shard: None,
         file_metadata: Vec::new(),

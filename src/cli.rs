@@ -8,12 +8,15 @@ use std::time::Duration;
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use sudoku_bulk::command::config::{
-    self, BulkRun, Config, ConfigError, MergeRun, ShowRun, StatsRun,
+    self, BulkRun, Config, ConfigError, GenerateRun, GeneratedFormat, MergeRun, ShowRun, StatsRun,
 };
 use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
-use sudoku_bulk::pipeline::{ChunkSize, Job, RatingOptions, Settings, VerifyOptions};
+use sudoku_bulk::generate::{GenerateOptions, GivensRange, Regions, Symmetry};
+use sudoku_bulk::pipeline::{
+    CanonOptions, ChunkSize, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
+};
 use sudoku_bulk::rate::CandidatesShown;
 use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
@@ -46,6 +49,12 @@ enum Command {
     /// in shard order, and merge their summaries; refuses missing shards and shards of another
     /// run.
     Merge(MergeArgs),
+    /// Make puzzles with exactly one solution, reproducibly: the same seed gives the same
+    /// bytes for any thread count.
+    Generate(GenerateArgs),
+    /// Write every puzzle's canonical (minlex) form: one row per record, or with --dedupe only
+    /// the first record of each class of equivalent puzzles.
+    Canon(CanonArgs),
 }
 
 /// Options shared by the commands that read records.
@@ -168,6 +177,11 @@ struct DatasetArgs {
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
 
+    /// The summary also counts the distinct canonical forms of the puzzles (keeping one
+    /// 128-bit digest per class, so that summaries of shards merge exactly).
+    #[arg(long)]
+    canonical: bool,
+
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
     /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
     /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
@@ -288,6 +302,171 @@ struct StatsArgs {
     /// Also write a self-contained HTML page with charts to FILE.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+
+    /// Also count the distinct canonical forms of the puzzles (the results' puzzle column, or
+    /// summaries made with solve --canonical); exact, and merged across inputs.
+    #[arg(long)]
+    canonical: bool,
+}
+
+#[derive(Debug, Args)]
+struct CanonArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+
+    /// Write only the first record of each class (the puzzles that share a canonical form);
+    /// the others are left out, counted, and listed with --duplicates.
+    #[arg(long)]
+    dedupe: bool,
+
+    /// --dedupe: the most classes to remember (each takes about 40 to 75 bytes of memory);
+    /// one more ends the run with an error.
+    #[arg(long, value_name = "N", requires = "dedupe",
+          default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
+    max_classes: u64,
+
+    /// --dedupe: also write the records left out to FILE, as CSV: their line and the line of
+    /// the first record of their class (with their files when there are several inputs).
+    #[arg(long, value_name = "FILE", requires = "dedupe")]
+    duplicates: Option<PathBuf>,
+
+    /// Exit with 1 when a record has no canonical form (`invalid`).
+    #[arg(long)]
+    strict: bool,
+}
+
+impl CanonArgs {
+    fn into_config(self) -> Result<Config, ConfigError> {
+        if self.dedupe && self.output.resume {
+            return Err(ConfigError::DedupeResume);
+        }
+        let dedupe = self.dedupe.then_some(DedupeOptions {
+            max_classes: config::positive("--max-classes", self.max_classes)?,
+        });
+        let mut config = bulk(
+            self.input,
+            self.output,
+            None,
+            self.strict,
+            Job::Canon(CanonOptions { dedupe }),
+        )?;
+        if let Config::Bulk(run) = &mut config {
+            if !run.pipeline.layout.is_standard() {
+                return Err(ConfigError::CanonJigsaw);
+            }
+            if self.dedupe && run.pipeline.output_format == OutputFormat::Parquet {
+                return Err(ConfigError::DedupeParquet);
+            }
+            run.duplicates = self.duplicates;
+        }
+        Ok(config)
+    }
+}
+
+#[derive(Debug, Args)]
+struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(long, value_name = "N")]
+    count: u64,
+
+    /// The seed: puzzle I is made from (SEED, I) alone.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+
+    /// Givens per puzzle, N or A-B [default: as few as the removal pass leaves].
+    #[arg(long, value_name = "A-B")]
+    givens: Option<GivensRange>,
+
+    /// No given can be removed with the solution staying unique (with a symmetry, checked
+    /// given by given: rare, so slow; see the README).
+    #[arg(long)]
+    minimal: bool,
+
+    /// Symmetry of the pattern of givens.
+    #[arg(long, value_name = "NAME", default_value = "none", ignore_case = true,
+          value_parser = format_names(Symmetry::ALL.iter().map(|s| s.name())))]
+    symmetry: String,
+
+    /// Jigsaw: the region layout of every puzzle (81 labels or a file holding them), or
+    /// `random` for a new layout per puzzle [default: the 3x3 boxes].
+    #[arg(long, value_name = "LAYOUT|random")]
+    regions: Option<OsString>,
+
+    /// Attempts per puzzle (each from a new complete grid) before giving up with an error.
+    #[arg(long, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
+    max_attempts: u32,
+
+    /// Write the puzzles to OUT (replaced only when all are written) instead of standard output.
+    #[arg(short, long = "output", value_name = "OUT")]
+    output: Option<PathBuf>,
+
+    /// Output format: `line` writes `PUZZLE SOLUTION` per line; `csv`, `jsonl` and `parquet`
+    /// write the columns index, puzzle, solution, givens (and regions on a jigsaw layout)
+    /// [default: csv; parquet for an OUT whose name ends in .parquet].
+    #[arg(long, value_name = "FORMAT",
+          value_parser = format_names(["line"].into_iter().chain(OutputFormat::ALL.iter().map(|f| f.name()))))]
+    output_format: Option<String>,
+
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// No progress bar and no summary line; only errors.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The swaps that make a random jigsaw layout from the boxes (`generate --regions random`).
+const RANDOM_LAYOUT_SWAPS: usize = 40;
+
+impl GenerateArgs {
+    fn into_run(self) -> Result<GenerateRun, ConfigError> {
+        let regions = match self.regions.as_deref() {
+            Some(arg) if arg == "random" => Regions::RandomJigsaw {
+                swaps: RANDOM_LAYOUT_SWAPS,
+            },
+            Some(arg) => Regions::Layout(config::regions(Some(arg))?),
+            None => Regions::Standard,
+        };
+        let output = match self.output {
+            Some(path) if path.as_os_str() != "-" => Target::Path(path),
+            _ => Target::Stdout,
+        };
+        let format = match (self.output_format.as_deref(), &output) {
+            (Some("line"), _) => GeneratedFormat::Line,
+            (Some(name), _) => GeneratedFormat::Rows(parse_known(name)),
+            (None, Target::Path(path)) => {
+                GeneratedFormat::Rows(OutputFormat::of_name(path).unwrap_or_default())
+            }
+            (None, Target::Stdout) => GeneratedFormat::Rows(OutputFormat::default()),
+        };
+        if format == GeneratedFormat::Rows(OutputFormat::Parquet)
+            && output == Target::Stdout
+            && std::io::stdout().is_terminal()
+        {
+            return Err(ConfigError::ParquetToTerminal);
+        }
+        if format == GeneratedFormat::Line && matches!(regions, Regions::RandomJigsaw { .. }) {
+            return Err(ConfigError::LineWithoutRegions);
+        }
+        Ok(GenerateRun {
+            options: GenerateOptions {
+                seed: self.seed,
+                givens: self.givens,
+                minimal: self.minimal,
+                symmetry: parse_known::<Symmetry>(&self.symmetry),
+                regions,
+                max_attempts: config::positive("--max-attempts", self.max_attempts.into())? as u32,
+            },
+            count: self.count,
+            output,
+            format,
+            threads: config::threads(self.threads)?,
+            quiet: self.quiet,
+        })
+    }
 }
 
 #[derive(Debug, Args)]
@@ -370,12 +549,15 @@ impl Cli {
                 },
                 quiet: args.quiet,
             })),
+            Command::Generate(args) => Ok(Config::Generate(args.into_run()?)),
+            Command::Canon(args) => args.into_config(),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
                 max_groups: args.max_groups,
                 grouping: config::grouping(args.by, args.bins.as_deref())?,
                 json: args.json,
                 html: args.html,
+                canonical: args.canonical,
             })),
         }
     }
@@ -389,6 +571,10 @@ fn with_dataset(mut config: Config, args: DatasetArgs) -> Result<Config, ConfigE
             sharded(run, choice, args.shards)?;
         }
         run.pipeline.summarise = !run.summaries.is_empty();
+        if args.canonical && !run.pipeline.summarise {
+            return Err(ConfigError::CanonicalWithoutSummary);
+        }
+        run.pipeline.canonical = args.canonical;
     }
     Ok(config)
 }
@@ -467,6 +653,7 @@ fn bulk(
         quiet: output.quiet,
         strict,
         summaries: Vec::new(),
+        duplicates: None,
         pipeline: Settings {
             job,
             layout: config::regions(input.regions.as_deref())?,
@@ -482,6 +669,7 @@ fn bulk(
             skip_records: 0,
             consumed: Vec::new(),
             summarise: false,
+            canonical: false,
             chunk: ChunkSize::default(),
             shard: None,
             file_metadata: Vec::new(),
@@ -766,6 +954,95 @@ mod tests {
                 .contains(&stated),
             "{help}"
         );
+    }
+
+    #[test]
+    fn canon_options_reach_the_settings() {
+        let run = bulk_of(&[
+            "canon",
+            "a.txt",
+            "--dedupe",
+            "--max-classes",
+            "50",
+            "--duplicates",
+            "d.csv",
+        ]);
+        assert_eq!(
+            run.pipeline.job,
+            Job::Canon(CanonOptions {
+                dedupe: Some(DedupeOptions { max_classes: 50 })
+            })
+        );
+        assert_eq!(run.duplicates, Some("d.csv".into()));
+        let run = bulk_of(&["canon"]);
+        assert_eq!(run.pipeline.job, Job::Canon(CanonOptions { dedupe: None }));
+        assert!(
+            config(&["canon", "--duplicates", "d.csv"]).is_err(),
+            "needs --dedupe"
+        );
+        assert_eq!(
+            config(&["canon", "--dedupe", "-o", "x.csv", "--resume"]).unwrap_err(),
+            ConfigError::DedupeResume.to_string()
+        );
+        let jigsaw =
+            "aaabbbbbbaaabbbcccaaddcccccadddeeecfdddeeeeffdgeefffffggghhhhfiggghhhiiigghhiiiii";
+        assert_eq!(
+            config(&["canon", "--regions", jigsaw]).unwrap_err(),
+            ConfigError::CanonJigsaw.to_string()
+        );
+    }
+
+    #[test]
+    fn generate_options_reach_the_settings() {
+        let Config::Generate(run) = config(&[
+            "generate",
+            "--count",
+            "5",
+            "--seed",
+            "9",
+            "--givens",
+            "24-30",
+            "--minimal",
+            "--symmetry",
+            "rot180",
+            "--output-format",
+            "line",
+            "-o",
+            "p.txt",
+        ])
+        .unwrap() else {
+            panic!("not generate")
+        };
+        assert_eq!(run.count, 5);
+        assert_eq!(run.options.seed, 9);
+        assert_eq!(run.options.givens, Some(GivensRange::new(24, 30).unwrap()));
+        assert!(run.options.minimal);
+        assert_eq!(run.options.symmetry, Symmetry::Rot180);
+        assert_eq!(run.format, GeneratedFormat::Line);
+        assert_eq!(run.output, Target::Path("p.txt".into()));
+        let Config::Generate(run) =
+            config(&["generate", "--count", "1", "--regions", "random"]).unwrap()
+        else {
+            panic!("not generate")
+        };
+        assert_eq!(run.options.regions, Regions::RandomJigsaw { swaps: 40 });
+        assert_eq!(run.format, GeneratedFormat::Rows(OutputFormat::Csv));
+        assert_eq!(
+            config(&[
+                "generate",
+                "--count",
+                "1",
+                "--regions",
+                "random",
+                "--output-format",
+                "line"
+            ])
+            .unwrap_err(),
+            ConfigError::LineWithoutRegions.to_string()
+        );
+        assert!(config(&["generate", "--count", "1", "--givens", "30-20"]).is_err());
+        assert!(config(&["generate", "--count", "1", "--symmetry", "spiral"]).is_err());
+        assert!(config(&["generate"]).is_err(), "--count is required");
     }
 
     #[test]

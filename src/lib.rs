@@ -10,6 +10,7 @@
 //! - [`solver`]: every search algorithm behind one API, with exact [`solver::SearchStats`];
 //!   [`verify`]: the independent checker of solutions; [`rate`]: how hard a puzzle is for a
 //!   person, a logic solver with a ladder of human techniques rated as HoDoKu rates;
+//!   [`canon`]: canonical (minlex) forms of puzzles under the Sudoku symmetry group;
 //! - [`generate`]: reproducible random layouts, grids and puzzles; [`render`]: text views of
 //!   puzzles, outcomes and search traces.
 //!
@@ -31,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+pub mod canon;
 pub mod command;
 pub mod files;
 pub mod format;

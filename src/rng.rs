@@ -43,6 +43,15 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
+    /// Output number `index` (0-based) of the generator seeded with `seed`, without running
+    /// it: the state after `index + 1` steps is `seed + (index + 1) * 0x9E3779B97F4A7C15`
+    /// (wrapping), so this is `SplitMix64::new(seed + index * 0x9E3779B97F4A7C15).next_u64()`.
+    /// Used to give item `index` of a seeded batch its own generator, whatever order or thread
+    /// it is made in.
+    pub fn output_at(seed: u64, index: u64) -> u64 {
+        SplitMix64::new(seed.wrapping_add(index.wrapping_mul(0x9E37_79B9_7F4A_7C15))).next_u64()
+    }
+
     /// A value in `0..n` (`n > 0`), as `next_u64() % n`.
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n > 0);
@@ -69,6 +78,14 @@ mod tests {
         assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
         assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
         assert_eq!(rng.next_u64(), 0x06C4_5D18_8009_454F);
+    }
+
+    #[test]
+    fn output_at_skips_ahead() {
+        let mut rng = SplitMix64::new(42);
+        for index in 0..5 {
+            assert_eq!(SplitMix64::output_at(42, index), rng.next_u64());
+        }
     }
 
     #[test]

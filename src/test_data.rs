@@ -15,16 +15,30 @@ pub(crate) fn shipped_puzzles(step: usize) -> Vec<Grid> {
     files.sort();
     let mut puzzles = Vec::new();
     for path in files {
-        let mut text = String::new();
-        flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
-            .read_to_string(&mut text)
-            .unwrap();
-        let lines = text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-        puzzles.extend(lines.step_by(step).map(|l| l.parse::<Grid>().unwrap()));
+        puzzles.extend(puzzles_of(&path).into_iter().step_by(step));
     }
     puzzles
+}
+
+/// Every puzzle of one shipped set, `data/FILE` (gzip), in file order.
+pub(crate) fn shipped_set(file: &str) -> Vec<Grid> {
+    puzzles_of(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data")
+            .join(file),
+    )
+}
+
+/// The puzzle lines of a gzip file: blank and `#` lines left out.
+fn puzzles_of(path: &std::path::Path) -> Vec<Grid> {
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.parse::<Grid>().unwrap())
+        .collect()
 }
 
 /// A puzzle with one solution (the example of the Wikipedia article on Sudoku).
@@ -47,6 +61,7 @@ pub(crate) fn solve_settings(threads: usize) -> crate::pipeline::Settings {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: false,
+        canonical: false,
         chunk: crate::pipeline::ChunkSize::default(),
         shard: None,
         file_metadata: Vec::new(),

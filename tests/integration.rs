@@ -1,9 +1,11 @@
 //! The one integration test binary: every module below is a group of tests.
 
 mod algorithms;
+mod canon_cmd;
 mod corpus;
 mod differential;
 mod fuzz_corpus;
+mod generate_cmd;
 mod hostile_input;
 mod jigsaw;
 mod jigsaw_fast;

@@ -574,6 +574,7 @@ fn a_resumed_run_checks_a_parquet_input_whole_and_skips_its_rows() {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: false,
+        canonical: false,
         chunk: ChunkSize::default(),
         shard: None,
         file_metadata: Vec::new(),

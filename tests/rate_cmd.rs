@@ -544,3 +544,35 @@ fn stats_html_of_rate_output_shows_the_ratings_and_no_search_counters() {
         "{page}"
     );
 }
+
+#[test]
+fn rate_and_stats_count_canonical_forms_of_rate_rows() {
+    let dir = Workdir::new();
+    let set = puzzles("graded/qqwing_expert.txt.gz", 30);
+    // Ten of them twice: 40 puzzles, 30 distinct.
+    let text: String = set
+        .iter()
+        .chain(&set[..10])
+        .map(|p| format!("{p}\n"))
+        .collect();
+    dir.write("in.txt", text);
+    let run = dir.run(&[
+        "rate",
+        "-q",
+        "in.txt",
+        "-o",
+        "out.csv",
+        "--summary",
+        "s.json",
+        "--canonical",
+    ]);
+    ok(&run, "rate --canonical");
+    let summary: serde_json::Value = serde_json::from_str(&dir.read("s.json")).unwrap();
+    assert_eq!(summary["canonical"]["puzzles"], 40);
+    assert_eq!(summary["canonical"]["distinct"], 30);
+    let stats = dir.run(&["stats", "--canonical", "--json", "out.csv"]);
+    ok(&stats, "stats --canonical");
+    let doc: serde_json::Value = serde_json::from_str(&stats.stdout).unwrap();
+    assert_eq!(doc["canonical"], summary["canonical"]);
+    assert_eq!(doc["rating"], summary["rating"]);
+}

@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// The puzzle lines of a shipped set, `data/FILE` (gzip): blank and `#` lines left out.
+#[allow(dead_code, reason = "not every bench reads the shipped sets")]
 pub fn shipped_lines(file: &str) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")

@@ -1,11 +1,13 @@
-//! `solve`, `verify` and `rate`: the output opened (or resumed), the pipeline run with its progress bar
-//! and messages, the summary written, the summary line on stderr, and the exit code.
+//! `solve`, `verify`, `canon` and `rate`: the output opened (or resumed), the pipeline run with its
+//! progress bar and messages, the summary (and `canon`'s duplicates report) written, the summary
+//! line on stderr, and the exit code.
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::canon::DuplicateReport;
 use super::config::BulkRun;
 use super::{CommandError, Exit, say};
 use crate::files::file_id::RunFiles;
@@ -22,8 +24,8 @@ use crate::stats;
 /// How many problem records are printed to stderr.
 const SHOWN: u64 = 10;
 
-/// `solve`, `verify` or `rate`: checks the paths, opens (or resumes) the output, runs the pipeline,
-/// and completes the run, or keeps what an interrupted one wrote.
+/// `solve`, `verify`, `canon` or `rate`: checks the paths, opens (or resumes) the output, runs the
+/// pipeline, and completes the run, or keeps what an interrupted one wrote.
 pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
     refuse_clashing_files(run)?;
@@ -57,6 +59,11 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
             quiet: run.quiet,
             flagged: 0,
             checkpointer,
+            duplicates: run
+                .duplicates
+                .as_deref()
+                .map(|path| DuplicateReport::open(path, run.inputs.len() > 1))
+                .transpose()?,
         },
     };
     // The rows of the interrupted run count in the dataset summary too: read back from its
@@ -98,14 +105,17 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     Ok(exit_code(run, &outcome.tally))
 }
 
-/// Refuses, before any work, two outputs that are one file (`-o`, each summary, standard
-/// output, and the files a replaced output writes beside it) and an output that is one of the
+/// Refuses, before any work, two outputs that are one file (`-o`, each summary, `--duplicates`,
+/// standard output, and the files a replaced output writes beside it) and an output that is one of the
 /// inputs: it would be replaced, or grow as it is read. Every input must open, too.
 fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
     let mut files = RunFiles::new();
     files.output("-o", &run.output)?;
     for path in &run.summaries {
         files.output("--summary", &Target::Path(path.clone()))?;
+    }
+    if let Some(path) = &run.duplicates {
+        files.output("--duplicates", &Target::Path(path.clone()))?;
     }
     for input in &run.inputs {
         match &input.source {
@@ -132,9 +142,9 @@ fn exit_code(run: &BulkRun, tally: &Tally<RowStatus>) -> Exit {
     let failures = match run.pipeline.job {
         Job::Verify(_) => tally.records() - tally.get(RowStatus::Ok),
         Job::Solve(_) if run.strict => tally.records() - tally.get(RowStatus::Solved),
-        Job::Solve(_) => 0,
+        Job::Canon(_) if run.strict => tally.records() - tally.get(RowStatus::Ok),
         Job::Rate(_) if run.strict => tally.records() - tally.get(RowStatus::Rated),
-        Job::Rate(_) => 0,
+        Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => 0,
     };
     if failures > 0 {
         Exit::Failures
@@ -157,7 +167,10 @@ impl Session<'_> {
     fn summary_before(&self) -> Result<Option<stats::Summary>, CommandError> {
         Ok(match self.output.partial_paths() {
             Some(paths) if !self.run.summaries.is_empty() && self.done.records() > 0 => {
-                Some(stats::read::read_path(&paths.partial, None)?)
+                let canonical = self.run.pipeline.canonical;
+                let read =
+                    stats::grouping::summarise(&[&paths.partial], None, usize::MAX, canonical)?;
+                Some(read.summary)
             }
             _ => None,
         })
@@ -254,7 +267,13 @@ impl Session<'_> {
     /// Completes the outputs of a finished run: the rows, and the summaries when asked for.
     /// Every one is written whole before any replaces an existing file, so a failure leaves
     /// them all untouched.
-    fn complete(self, outcome: &RunOutcome) -> Result<(), CommandError> {
+    fn complete(mut self, outcome: &RunOutcome) -> Result<(), CommandError> {
+        let duplicates = self
+            .reporter
+            .duplicates
+            .take()
+            .map(|d| d.seal())
+            .transpose()?;
         let rows = self.output.seal()?;
         let mut summaries = Vec::new();
         if let Some(dataset) = &outcome.dataset
@@ -275,6 +294,9 @@ impl Session<'_> {
         rows.commit()?;
         for summary in summaries {
             summary.commit()?;
+        }
+        if let Some(duplicates) = duplicates {
+            duplicates.commit()?;
         }
         Ok(())
     }
@@ -325,6 +347,8 @@ struct Reporter {
     flagged: u64,
     /// Records checkpoints, when the run can be resumed.
     checkpointer: Option<Checkpointer>,
+    /// `canon --dedupe --duplicates FILE`: the report of the records left out.
+    duplicates: Option<DuplicateReport>,
 }
 
 impl Events for Reporter {
@@ -340,6 +364,12 @@ impl Events for Reporter {
         match &mut self.checkpointer {
             Some(checkpointer) => checkpointer.record(tally, consumed, false),
             None => Ok(()),
+        }
+    }
+
+    fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
+        if let Some(report) = &mut self.duplicates {
+            report.add(file, line, first_file, first_line);
         }
     }
 
@@ -383,12 +413,19 @@ fn print_summary(job: &Job, outcome: &RunOutcome, flagged: u64, started: Instant
             ],
             &[RowStatus::GaveUp],
         ),
+        Job::Canon(_) => (&[RowStatus::Ok, RowStatus::Invalid], &[]),
     };
-    let counts: Vec<String> = always
+    let mut counts: Vec<String> = always
         .iter()
         .chain(when_seen.iter().filter(|s| tally.get(**s) > 0))
         .map(|s| format!("{} {}", tally.get(*s), s.name()))
         .collect();
+    if let Some(classes) = outcome.classes {
+        let left_out = tally.get(RowStatus::Ok) - classes;
+        counts.push(format!(
+            "{classes} classes written, {left_out} duplicates left out"
+        ));
+    }
     let seconds = started.elapsed().as_secs_f64();
     let rate = if seconds > 0.0 {
         (tally.records() - resumed) as f64 / seconds

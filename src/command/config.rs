@@ -31,15 +31,45 @@ pub enum Config {
     Show(ShowRun),
     /// `merge`: join the outputs of the shards of a run.
     Merge(MergeRun),
+    /// `generate`: make puzzles.
+    Generate(GenerateRun),
+}
+
+/// How `generate` writes its puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeneratedFormat {
+    /// The line format: `PUZZLE SOLUTION` per line, read back by every command.
+    Line,
+    /// Rows with the columns `index`, `puzzle`, `solution`, `givens` (and `regions` on a
+    /// jigsaw layout).
+    Rows(crate::format::OutputFormat),
+}
+
+/// The settings of a `generate` run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerateRun {
+    /// What the puzzles must be, and the seed.
+    pub options: crate::generate::GenerateOptions,
+    /// How many puzzles: indices `0..count`.
+    pub count: u64,
+    /// Where they go.
+    pub output: Target,
+    /// How they are written.
+    pub format: GeneratedFormat,
+    /// Worker threads.
+    pub threads: usize,
+    /// No progress bar and no summary line.
+    pub quiet: bool,
 }
 
 impl Config {
-    /// What the command writes to standard output, if anything: the rows of `solve` or
-    /// `verify` without `-o`, the report of `stats` and `show`.
+    /// What the command writes to standard output, if anything: the rows of `solve`, `verify`
+    /// or `canon` and the puzzles of `generate` without `-o`, the report of `stats` and `show`.
     pub fn results_on_stdout(&self) -> Option<&'static str> {
         match self {
             Config::Bulk(run) if run.output == Target::Stdout => Some("rows"),
-            Config::Bulk(_) | Config::Merge(_) => None,
+            Config::Generate(run) if run.output == Target::Stdout => Some("puzzles"),
+            Config::Bulk(_) | Config::Generate(_) | Config::Merge(_) => None,
             Config::Stats(_) | Config::Show(_) => Some("report"),
         }
     }
@@ -138,6 +168,8 @@ pub struct StatsRun {
     pub json: bool,
     /// Where to write the HTML report.
     pub html: Option<PathBuf>,
+    /// Also count the distinct canonical forms of the puzzles.
+    pub canonical: bool,
 }
 
 /// The settings of a `solve`, `verify` or `rate` run.
@@ -154,6 +186,8 @@ pub struct BulkRun {
     /// Where to write the dataset summary of the run (solve, rate), as JSON: `--summary FILE`, and
     /// for a shard also beside its output, where `merge` looks for it.
     pub summaries: Vec<PathBuf>,
+    /// `canon --dedupe`: where to write the report of the records left out.
+    pub duplicates: Option<PathBuf>,
     /// What the pipeline does.
     pub pipeline: Settings,
     /// Checkpoints of a run to a file, and whether to resume one.
@@ -261,6 +295,29 @@ pub enum ConfigError {
     /// `--bins` without a column to put in bins.
     #[error("--bins needs --by COLUMN (a column of numbers)")]
     BinsWithoutColumn,
+    /// `solve --canonical` without a summary to count in.
+    #[error("--canonical counts in the summary: give --summary FILE (or --shard)")]
+    CanonicalWithoutSummary,
+    /// `canon --dedupe --resume`: the classes of the interrupted run are not kept.
+    #[error(
+        "--dedupe cannot --resume: the classes seen by the interrupted run are not kept; run it again"
+    )]
+    DedupeResume,
+    /// `canon --dedupe` with a Parquet output.
+    #[error(
+        "--dedupe writes CSV or JSON lines: it leaves rows out as they are written, which the Parquet writer does not do; write CSV and convert it, or write Parquet without --dedupe"
+    )]
+    DedupeParquet,
+    /// `canon --regions` with a jigsaw layout.
+    #[error(
+        "canon: canonical forms are defined for the standard 3x3-box layout only, not for jigsaw regions"
+    )]
+    CanonJigsaw,
+    /// `generate --output-format line` with regions that change from puzzle to puzzle.
+    #[error(
+        "--regions random needs --output-format csv or jsonl: the line format has no regions column"
+    )]
+    LineWithoutRegions,
     /// `--shard` without `-o`.
     #[error(
         "--shard needs -o OUT: a shard writes its rows, and its summary beside them, to files for merge"

@@ -44,4 +44,7 @@ pub enum CommandError {
     /// The run could not start or resume as asked.
     #[error(transparent)]
     Resume(#[from] ResumeError),
+    /// `generate` could not make a puzzle as asked.
+    #[error(transparent)]
+    Generate(#[from] crate::generate::GenerateError),
 }

@@ -1,11 +1,14 @@
 //! The edge of the library: a validated command ([`config`]) run to its end, with its messages
-//! on stderr and its exit code ([`exit`]). One file per command: [`bulk`] (`solve`, `verify`),
-//! [`stats`], [`show`], [`merge`](mod@merge).
+//! on stderr and its exit code ([`exit`]). One file per command: [`bulk`] (`solve`, `verify`,
+//! `canon`, with [`canon`](mod@canon)'s duplicates report), [`stats`], [`show`],
+//! [`merge`](mod@merge), [`generate`](mod@generate).
 
 pub mod bulk;
+pub mod canon;
 pub mod config;
 mod error;
 pub mod exit;
+pub mod generate;
 pub mod merge;
 pub mod show;
 pub mod stats;
@@ -34,6 +37,7 @@ pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError>
         Config::Stats(run) => stats::run(&run),
         Config::Show(run) => show::run(&run),
         Config::Merge(run) => merge::run(&run),
+        Config::Generate(run) => generate::run(&run, interrupt),
     }
 }
 

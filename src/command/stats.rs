@@ -11,7 +11,12 @@ use crate::{report, stats};
 /// `stats`: summarise result files; a table (or JSON) on stdout, an HTML page on request.
 pub fn run(run: &StatsRun) -> Result<Exit, CommandError> {
     refuse_clashing_files(run)?;
-    let read = stats::grouping::summarise(&run.inputs, run.grouping.as_ref(), run.max_groups)?;
+    let read = stats::grouping::summarise(
+        &run.inputs,
+        run.grouping.as_ref(),
+        run.max_groups,
+        run.canonical,
+    )?;
     if let Some(note) = &read.note {
         say(&format!("note: {note}"));
     }

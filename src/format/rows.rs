@@ -3,6 +3,7 @@
 //! to the output in order: bytes as they are, columns gathered into Parquet row groups.
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use super::columns::{ColumnBatch, ColumnKind};
 use super::{Cell, OutputFormat, csv, jsonl, parquet};
@@ -14,6 +15,21 @@ pub enum Rows {
     Text(Vec<u8>),
     /// Rows as columns, for the writer to gather into row groups.
     Columns(ColumnBatch),
+}
+
+impl Rows {
+    /// Where the rows end: the bytes of text rows, the count of columnar rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Rows::Text(bytes) => bytes.len(),
+            Rows::Columns(columns) => columns.rows(),
+        }
+    }
+
+    /// Whether there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl Default for Rows {
@@ -115,6 +131,15 @@ impl Sink<'_> {
             (Sink::Text(out), Rows::Text(bytes)) => out.write_all(bytes),
             (Sink::Parquet(writer), Rows::Columns(columns)) => writer.write(columns),
             _ => panic!("rows of another format than the output's"),
+        }
+    }
+
+    /// Writes some of the text rows of a batch: `rows[range]`, whole rows (as `canon --dedupe`
+    /// chooses them). Columns cannot be chosen from this way: a bug of the caller.
+    pub fn write_text_range(&mut self, rows: &Rows, range: Range<usize>) -> io::Result<()> {
+        match (self, rows) {
+            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(&bytes[range]),
+            _ => panic!("rows chosen by byte range from a columnar output"),
         }
     }
 

@@ -49,8 +49,17 @@ pub fn of(settings: &Settings) -> Options {
             ("max_recursions", json!(verify.max_recursions)),
         ],
         Job::Rate(rate) => vec![("max_recursions", json!(rate.max_recursions))],
+        Job::Canon(canon) => vec![
+            ("dedupe", json!(canon.dedupe.is_some())),
+            ("max_classes", json!(canon.dedupe.map(|d| d.max_classes))),
+        ],
     };
     options.extend(job.into_iter().map(|(n, v)| (n.to_string(), v)));
+    // Counting canonical forms changes the summary; listed only when on, so that runs made
+    // before the option existed compare equal to runs without it.
+    if settings.canonical {
+        options.insert("canonical".to_string(), json!(true));
+    }
     options
 }
 

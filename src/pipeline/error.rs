@@ -71,6 +71,15 @@ pub enum RunError {
         /// The bytes the interrupted run had read.
         bytes: u64,
     },
+    /// `canon --dedupe`: more classes than the bound allows.
+    #[error(
+        "--dedupe: more than {limit} classes; raise --max-classes (each class takes about 40 to \
+         75 bytes of memory)"
+    )]
+    TooManyClasses {
+        /// The bound.
+        limit: u64,
+    },
     /// The run was interrupted.
     #[error("interrupted")]
     Interrupted,

@@ -126,6 +126,7 @@ fn settings(job: &Job, output_format: OutputFormat) -> Settings {
         skip_records: 0,
         consumed: Vec::new(),
         summarise: matches!(job, Job::Solve(_)),
+        canonical: false,
         chunk: ChunkSize::default(),
         shard: None,
         file_metadata: Vec::new(),

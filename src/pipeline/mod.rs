@@ -5,7 +5,8 @@
 //! - [`feed`]: the inputs as one stream of records, read and hashed chunk by chunk;
 //! - [`pool`]: batches of records handled on the thread pool, waited for with a timeout;
 //! - [`writer`]: the batches written in input order, rows counted, progress told;
-//! - [`solve`](self), [`verify`](self) and [`rate`](self) jobs: one record in, one row out.
+//! - [`solve`](self), [`verify`](self), [`rate`](self) and [`canon`](self) jobs: one record in, one row out
+//!   (`canon --dedupe` leaves out, as it writes, the rows of classes already written).
 //!
 //! The pool holds two chunks at a time: while it works on chunks `n` and `n + 1`, the calling
 //! thread waits for `n`, writes its rows and reads chunk `n + 2`, so reading and writing overlap
@@ -41,6 +42,7 @@ use crate::row::{RowStatus, Tally};
 use crate::shard::Plan;
 use crate::stats;
 
+mod canon;
 mod error;
 mod feed;
 #[cfg(feature = "fuzzing")]
@@ -55,7 +57,8 @@ mod writer;
 pub use error::{RunError, SolverBug};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
-    CHUNK_RECORDS, ChunkSize, Job, MAX_THREADS, RatingOptions, Settings, VerifyOptions,
+    CHUNK_RECORDS, CanonOptions, ChunkSize, DedupeOptions, Job, MAX_THREADS, RatingOptions,
+    Settings, VerifyOptions,
 };
 pub use verify::Original;
 
@@ -85,6 +88,12 @@ pub trait Events {
         let _ = (tally, consumed);
         Ok(())
     }
+
+    /// `canon --dedupe`: a record left out because an earlier one (`first_file`, `first_line`)
+    /// is of its class, in input order. The default does nothing.
+    fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
+        let _ = (file, line, first_file, first_line);
+    }
 }
 
 /// How a run ended.
@@ -100,6 +109,9 @@ pub struct RunOutcome {
     /// measured them ([`crate::shard::Plan::inputs`]), a complete run's as it read them; empty
     /// for a run that ended early.
     pub measured: Vec<Prefix>,
+    /// `canon --dedupe`: the classes written (the rows left out are the records counted in
+    /// `tally` as `ok` beyond these).
+    pub classes: Option<u64>,
 }
 
 /// What the inputs add to the columns of the rows, beyond the job and the options.
@@ -127,6 +139,7 @@ pub fn columns(settings: &Settings, shape: &Shape) -> Vec<String> {
             .chain(shape.original.columns().iter().copied())
             .collect(),
         Job::Rate(_) => rate::COLUMNS.to_vec(),
+        Job::Canon(_) => canon::COLUMNS.to_vec(),
     };
     shape
         .several_inputs
@@ -151,6 +164,7 @@ pub fn column_kinds(settings: &Settings, shape: &Shape) -> Vec<ColumnKind> {
             .chain(shape.original.columns().iter().map(|_| ColumnKind::Text))
             .collect(),
         Job::Rate(_) => rate::KINDS.to_vec(),
+        Job::Canon(_) => canon::KINDS.to_vec(),
     };
     shape
         .several_inputs
@@ -234,7 +248,10 @@ pub fn run(
         inputs,
         // An input without records still has a summary, an empty one.
         outcome: RunOutcome {
-            dataset: settings.summarise.then(stats::Summary::new),
+            dataset: settings.summarise.then(|| match settings.canonical {
+                true => stats::Summary::new().counting_forms(),
+                false => stats::Summary::new(),
+            }),
             measured,
             ..RunOutcome::default()
         },
@@ -242,6 +259,12 @@ pub fn run(
         in_flight: Default::default(),
         told: 0,
         written_to: 0,
+        dedupe: match settings.job {
+            Job::Canon(CanonOptions {
+                dedupe: Some(options),
+            }) => Some(canon::Dedupe::new(options)),
+            _ => None,
+        },
     };
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, writes it and reads `n + 2`.
@@ -269,6 +292,7 @@ pub fn run(
         chunk = feed.next_chunk(interrupt)?;
     }
     writer.outcome.interrupted |= feed.interrupted;
+    writer.outcome.classes = writer.dedupe.as_ref().map(canon::Dedupe::classes);
     if writer.outcome.measured.is_empty() && !writer.outcome.interrupted {
         // Every input was read to its end.
         writer.outcome.measured = feed.consumed();

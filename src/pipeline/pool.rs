@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
-use super::{rate, solve, verify};
+use super::{canon, rate, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
@@ -119,6 +119,8 @@ pub(super) struct Batch {
     pub stop: Option<RunError>,
     /// The dataset summary of the batch's rows, when asked for.
     pub dataset: Option<stats::Summary>,
+    /// `canon --dedupe`: where each row ends and its class, for the writer to choose from.
+    pub classes: Vec<canon::RowClass>,
 }
 
 impl Work {
@@ -152,9 +154,16 @@ impl Work {
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
             rows: self.writer.rows(items.len()),
-            dataset: self.settings.summarise.then(stats::Summary::new),
+            dataset: self
+                .settings
+                .summarise
+                .then(|| match self.settings.canonical {
+                    true => stats::Summary::new().counting_forms(),
+                    false => stats::Summary::new(),
+                }),
             ..Batch::default()
         };
+        let mut canonicaliser = crate::canon::Canonicaliser::new();
         let mut unreported = 0;
         for item in items {
             if unreported == HANDLED_STEP {
@@ -169,7 +178,11 @@ impl Work {
             let record = &item.record;
             let out = &mut batch.rows;
             let dataset = &mut batch.dataset;
-            let handled = guarded(record, || self.handle(item, out, dataset));
+            let classes = &mut batch.classes;
+            let canonicaliser = &mut canonicaliser;
+            let handled = guarded(record, || {
+                self.handle(item, out, dataset, classes, canonicaliser)
+            });
             match handled {
                 Ok((status, error)) => {
                     batch.tally.add(status);
@@ -200,6 +213,8 @@ impl Work {
         item: &Item,
         out: &mut Rows,
         dataset: &mut Option<stats::Summary>,
+        classes: &mut Vec<canon::RowClass>,
+        canonicaliser: &mut crate::canon::Canonicaliser,
     ) -> Result<(RowStatus, Option<String>), SolverBug> {
         let record = &item.record;
         match &self.settings.job {
@@ -209,6 +224,7 @@ impl Work {
                     self.write_row(item, row.cells(record.line, &mut text), out);
                     if let Some(dataset) = dataset {
                         dataset.add(&self.summary_row(item, &row, &text[0]));
+                        self.count_form(record, row.puzzle, dataset, canonicaliser);
                     }
                     (row.status.into(), row.error)
                 })
@@ -231,9 +247,24 @@ impl Work {
                 );
                 if let Some(dataset) = dataset {
                     dataset.add_rated(&row.summary_row());
+                    self.count_form(record, row.puzzle, dataset, canonicaliser);
                 }
                 (row.status.into(), row.error)
             }),
+            Job::Canon(options) => {
+                let row = canon::handle(record, &self.settings.layout, canonicaliser);
+                let mut text = [[0; crate::grid::CELLS]; 2];
+                self.write_row(item, row.cells(record.line, &mut text), out);
+                if options.dedupe.is_some() {
+                    classes.push(canon::RowClass {
+                        end: out.len(),
+                        digest: row.canonical.map(|(_, digest)| digest),
+                        source: item.source,
+                        line: record.line,
+                    });
+                }
+                Ok((row.status, row.error))
+            }
         }
     }
 
@@ -261,6 +292,27 @@ impl Work {
             puzzle,
             regions,
         })
+    }
+
+    /// With `--canonical`, counts the canonical form of the record's puzzle (when it has one)
+    /// in the dataset summary.
+    fn count_form(
+        &self,
+        record: &Record,
+        puzzle: Option<crate::grid::Grid>,
+        dataset: &mut stats::Summary,
+        canonicaliser: &mut crate::canon::Canonicaliser,
+    ) {
+        if !self.settings.canonical {
+            return;
+        }
+        let layout = record_layout(record, &self.settings.layout);
+        let form = puzzle
+            .zip(layout.ok())
+            .and_then(|(puzzle, layout)| canonicaliser.canonical(&puzzle, &layout).ok());
+        if let Some(form) = form {
+            dataset.add_form(form.digest());
+        }
     }
 
     /// Formats one row: the `file` column when there are several inputs, the job's `cells`,

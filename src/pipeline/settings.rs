@@ -7,6 +7,8 @@ use crate::layout::Layout;
 use crate::shard::Shard;
 use crate::solver::SolveOptions;
 
+pub use super::canon::{CanonOptions, DedupeOptions};
+
 /// What to do with each record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Job {
@@ -16,15 +18,18 @@ pub enum Job {
     Verify(VerifyOptions),
     /// Rate the puzzle for a person ([`crate::rate`]).
     Rate(RatingOptions),
+    /// Find the puzzle's canonical form (and with `--dedupe` keep the first of each class).
+    Canon(CanonOptions),
 }
 
 impl Job {
-    /// The command's name: `solve`, `verify` or `rate`.
+    /// The command's name: `solve`, `verify`, `rate` or `canon`.
     pub fn name(&self) -> &'static str {
         match self {
             Job::Solve(_) => "solve",
             Job::Verify(_) => "verify",
             Job::Rate(_) => "rate",
+            Job::Canon(_) => "canon",
         }
     }
 }
@@ -96,6 +101,9 @@ pub struct Settings {
     pub consumed: Vec<Prefix>,
     /// Whether to build a dataset summary ([`crate::stats::Summary`]) of the rows (solve).
     pub summarise: bool,
+    /// Whether that summary also counts the distinct canonical forms of the puzzles
+    /// ([`crate::stats::distinct`]).
+    pub canonical: bool,
     /// The chunk size.
     pub chunk: ChunkSize,
     /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.

@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 use std::io;
 
+use super::canon::{Dedupe, Verdict};
 use super::error::RunError;
 use super::pool::Batch;
 use super::{Events, RunOutcome};
@@ -31,6 +32,8 @@ pub(super) struct OrderedWriter<'a> {
     pub told: u64,
     /// The raw input bytes read when the last chunk written was complete.
     pub written_to: u64,
+    /// `canon --dedupe`: the classes written so far.
+    pub dedupe: Option<Dedupe>,
 }
 
 /// A chunk handed to the pool: its records and the raw input bytes read before and after it.
@@ -102,9 +105,13 @@ impl<'a> OrderedWriter<'a> {
     pub fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
         let mut interrupted = false;
         for batch in done.batches {
-            self.sink
-                .write(&batch.rows)
-                .map_err(|source| self.write_error(source))?;
+            if self.dedupe.is_some() {
+                self.write_first_of_each_class(&batch)?;
+            } else {
+                self.sink
+                    .write(&batch.rows)
+                    .map_err(|source| self.write_error(source))?;
+            }
             self.outcome.tally += batch.tally;
             if let (Some(part), Some(dataset)) = (&batch.dataset, &mut self.outcome.dataset) {
                 // Every batch summary is ungrouped, like the run's.
@@ -136,6 +143,29 @@ impl<'a> OrderedWriter<'a> {
         self.events.flushed(&self.outcome.tally, &done.consumed)?;
         self.outcome.interrupted |= interrupted;
         Ok(interrupted)
+    }
+
+    /// Writes the rows of `batch` whose class is new, in order; reports the others.
+    fn write_first_of_each_class(&mut self, batch: &Batch) -> Result<(), RunError> {
+        // The configuration refuses --dedupe with a columnar output: `end` is a byte offset.
+        let mut start = 0;
+        for row in &batch.classes {
+            let dedupe = self.dedupe.as_mut().expect("called with --dedupe");
+            match dedupe.judge(row)? {
+                Verdict::Write => self
+                    .sink
+                    .write_text_range(&batch.rows, start..row.end)
+                    .map_err(|source| self.write_error(source))?,
+                Verdict::Duplicate { source, line } => self.events.duplicate(
+                    &self.inputs[row.source].name,
+                    row.line,
+                    &self.inputs[source].name,
+                    line,
+                ),
+            }
+            start = row.end;
+        }
+        Ok(())
     }
 }
 

@@ -29,6 +29,14 @@ pub fn render(summary: &Summary) -> String {
     let mut out = String::new();
     whole(&mut out, summary);
     hardest(&mut out, summary);
+    if let Some(forms) = summary.canonical() {
+        let _ = writeln!(
+            out,
+            "\ndistinct canonical forms: {} among {} puzzles with a form",
+            forms.distinct(),
+            forms.puzzles()
+        );
+    }
     if let Some(column) = summary.by() {
         let groups = summary.groups_in_order();
         let bins = summary

@@ -39,6 +39,11 @@
 //!     { "file": null, "line": 118, "puzzle": "4.....8.5...", "status": "solved",
 //!       "recursions": 945, "max_depth": 21, "guesses": 944, ...,  "givens": 24 }
 //!   ],                                   (a "regions" member for a jigsaw record)
+//!   "canonical": {                       only when counted (--canonical): see stats::distinct
+//!     "puzzles": 3998,                   rows whose puzzle has a canonical form
+//!     "distinct": 3990,                  distinct canonical forms among them
+//!     "digests": ["0a3f...", ...]        each form's digest (32 hex digits), sorted
+//!   },
 //!   "run": {                             in the summary of solve --summary and merge:
 //!     "tool_version": "0.1.0",           what the rows were made from and how
 //!     "inputs": [                        the inputs in order, each whole (see RunInfo)
@@ -68,7 +73,8 @@
 //! `run` (first for shards, then for every `solve --summary` and `merge`), `bins` and
 //! `hardest` were added within version 1: readers that do not know them ignore them, and
 //! summaries with and without them merge (the hardest records are then those of the summaries
-//! that list them). [`read_saved`] reads `run` too, for `merge` and the report's header.
+//! that list them). [`read_saved`] reads `run` too, for `merge` and the report's header. `canonical` was added
+//! within version 1 too, and is read back (its digests are what merges).
 //!
 //! `rating` was added within version 1 too: `records` counts the rows of `solve` and of
 //! `rate`, `status` and `counters` describe the rows of `solve`, `rating` (in the whole and in
@@ -234,6 +240,8 @@ struct Document<'a> {
     groups: BTreeMap<&'a str, Body<'a>>,
     hardest: &'a Hardest,
     #[serde(skip_serializing_if = "Option::is_none")]
+    canonical: Option<&'a super::distinct::DistinctForms>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     run: Option<&'a RunInfo>,
 }
 
@@ -251,6 +259,7 @@ impl<'a> Document<'a> {
                 .map(|(key, group)| (key.as_str(), Body::new(group)))
                 .collect(),
             hardest: summary.hardest(),
+            canonical: summary.canonical(),
             run: None,
         }
     }

@@ -114,13 +114,16 @@ pub struct Summarised {
 
 /// Summarises every input in order, grouped as asked; `-` is standard input. More than
 /// `max_groups` groups are refused as soon as a row (or a summary document) makes one too many,
-/// before memory grows further (bins are never that many: they are counted too).
+/// before memory grows further (bins are never that many: they are counted too). With
+/// `canonical`, the distinct canonical forms of the puzzles are counted too (a summary document
+/// must have counted them).
 pub fn summarise<P: AsRef<Path>>(
     paths: &[P],
     grouping: Option<&Grouping>,
     max_groups: usize,
+    canonical: bool,
 ) -> Result<Summarised, ReadError> {
-    let read_all = |paths: &[P], filing| read_all(paths, filing, max_groups);
+    let read_all = |paths: &[P], filing| read_all(paths, filing, max_groups, canonical);
     let once = |filing| read_all(paths, filing).map(|reading| reading.done);
     let (name, choice) = match grouping {
         None => return once(Filing::Whole),
@@ -197,7 +200,7 @@ pub(super) fn summarise_opened(
         Some(Grouping::Input) => Filing::Input,
         Some(Grouping::Column { name, .. }) => Filing::Values(name.clone(), None),
     };
-    let mut pass = Pass::new(filing, usize::MAX);
+    let mut pass = Pass::new(filing, usize::MAX, false);
     pass.input(opened, path)?;
     Ok(pass.done.summary)
 }
@@ -291,8 +294,9 @@ fn read_all<P: AsRef<Path>>(
     paths: &[P],
     filing: Filing,
     max_groups: usize,
+    canonical: bool,
 ) -> Result<Reading, ReadError> {
-    let mut pass = Pass::new(filing, max_groups);
+    let mut pass = Pass::new(filing, max_groups, canonical);
     for path in paths {
         let path = path.as_ref();
         pass.input(read::open(path)?, path)?;
@@ -313,15 +317,22 @@ struct Pass {
     done: Summarised,
     /// The most groups allowed.
     max_groups: usize,
+    /// Whether canonical forms are counted.
+    canonical: bool,
 }
 
 impl Pass {
-    fn new(filing: Filing, max_groups: usize) -> Self {
+    fn new(filing: Filing, max_groups: usize, canonical: bool) -> Self {
         let summary = match &filing {
             Filing::Whole => Summary::new(),
             Filing::Input => Summary::grouped_by(INPUT),
             Filing::Values(name, _) => Summary::grouped_by(name.clone()),
             Filing::Bins(name, bins) => Summary::binned_by(name.clone(), bins.clone()),
+        };
+        let summary = if canonical {
+            summary.counting_forms()
+        } else {
+            summary
         };
         Pass {
             filing,
@@ -331,6 +342,7 @@ impl Pass {
                 note: None,
             },
             max_groups,
+            canonical,
         }
     }
 
@@ -344,7 +356,9 @@ impl Pass {
             filing,
             done,
             max_groups,
+            canonical,
         } = self;
+        let canonical = *canonical;
         let max_groups = *max_groups;
         let summary = &mut done.summary;
         let column = match filing {
@@ -352,47 +366,54 @@ impl Pass {
             Filing::Whole | Filing::Input => None,
         };
         let grouped_by = column.clone().unwrap_or_else(|| INPUT.to_string());
-        let mut each = |row: &ResultRow<'_>, line: u64| -> Result<(), ReadError> {
-            if let Some(own) = &mut own {
-                own.add_result(row);
-            }
-            match filing {
-                Filing::Whole => summary.add_result(row),
-                Filing::Input => summary.add_result(&row.with_group(&input_key)),
-                Filing::Values(_, None) => summary.add_result(row),
-                Filing::Values(_, Some(survey)) => {
-                    survey.note(row.group().unwrap_or(""), 1, path, Some(line));
-                    if survey.held {
+        let mut each =
+            |row: &ResultRow<'_>, line: u64, form: Option<u128>| -> Result<(), ReadError> {
+                if let Some(own) = &mut own {
+                    own.add_result(row);
+                }
+                if let Some(digest) = form {
+                    summary.add_form(digest);
+                }
+                match filing {
+                    Filing::Whole => summary.add_result(row),
+                    Filing::Input => summary.add_result(&row.with_group(&input_key)),
+                    Filing::Values(_, None) => summary.add_result(row),
+                    Filing::Values(_, Some(survey)) => {
+                        survey.note(row.group().unwrap_or(""), 1, path, Some(line));
+                        if survey.held {
+                            summary.add_result(row);
+                            if survey.give_up(summary.groups().len()) {
+                                survey.held = false;
+                                *summary = Summary::default();
+                            }
+                        }
+                    }
+                    Filing::Bins(name, _) => {
+                        let key = row.group().unwrap_or("");
+                        if !key.trim().is_empty() && Number::parse(key.as_bytes()).is_none() {
+                            return Err(NotANumber {
+                                path: path.to_path_buf(),
+                                line: Some(line),
+                                value: key.to_string(),
+                            }
+                            .error(name));
+                        }
                         summary.add_result(row);
-                        if survey.give_up(summary.groups().len()) {
-                            survey.held = false;
-                            *summary = Summary::default();
-                        }
                     }
                 }
-                Filing::Bins(name, _) => {
-                    let key = row.group().unwrap_or("");
-                    if !key.trim().is_empty() && Number::parse(key.as_bytes()).is_none() {
-                        return Err(NotANumber {
-                            path: path.to_path_buf(),
-                            line: Some(line),
-                            value: key.to_string(),
-                        }
-                        .error(name));
-                    }
-                    summary.add_result(row);
-                }
-            }
-            too_many_groups(summary, filing, max_groups, path, Some(line), &grouped_by)
-        };
-        let (content, saved) = read::read_opened(opened, path, column.as_deref(), &mut each)?;
+                too_many_groups(summary, filing, max_groups, path, Some(line), &grouped_by)
+            };
+        let (content, saved) =
+            read::read_opened(opened, path, column.as_deref(), canonical, &mut each)?;
         let (run, run_from) = match (saved, beside, own) {
             (Some(saved), _, _) => {
                 let run = saved.run.clone();
                 self.document(saved, path)?;
                 (run, None)
             }
-            (None, Some((from, saved)), Some(own)) if saved.summary.clone().ungrouped() == own => {
+            (None, Some((from, saved)), Some(own))
+                if saved.summary.clone().ungrouped().without_forms() == own =>
+            {
                 (saved.run, Some(from))
             }
             _ => (None, None),
@@ -408,7 +429,16 @@ impl Pass {
 
     /// Adds a summary document, grouped as this reading groups.
     fn document(&mut self, saved: Saved, path: &Path) -> Result<(), ReadError> {
-        let found = saved.summary;
+        let found = match (self.canonical, saved.summary.canonical().is_some()) {
+            (false, _) => saved.summary.without_forms(),
+            (true, true) => saved.summary,
+            (true, false) if saved.summary.records() == 0 => saved.summary.counting_forms(),
+            (true, false) => {
+                return Err(ReadError::NoForms {
+                    path: path.to_path_buf(),
+                });
+            }
+        };
         let regroup = |found: &Summary, wanted: &Summary| ReadError::Regroup {
             path: path.to_path_buf(),
             found: found.grouping(),
@@ -538,18 +568,28 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         // 1500 distinct numbers: more than are held, so the inputs are read twice.
         let path = results(&dir, 6000, 1500);
-        let twice =
-            summarise(&[&path], Some(&column(BinChoice::Quantiles(7))), usize::MAX).unwrap();
+        let twice = summarise(
+            &[&path],
+            Some(&column(BinChoice::Quantiles(7))),
+            usize::MAX,
+            false,
+        )
+        .unwrap();
         let bins = twice.summary.bins().expect("bins").clone();
         assert_eq!(bins.count(), 7);
-        let exact = summarise(&[&path], Some(&column(BinChoice::None)), usize::MAX).unwrap();
+        let exact = summarise(&[&path], Some(&column(BinChoice::None)), usize::MAX, false).unwrap();
         assert_eq!(exact.summary.groups().len(), 1501);
         let once = exact.summary.binned(bins).unwrap();
         assert_eq!(twice.summary, once);
         twice.summary.check().unwrap();
         // The same through automatic bins, with their note.
-        let automatic =
-            summarise(&[&path], Some(&column(BinChoice::Automatic)), usize::MAX).unwrap();
+        let automatic = summarise(
+            &[&path],
+            Some(&column(BinChoice::Automatic)),
+            usize::MAX,
+            false,
+        )
+        .unwrap();
         assert_eq!(automatic.summary.bins().map(Bins::count), Some(AUTO_BINS));
         assert!(
             automatic
@@ -565,13 +605,23 @@ mod tests {
     fn few_distinct_numbers_keep_their_groups_and_bins_come_from_them() {
         let dir = tempfile::tempdir().unwrap();
         let path = results(&dir, 500, 12);
-        let automatic =
-            summarise(&[&path], Some(&column(BinChoice::Automatic)), usize::MAX).unwrap();
+        let automatic = summarise(
+            &[&path],
+            Some(&column(BinChoice::Automatic)),
+            usize::MAX,
+            false,
+        )
+        .unwrap();
         assert_eq!(automatic.note, None);
         assert_eq!(automatic.summary.bins(), None);
         assert_eq!(automatic.summary.groups().len(), 13);
-        let binned =
-            summarise(&[&path], Some(&column(BinChoice::Quantiles(3))), usize::MAX).unwrap();
+        let binned = summarise(
+            &[&path],
+            Some(&column(BinChoice::Quantiles(3))),
+            usize::MAX,
+            false,
+        )
+        .unwrap();
         let groups = binned.summary.groups();
         let total: u64 = groups.values().map(Summary::records).sum();
         assert_eq!(total, 500);

@@ -35,9 +35,12 @@
 //! - **ratings** ([`rating`]): the rows of `rate` (levels, scores, techniques) are counted in
 //!   `records` and in a rating part of their own; status counts and counters above describe
 //!   the rows of `solve`.
+//! - **canonical** ([`Summary::counting_forms`], `--canonical`): the puzzles with a canonical
+//!   form and how many distinct forms they have ([`distinct`]); whole summary only.
 
 pub mod bins;
 mod counter;
+pub mod distinct;
 mod distribution;
 pub mod document;
 pub mod grouping;

@@ -15,10 +15,11 @@
 //! Result rows need the `status` column and the seven counter columns (`recursions`,
 //! `max_depth`, `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`); the
 //! `line`, `file`, `puzzle` and `regions` columns are read when present, for the list of the
-//! hardest records; other columns are ignored unless named as the grouping column. An
-//! `invalid` row may leave every counter empty (CSV) or null/absent (JSON lines); any other row
-//! must carry all seven. A CSV row must have as many fields as the header. Errors name the file
-//! and the line of the input where the bad record starts.
+//! hardest records and to count canonical forms (`--canonical` needs `puzzle`; a row counts
+//! when its puzzle has a form, see [`super::distinct`]); other columns are ignored unless named
+//! as the grouping column. An `invalid` row may leave every counter empty (CSV) or null/absent
+//! (JSON lines); any other row must carry all seven. A CSV row must have as many fields as the
+//! header. Errors name the file and the line of the input where the bad record starts.
 //!
 //! The output of `rate`, told by its `level`, `score` and `techniques` columns, is read by the
 //! rules of [`super::rating`] into the summary's rating part.
@@ -30,8 +31,11 @@ use super::document::{JsonError, Saved};
 use super::grouping::{self, Grouping};
 use super::plausible::{self, Impossibility};
 use super::{Counter, RecordRef, ResultRow, Row, Summary};
+use crate::canon::Canonicaliser;
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
+use crate::grid::Grid;
+use crate::layout::Layout;
 use crate::row::{RowStatus, SolveStatus, Status, UnknownStatus};
 use crate::solver::SearchStats;
 
@@ -105,6 +109,12 @@ pub enum ReadError {
         column: String,
         /// The most groups allowed.
         max: usize,
+    },
+    /// `--canonical` and a summary document that did not count canonical forms.
+    #[error("{}: the summary has no canonical forms; summarise the results files, or make it with solve --summary --canonical", path.display())]
+    NoForms {
+        /// The input.
+        path: PathBuf,
     },
     /// A summary document grouped otherwise than asked for: groups can only be rebuilt from
     /// the result rows.
@@ -197,7 +207,7 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summa
         name: name.to_string(),
         bins: grouping::BinChoice::None,
     });
-    Ok(grouping::summarise(paths, grouping.as_ref(), usize::MAX)?.summary)
+    Ok(grouping::summarise(paths, grouping.as_ref(), usize::MAX, false)?.summary)
 }
 
 /// Summarises one input; `-` is stdin.
@@ -243,13 +253,20 @@ pub(super) fn open(path: &Path) -> Result<Opened, ReadError> {
         })
 }
 
+/// What is done with each result row read: it is given with its line and, when canonical forms
+/// are counted, the digest of its puzzle's form (none when the puzzle has no form).
+pub(super) type EachRow<'e> =
+    dyn FnMut(&ResultRow<'_>, u64, Option<u128>) -> Result<(), ReadError> + 'e;
+
 /// Reads one opened input: its rows, each handed to `each` with its line (and its value of the
-/// column `by`, as the row's group), or its summary document, returned.
+/// column `by`, as the row's group), or its summary document, returned. With `canonical`, the
+/// canonical form of each row's puzzle is found too (the input must have a `puzzle` column).
 pub(super) fn read_opened(
     mut opened: Opened,
     path: &Path,
     by: Option<&str>,
-    each: &mut dyn FnMut(&ResultRow<'_>, u64) -> Result<(), ReadError>,
+    canonical: bool,
+    each: &mut EachRow<'_>,
 ) -> Result<(Content, Option<Saved>), ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
@@ -266,7 +283,7 @@ pub(super) fn read_opened(
         };
         // The output of `rate` is told by its columns: those a reader finds.
         let rating = open(&rating_options(by)).is_ok();
-        read_rows(open, path, by, rating, each)?;
+        read_rows(open, path, by, rating, canonical, each)?;
         return Ok((Content::Parquet, None));
     }
     let head = opened.head.trim_ascii();
@@ -287,7 +304,7 @@ pub(super) fn read_opened(
     if !opened.head.is_empty() {
         let rating = super::rating::is_rate_output(&opened.head, format);
         let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
-        read_rows(open, path, by, rating, each)?;
+        read_rows(open, path, by, rating, canonical, each)?;
     }
     Ok((Content::Rows(format), None))
 }
@@ -301,6 +318,25 @@ fn is_summary_object(line: &[u8]) -> bool {
     }
     serde_json::from_slice::<Format<'_>>(line)
         .is_ok_and(|object| object.format == Some(super::document::FORMAT))
+}
+
+/// The digest of the canonical form of a results row's puzzle, if it has one (readable, no
+/// conflict, the 3x3 boxes).
+fn form_of(
+    puzzle: &[u8],
+    regions: Option<&[u8]>,
+    canonicaliser: &mut Canonicaliser,
+) -> Option<u128> {
+    let grid = Grid::parse(puzzle).ok()?;
+    if let Some(regions) = regions.filter(|r| !r.trim_ascii().is_empty())
+        && !Layout::parse(regions).ok()?.is_standard()
+    {
+        return None;
+    }
+    canonicaliser
+        .canonical(&grid, &Layout::standard())
+        .ok()
+        .map(|c| c.digest())
 }
 
 /// The columns read when the input has them, in this order: where each record is, for the
@@ -321,18 +357,21 @@ fn rating_options(by: Option<&str>) -> ReadOptions {
                 .collect(),
             ..Columns::default()
         },
+        optional: OPTIONAL.map(str::to_string).to_vec(),
         ..ReadOptions::default()
     }
 }
 
-/// The result rows of a CSV, JSON-lines or Parquet input, each handed to `each`; `open` makes
-/// the reader for the options given; `rating` says the rows are those of `rate`.
+/// The result rows of a CSV, JSON-lines or Parquet input, each handed to `each` (with the
+/// digest of its puzzle's canonical form when `canonical`); `open` makes the reader for the
+/// options given; `rating` says the rows are those of `rate`.
 fn read_rows<'a>(
     open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
     path: &Path,
     by: Option<&str>,
     rating: bool,
-    each: &mut dyn FnMut(&ResultRow<'_>, u64) -> Result<(), ReadError>,
+    canonical: bool,
+    each: &mut EachRow<'_>,
 ) -> Result<(), ReadError> {
     // The columns read, by name: the status, the counters, and the grouping column (or those
     // of a rate row).
@@ -341,6 +380,7 @@ fn read_rows<'a>(
         .chain(by)
         .map(str::to_string)
         .collect();
+    let mut canonicaliser = canonical.then(Canonicaliser::new);
     let options = if rating {
         rating_options(by)
     } else {
@@ -385,6 +425,19 @@ fn read_rows<'a>(
             });
         }
         let fields = &record.kept;
+        let mut form = || match &mut canonicaliser {
+            Some(canonicaliser) => {
+                let Some(puzzle) = &record.optional[2] else {
+                    return Err(ReadError::MissingColumn {
+                        path: path.to_path_buf(),
+                        column: "puzzle".to_string(),
+                    });
+                };
+                let regions = record.optional[3].as_deref();
+                Ok(form_of(puzzle, regions, canonicaliser))
+            }
+            None => Ok(None),
+        };
         if rating {
             let group = by.map(|_| String::from_utf8_lossy(&fields[6]));
             let fields = std::array::from_fn(|i| fields[i].as_slice());
@@ -396,7 +449,7 @@ fn read_rows<'a>(
                         problem: problem.into(),
                     }
                 })?;
-            each(&ResultRow::Rate(row), record.line)?;
+            each(&ResultRow::Rate(row), record.line, form()?)?;
             continue;
         }
         let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
@@ -434,11 +487,12 @@ fn read_rows<'a>(
             .flatten();
         plausible::check(row.status, row.counters.as_ref(), solutions)
             .map_err(|e| row_problem(e.into()))?;
+        let form = form()?;
         let row = match place {
             Some(place) => row.about(place),
             None => row,
         };
-        each(&ResultRow::Solve(row), record.line)?;
+        each(&ResultRow::Solve(row), record.line, form)?;
     }
     Ok(())
 }

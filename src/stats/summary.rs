@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bins::{Bins, Number};
 use super::counter::Counter;
+use super::distinct::DistinctForms;
 use super::distribution::Distribution;
 use super::hardest::{HardRecord, Hardest};
 use super::rating::{RatedRow, RatingInconsistency, RatingSummary};
@@ -258,6 +259,14 @@ pub enum Inconsistency {
         /// What is wrong with it.
         problem: &'static str,
     },
+    /// More puzzles with a canonical form than records.
+    #[error("canonical: {puzzles} puzzles counted, but records is {records}")]
+    CanonicalPuzzles {
+        /// The canonical puzzles field.
+        puzzles: u64,
+        /// The records field.
+        records: u64,
+    },
 }
 
 /// The summary of a set of result rows: records, status counts, the exact distribution of each
@@ -290,6 +299,9 @@ pub struct Summary {
     rating: Option<RatingSummary>,
     #[serde(default, skip_serializing_if = "Hardest::is_empty")]
     hardest: Hardest,
+    /// The distinct canonical forms of the rows' puzzles, when counted (whole summary only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    canonical: Option<DistinctForms>,
 }
 
 impl Summary {
@@ -413,11 +425,38 @@ impl Summary {
         self.rating.as_ref()
     }
 
+    /// This summary, also counting the distinct canonical forms of the rows' puzzles (given to
+    /// [`Summary::add_form`]).
+    pub fn counting_forms(mut self) -> Summary {
+        self.canonical = Some(DistinctForms::new());
+        self
+    }
+
+    /// Counts the canonical form (its digest) of a row's puzzle, when this summary counts forms.
+    pub fn add_form(&mut self, digest: u128) {
+        if let Some(forms) = &mut self.canonical {
+            forms.add(digest);
+        }
+    }
+
+    /// This summary without its count of canonical forms.
+    pub fn without_forms(mut self) -> Summary {
+        self.canonical = None;
+        self
+    }
+
+    /// The distinct canonical forms, when counted.
+    pub fn canonical(&self) -> Option<&DistinctForms> {
+        self.canonical.as_ref()
+    }
+
     /// Adds everything counted in `other`.
     ///
     /// Fails, changing nothing, when both are grouped by different columns, or when one is
     /// grouped and the other holds records without groups. An empty summary without groups
-    /// merges with any summary.
+    /// merges with any summary. Canonical forms stay counted when both count them (their sets
+    /// join) or when the other side is empty; a summary with rows whose forms were not counted
+    /// makes the count unknown (`None`).
     pub fn merge(&mut self, other: &Summary) -> Result<(), GroupingMismatch> {
         if (&self.by, &self.bins) != (&other.by, &other.bins) {
             let empty_plain = |s: &Summary| s.by.is_none() && s.records == 0;
@@ -434,6 +473,15 @@ impl Summary {
                 });
             }
         }
+        self.canonical = match (self.canonical.take(), &other.canonical) {
+            (Some(mut mine), Some(theirs)) => {
+                mine.merge(theirs);
+                Some(mine)
+            }
+            (Some(mine), None) if other.records == 0 => Some(mine),
+            (None, Some(theirs)) if self.records == 0 => Some(theirs.clone()),
+            _ => None,
+        };
         self.add_counts(other);
         Ok(())
     }
@@ -482,9 +530,11 @@ impl Summary {
     pub fn filed_under(self, column: &str, key: &str) -> Summary {
         let mut group = self.ungrouped();
         let hardest = std::mem::take(&mut group.hardest);
+        let canonical = group.canonical.take();
         let mut whole = Summary::grouped_by(column);
         whole.add_counts(&group);
         whole.hardest = hardest;
+        whole.canonical = canonical;
         whole.groups.insert(key.to_string(), group);
         whole
     }
@@ -625,6 +675,7 @@ impl Summary {
         }
         let mut whole = self.clone().ungrouped();
         whole.hardest = Hardest::default();
+        whole.canonical = None;
         if total != whole {
             return Err(Inconsistency::GroupsDoNotAddUp);
         }
@@ -637,6 +688,14 @@ impl Summary {
             return Err(Inconsistency::Rating {
                 context: context.to_string(),
                 problem,
+            });
+        }
+        if let Some(forms) = &self.canonical
+            && forms.puzzles() > self.records
+        {
+            return Err(Inconsistency::CanonicalPuzzles {
+                puzzles: forms.puzzles(),
+                records: self.records,
             });
         }
         let total = self.status.records() + rated;

@@ -1,8 +1,5 @@
-//! Reproducible random puzzles: jigsaw layouts, complete grids and puzzles with a unique
-//! solution, for the tests, the shipped jigsaw sample and the benchmarks.
-//!
-//! Everything is drawn from the crate's own SplitMix64 generator (see [`crate::rng`]), so a
-//! seed gives the same layouts, grids and puzzles forever. Nothing here does I/O.
+//! Random complete grids and jigsaw layouts, drawn from the crate's SplitMix64 generator (see
+//! [`crate::rng`]), so a seed gives the same layouts and grids forever.
 //!
 //! - [`random_layout`]: start from the 3x3 boxes and repeat a swap across a boundary: a cell
 //!   `a` of region A that touches region B, and a cell `b` of B that touches A, exchange
@@ -12,9 +9,10 @@
 //! - [`random_solution`]: the `random` algorithm on the empty grid of a layout, limit one
 //!   solution, under a budget; a later seed is tried when the budget runs out.
 //! - [`random_jigsaw`]: both, retrying layouts on which no grid turns up quickly;
-//! - [`remove_clues`]: clues removed one at a time in random order, each removal kept only
-//!   when the puzzle stays uniquely solvable (`fast`, limit 2), down to a floor.
+//! - [`random_standard_grid`]: the fast path for the boxes: three random independent boxes,
+//!   completed by the `fast` engine, then moved by a random element of the symmetry group.
 
+use crate::canon::Transform;
 use crate::grid::{CELLS, Grid};
 use crate::layout::{Layout, neighbours, region_connected};
 use crate::rng::SplitMix64;
@@ -94,40 +92,30 @@ pub fn random_jigsaw(seed: u64, swaps: usize) -> (Layout, Grid) {
     }
 }
 
-/// A puzzle with `solution` as its unique solution under `layout`: clues removed in an order
-/// drawn from `seed`, each removal kept only if the puzzle stays uniquely solvable, stopping
-/// when `min_clues` clues are left or no clue can go.
-///
-/// # Panics
-/// When `solution` is not a complete grid valid under `layout`.
-pub fn remove_clues(solution: &Grid, layout: &Layout, seed: u64, min_clues: usize) -> Grid {
-    assert!(
-        layout.check_givens(solution).is_ok() && solution.is_complete(),
-        "a complete valid grid"
-    );
-    let mut rng = SplitMix64::new(seed);
-    let mut order: Vec<usize> = (0..CELLS).collect();
-    rng.shuffle(&mut order);
-    let unique = SolveOptions {
-        algorithm: Algorithm::Fast,
-        max_solutions: 2,
-        ..SolveOptions::default()
-    };
-    let mut puzzle = *solution;
-    let mut clues = CELLS;
-    for i in order {
-        if clues <= min_clues {
-            break;
-        }
-        let digit = puzzle.get(i);
-        puzzle.set(i, 0);
-        if solve(&puzzle, layout, &unique).map(|o| o.status) == Ok(Status::Solved) {
-            clues -= 1;
-        } else {
-            puzzle.set(i, digit);
+/// A random complete grid of the standard layout: boxes 1, 5 and 9 (which share no row or
+/// column) filled with independent random orders of the digits, the rest completed by the
+/// `fast` engine (its first solution), and the result moved by a random element of the
+/// symmetry group ([`Transform::random`]), so that the distribution of grids is the same for
+/// every equivalent grid. It is not uniform over all grids.
+pub fn random_standard_grid(rng: &mut SplitMix64) -> Grid {
+    let mut seed = Grid::EMPTY;
+    for b in [0, 4, 8] {
+        let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        rng.shuffle(&mut digits);
+        for (k, &d) in digits.iter().enumerate() {
+            let (r, c) = ((b / 3) * 3 + k / 3, (b % 3) * 3 + k % 3);
+            seed.set(r * 9 + c, d);
         }
     }
-    puzzle
+    let first = SolveOptions {
+        max_solutions: 1,
+        ..SolveOptions::default()
+    };
+    let grid = solve(&seed, &Layout::standard(), &first)
+        .ok()
+        .and_then(|o| o.solution)
+        .expect("three independent boxes always complete to a grid");
+    Transform::random(rng).apply(&grid)
 }
 
 #[cfg(test)]
@@ -145,13 +133,15 @@ mod tests {
     }
 
     #[test]
-    fn removing_clues_keeps_the_solution_unique() {
-        let (layout, solution) = random_jigsaw(3, 40);
-        assert_eq!(layout.check_givens(&solution), Ok(()));
-        let puzzle = remove_clues(&solution, &layout, 5, 30);
-        assert!(puzzle.filled() >= 30 && puzzle.filled() < 81);
-        let outcome = solve(&puzzle, &layout, &SolveOptions::default()).unwrap();
-        assert_eq!(outcome.status, Status::Solved);
-        assert_eq!(outcome.solution, Some(solution));
+    fn standard_grids_are_complete_valid_and_differ() {
+        let mut rng = SplitMix64::new(9);
+        let a = random_standard_grid(&mut rng);
+        let b = random_standard_grid(&mut rng);
+        for g in [a, b] {
+            assert!(g.is_complete());
+            assert_eq!(Layout::standard().check_givens(&g), Ok(()));
+        }
+        assert_ne!(a, b);
+        assert_eq!(a, random_standard_grid(&mut SplitMix64::new(9)));
     }
 }

@@ -1,0 +1,182 @@
+//! `generate`: puzzles made by [`crate::generate`] on every core, written in index order to
+//! standard output or to a file replaced only when every puzzle is written.
+//!
+//! Puzzle `i` depends only on the options and `i` ([`Generator::puzzle`]), and the puzzles are
+//! written in index order, so the output is the same bytes for any thread count. They are made
+//! in chunks of [`CHUNK`]; the interrupt flag is looked at between chunks.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::config::{GenerateRun, GeneratedFormat};
+use super::{CommandError, Exit, say};
+use crate::files::Output;
+use crate::format::columns::ColumnKind;
+use crate::format::{Cell, RowWriter, Rows, Sink};
+use crate::generate::{Generated, Generator, Regions};
+use crate::grid::CELLS;
+use crate::pipeline::RunError;
+use crate::progress::Progress;
+
+/// Puzzles made between two looks at the interrupt flag.
+pub const CHUNK: u64 = 256;
+
+/// The columns of `generate` rows (CSV, JSON lines).
+pub const COLUMNS: &[&str] = &["index", "puzzle", "solution", "givens"];
+
+/// The type of each of [`COLUMNS`].
+const KINDS: &[ColumnKind] = &[
+    ColumnKind::Count,
+    ColumnKind::Text,
+    ColumnKind::Text,
+    ColumnKind::Count,
+];
+
+/// Makes the puzzles and writes them; the output is replaced only when all are written.
+pub fn run(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    let started = Instant::now();
+    let generator = Generator::new(run.options.clone())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.threads)
+        .thread_name(|i| format!("sudoku-bulk-{i}"))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))?;
+    let jigsaw = match &run.options.regions {
+        Regions::Standard => false,
+        Regions::Layout(layout) => !layout.is_standard(),
+        Regions::RandomJigsaw { .. } => true,
+    };
+    let rows = match run.format {
+        GeneratedFormat::Line => None,
+        GeneratedFormat::Rows(format) => {
+            let mut columns: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+            let mut kinds = KINDS.to_vec();
+            if jigsaw {
+                columns.push(crate::format::csv::REGIONS_NAME.to_string());
+                kinds.push(ColumnKind::Text);
+            }
+            Some(RowWriter::new(format, columns, kinds))
+        }
+    };
+    let mut output = Output::open(&run.output)?;
+    let name = output.name().to_string();
+    let write_error = |source| {
+        CommandError::Run(RunError::Write {
+            name: name.clone(),
+            source,
+        })
+    };
+    let mut progress = Progress::new(Some(run.count), !run.quiet, 0);
+    let mut givens = (usize::MAX, 0usize, 0u64);
+    let mut next = 0;
+    {
+        // The header row, or a Parquet file's magic bytes; the line format has neither.
+        let mut sink = match &rows {
+            Some(rows) => rows
+                .start(output.writer(), false, &[])
+                .map_err(write_error)?,
+            None => Sink::Text(output.writer()),
+        };
+        while next < run.count {
+            if interrupt.load(Ordering::Relaxed) {
+                break;
+            }
+            let end = (next + CHUNK).min(run.count);
+            let made: Vec<_> = pool.install(|| {
+                (next..end)
+                    .into_par_iter()
+                    .map(|i| generator.puzzle(i))
+                    .collect()
+            });
+            let mut batch = match &rows {
+                Some(rows) => rows.rows(made.len()),
+                None => Rows::Text(Vec::with_capacity(made.len() * (2 * CELLS + 2))),
+            };
+            for (index, generated) in (next..end).zip(made) {
+                let generated = generated?;
+                let n = generated.givens();
+                givens = (givens.0.min(n), givens.1.max(n), givens.2 + n as u64);
+                write_puzzle(rows.as_ref(), index, &generated, jigsaw, &mut batch);
+            }
+            sink.write(&batch).map_err(write_error)?;
+            next = end;
+            progress.update(next, next);
+        }
+        if next == run.count {
+            sink.finish().map_err(write_error)?;
+        }
+    }
+    if next < run.count {
+        progress.finish();
+        return Ok(interrupted(output, next));
+    }
+    progress.finish();
+    match output.finish() {
+        Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
+        other => other?,
+    }
+    if !run.quiet && run.count > 0 {
+        let seconds = started.elapsed().as_secs_f64();
+        say(&format!(
+            "{} puzzles in {seconds:.2} s ({:.0} puzzles/s): givens {} to {}, mean {:.2}",
+            run.count,
+            run.count as f64 / seconds.max(1e-9),
+            givens.0,
+            givens.1,
+            givens.2 as f64 / run.count as f64
+        ));
+    }
+    Ok(Exit::Success)
+}
+
+/// Appends one puzzle: `PUZZLE SOLUTION` in the line format, else a row.
+fn write_puzzle(
+    rows: Option<&RowWriter>,
+    index: u64,
+    generated: &Generated,
+    jigsaw: bool,
+    out: &mut Rows,
+) {
+    let (mut puzzle, mut solution) = ([0u8; CELLS], [0u8; CELLS]);
+    generated.puzzle.write_line(&mut puzzle);
+    generated.solution.write_line(&mut solution);
+    let Some(rows) = rows else {
+        let Rows::Text(out) = out else {
+            unreachable!("the line format is text")
+        };
+        out.extend_from_slice(&puzzle);
+        out.push(b' ');
+        out.extend_from_slice(&solution);
+        out.push(b'\n');
+        return;
+    };
+    let regions = jigsaw.then(|| generated.layout.to_line());
+    let cells = [
+        Cell::Int(index),
+        Cell::Plain(&puzzle),
+        Cell::Plain(&solution),
+        Cell::Int(generated.givens() as u64),
+    ];
+    rows.row(
+        cells
+            .into_iter()
+            .chain(regions.as_deref().map(|r| Cell::Plain(r.as_bytes()))),
+        out,
+    );
+}
+
+/// An interrupted run: a file output is not replaced; rows already sent to a stream stay.
+fn interrupted(output: Output, made: u64) -> Exit {
+    if output.replaces_file() {
+        say(&format!(
+            "interrupted after {made} puzzles; {} was not written",
+            output.name()
+        ));
+    } else {
+        let _ = output.finish();
+        say(&format!("interrupted after {made} puzzles"));
+    }
+    Exit::Interrupted
+}

@@ -1,0 +1,191 @@
+//! `sudoku-bulk canon`: canonical forms row by row, `--dedupe` against planted disguised
+//! duplicates, its bound and its report; canonical counts in `solve --summary` and `stats`.
+
+use std::collections::BTreeMap;
+
+use sudoku_bulk::canon::{Transform, canonical_form};
+use sudoku_bulk::rng::SplitMix64;
+use sudoku_bulk::{Grid, Layout};
+
+use crate::workdir::{Workdir, csv_rows, gzip, puzzles};
+
+/// 200 puzzles of the 17-clue list (all different classes) with 30 disguised copies of earlier
+/// ones planted among them: the lines (1-based) of the file, and for each planted line the line
+/// of the puzzle it copies.
+fn planted() -> (Vec<String>, BTreeMap<usize, usize>) {
+    let originals = puzzles("puzzles2_17_clue.txt.gz", 200);
+    let mut rng = SplitMix64::new(41);
+    let mut lines: Vec<String> = Vec::new();
+    let mut copies = BTreeMap::new();
+    let mut line_of_original = Vec::new();
+    for (i, original) in originals.iter().enumerate() {
+        lines.push(original.clone());
+        line_of_original.push(lines.len());
+        if i % 7 == 6 && copies.len() < 30 {
+            // A copy of an earlier original, moved by a random element of the group.
+            let source = rng.below(i + 1);
+            let grid: Grid = originals[source].parse().unwrap();
+            lines.push(Transform::random(&mut rng).apply(&grid).to_line());
+            copies.insert(lines.len(), line_of_original[source]);
+        }
+    }
+    assert_eq!(copies.len(), 28);
+    (lines, copies)
+}
+
+#[test]
+fn dedupe_finds_exactly_the_planted_disguised_duplicates() {
+    let dir = Workdir::new();
+    let (lines, copies) = planted();
+    dir.write("p.txt.gz", gzip((lines.join("\n") + "\n").as_bytes()));
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let run = dir.run(&[
+            "canon",
+            "p.txt.gz",
+            "--dedupe",
+            "--duplicates",
+            "dups.csv",
+            "--threads",
+            threads,
+            "-o",
+            "out.csv",
+        ]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("200 classes written, 28 duplicates left out"),
+            "{}",
+            run.stderr
+        );
+        outputs.push((dir.read("out.csv"), dir.read("dups.csv")));
+    }
+    assert_eq!(
+        outputs[0], outputs[1],
+        "the same bytes for any thread count"
+    );
+    let (out, dups) = &outputs[0];
+    let written: Vec<usize> = csv_rows(out)
+        .iter()
+        .map(|r| r["line"].parse().unwrap())
+        .collect();
+    let expected: Vec<usize> = (1..=lines.len())
+        .filter(|l| !copies.contains_key(l))
+        .collect();
+    assert_eq!(written, expected);
+    let reported: BTreeMap<usize, usize> = csv_rows(dups)
+        .iter()
+        .map(|r| (r["line"].parse().unwrap(), r["first_line"].parse().unwrap()))
+        .collect();
+    assert_eq!(reported, copies);
+}
+
+#[test]
+fn every_row_holds_the_form_and_bad_records_are_invalid() {
+    let dir = Workdir::new();
+    let good = puzzles("puzzles3_magictour_top1465.txt.gz", 20);
+    let mut text = good.join("\n") + "\n";
+    text += &format!("{}\n", &good[0][..80]);
+    text += &format!("55{}\n", &good[0][2..]);
+    dir.write("in.txt", text);
+    let run = dir.run(&["canon", "in.txt", "--output-format", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 22);
+    for (row, puzzle) in rows.iter().zip(&good) {
+        let form = canonical_form(&puzzle.parse().unwrap(), &Layout::standard()).unwrap();
+        assert_eq!(row["status"], "ok");
+        assert_eq!(row["canonical"], form.to_line());
+    }
+    assert_eq!(rows[20]["status"], "invalid");
+    assert_eq!(rows[20]["error"], "expected 81 cells, found 80");
+    assert_eq!(rows[21]["status"], "invalid");
+    assert_eq!(rows[21]["canonical"], serde_json::Value::Null);
+    let strict = dir.run(&["canon", "in.txt", "--strict", "-q"]);
+    assert_eq!(strict.code, Some(1));
+}
+
+#[test]
+fn too_many_classes_end_the_run_and_write_nothing() {
+    let dir = Workdir::new();
+    dir.write(
+        "in.txt",
+        puzzles("puzzles2_17_clue.txt.gz", 10).join("\n") + "\n",
+    );
+    let run = dir.run(&[
+        "canon",
+        "in.txt",
+        "--dedupe",
+        "--max-classes",
+        "9",
+        "-o",
+        "out.csv",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("--dedupe: more than 9 classes; raise --max-classes"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path("out.csv").exists());
+}
+
+#[test]
+fn summaries_and_stats_count_distinct_forms_exactly() {
+    let dir = Workdir::new();
+    let (lines, copies) = planted();
+    dir.write("p.txt", lines.join("\n") + "\n");
+    let run = dir.run(&[
+        "solve",
+        "p.txt",
+        "--summary",
+        "s.json",
+        "--canonical",
+        "-o",
+        "r.csv",
+        "-q",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&dir.read("s.json")).unwrap();
+    assert_eq!(summary["canonical"]["puzzles"], lines.len());
+    assert_eq!(summary["canonical"]["distinct"], lines.len() - copies.len());
+    let from_rows = dir.run(&["stats", "r.csv", "--canonical"]);
+    assert!(
+        from_rows
+            .stdout
+            .contains("distinct canonical forms: 200 among 228 puzzles with a form"),
+        "{}",
+        from_rows.stdout
+    );
+    // Two saved summaries of the same rows merge to the same classes, not twice as many.
+    let merged = dir.run(&["stats", "s.json", "s.json", "--canonical", "--json"]);
+    let merged: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    assert_eq!(merged["canonical"]["distinct"], 200);
+    assert_eq!(merged["canonical"]["puzzles"], 456);
+}
+
+#[test]
+fn jigsaw_layouts_and_resuming_a_dedupe_are_refused() {
+    let dir = Workdir::new();
+    let jigsaw =
+        "aaabbbbbbaaabbbcccaaddcccccadddeeecfdddeeeeffdgeefffffggghhhhfiggghhhiiigghhiiiii";
+    let run = dir.run(&["canon", "--regions", jigsaw]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("standard 3x3-box layout only"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&["canon", "--dedupe", "-o", "x.csv", "--resume"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("--dedupe cannot --resume"),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,0 +1,163 @@
+//! `sudoku-bulk generate`: the same bytes for any thread count, puzzles that `verify --unique`
+//! accepts, the options met, and options that cannot be met refused.
+
+use sudoku_bulk::Grid;
+use sudoku_bulk::generate::Symmetry;
+
+use crate::workdir::{Workdir, csv_rows};
+
+#[test]
+fn same_seed_same_bytes_for_any_thread_count() {
+    let dir = Workdir::new();
+    let args = |threads| {
+        [
+            "generate",
+            "--count",
+            "300",
+            "--seed",
+            "7",
+            "--threads",
+            threads,
+            "-q",
+        ]
+    };
+    let one = dir.run(&args("1"));
+    let two = dir.run(&args("2"));
+    assert_eq!(one.code, Some(0), "{}", one.stderr);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(csv_rows(&one.stdout).len(), 300);
+    let other = dir.run(&["generate", "--count", "300", "--seed", "8", "-q"]);
+    assert_ne!(other.stdout, one.stdout);
+    // A puzzle depends on its index alone: the first ten of 300 are the batch of ten.
+    let ten = dir.run(&["generate", "--count", "10", "--seed", "7", "-q"]);
+    assert!(one.stdout.starts_with(&ten.stdout));
+}
+
+#[test]
+fn generated_puzzles_pass_verify_unique() {
+    let dir = Workdir::new();
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "50",
+        "--output-format",
+        "line",
+        "-o",
+        "p.txt",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("50 puzzles in"), "{}", run.stderr);
+    let verified = dir.run(&["verify", "p.txt", "--unique", "-q"]);
+    assert_eq!(verified.code, Some(0), "{}", verified.stdout);
+    // Jigsaw puzzles carry their regions; verify reads them from the column.
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "3",
+        "--regions",
+        "random",
+        "-o",
+        "j.csv",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows = csv_rows(&dir.read("j.csv"));
+    assert!(rows.iter().all(|r| r["regions"].len() == 81));
+    let verified = dir.run(&["verify", "j.csv", "--unique", "-q"]);
+    assert_eq!(verified.code, Some(0), "{}", verified.stdout);
+}
+
+#[test]
+fn givens_and_symmetry_are_met() {
+    let dir = Workdir::new();
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "20",
+        "--givens",
+        "28-32",
+        "--symmetry",
+        "diagonal",
+        "-q",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for row in csv_rows(&run.stdout) {
+        let puzzle: Grid = row["puzzle"].parse().unwrap();
+        let givens: usize = row["givens"].parse().unwrap();
+        assert_eq!(puzzle.filled(), givens);
+        assert!((28..=32).contains(&givens), "{givens}");
+        assert!(Symmetry::Diagonal.holds_for(&puzzle), "{puzzle}");
+    }
+}
+
+#[test]
+fn options_that_cannot_be_met_are_errors_not_endless_loops() {
+    let dir = Workdir::new();
+    let run = dir.run(&["generate", "--count", "1", "--givens", "12-16"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("fewer than 17 givens"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "1",
+        "--givens",
+        "18-19",
+        "--symmetry",
+        "rot90",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("rot90 needs 4k or 4k+1"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "2",
+        "--givens",
+        "17",
+        "--symmetry",
+        "rot90",
+        "--max-attempts",
+        "10",
+        "-o",
+        "x.csv",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("no puzzle met the options in 10 attempts"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path("x.csv").exists(), "nothing written");
+}
+
+#[test]
+fn an_out_named_parquet_gets_parquet_with_the_rows_of_csv() {
+    let dir = Workdir::new();
+    let args = ["generate", "--count", "20", "--seed", "3", "-q"];
+    let csv = dir.run(&args);
+    assert_eq!(csv.code, Some(0), "{}", csv.stderr);
+    let run = dir.run(&[&args[..], &["-o", "g.parquet"]].concat());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(&std::fs::read(dir.path("g.parquet")).unwrap()[..4], b"PAR1");
+    // The same puzzles, read back by solve from either file.
+    dir.write("g.csv", &csv.stdout);
+    let solved = |input: &str| {
+        let run = dir.run(&["solve", input, "-q"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        csv_rows(&run.stdout)
+            .into_iter()
+            .map(|row| (row["puzzle"].clone(), row["status"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let from_parquet = solved("g.parquet");
+    assert_eq!(from_parquet.len(), 20);
+    assert!(from_parquet.iter().all(|(_, status)| status == "solved"));
+    assert_eq!(from_parquet, solved("g.csv"));
+}
