@@ -94,6 +94,28 @@ fn every_thread_count_and_format_gives_the_same_rows() {
         ok(&run, threads);
         assert_eq!(run.stdout, one.stdout, "{threads} threads");
     }
+    // The run's summary too.
+    let summary = |threads: &str| {
+        let name = format!("s{threads}.json");
+        let args = [
+            "rate",
+            "-q",
+            "in.txt",
+            "-o",
+            "out.csv",
+            "--threads",
+            threads,
+        ];
+        let mut args = args.to_vec();
+        args.extend(["--summary", &name]);
+        ok(&dir.run(&args), threads);
+        let doc: serde_json::Value = serde_json::from_str(&dir.read(&name)).unwrap();
+        doc["rating"].clone()
+    };
+    let first = summary("1");
+    assert_eq!(first["records"], csv_rows(&one.stdout).len());
+    assert_eq!(summary("2"), first);
+    assert_eq!(summary("5"), first);
     let jsonl = dir.run(&["rate", "-q", "in.txt", "--output-format", "jsonl"]);
     ok(&jsonl, "jsonl");
     let csv = csv_rows(&one.stdout);
