@@ -4,15 +4,16 @@ HoDoKu 2.2) and reports, per input file, how often the level and the hardest tec
 and puzzles/s of both, measured in the same run, single thread.
 
     python3 -m venv /work/venv-hodoku && /work/venv-hodoku/bin/pip install hodoku-py
-    cargo build --release --example rate_file
+    cargo build --release
     /work/venv-hodoku/bin/python scripts/compare_hodoku.py data/graded/*.txt.gz \
         --limit 200 --csv /tmp/compare.csv
 
 Each file is one group (a difficulty): its first `--limit` puzzles (lines of 81 cells; `#`
 lines skipped) are rated by hodoku-py one by one (at most `--seconds` per file: puzzles not
-reached are left out of both sides), then by ours (`target/release/examples/rate_file`, the
-same puzzles fed `--repeat` times so that its timing is not noise; its own clock times the
-rating only). Only puzzles with one solution are compared (ours reports the others).
+reached are left out of both sides), then by ours (`sudoku-bulk rate --threads 1`, the same
+puzzles fed `--repeat` times so that its timing is not noise; its rate is the puzzles/s of its
+summary line, which times the whole run: reading, the uniqueness search, rating, writing).
+Only puzzles rated on our side (one solution) are compared.
 
 "Hardest" is, on both sides, the technique of the highest HoDoKu level used, ties broken by
 the higher base score, then by the later place in HoDoKu's order. HoDoKu techniques we do not
@@ -24,6 +25,7 @@ import collections
 import csv
 import gzip
 import io
+import re
 import subprocess
 import sys
 import time
@@ -124,10 +126,12 @@ def read_puzzles(path, limit):
 
 def ours(binary, puzzles, repeat):
     text = "\n".join(puzzles * repeat) + "\n"
-    run = subprocess.run([binary], input=text, capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [binary, "rate", "--threads", "1"], input=text, capture_output=True, text=True, check=True
+    )
     rows = list(csv.DictReader(io.StringIO(run.stdout)))[: len(puzzles)]
-    # stderr: "rated N puzzles in S s: R puzzles/s"
-    rate = float(run.stderr.strip().split(":")[-1].split()[0])
+    # stderr: "sudoku-bulk: N records in S s (R puzzles/s): ..."
+    rate = float(re.search(r"\(([0-9.]+) puzzles/s\)", run.stderr).group(1))
     return rows, rate
 
 
@@ -137,7 +141,7 @@ def main():
     ap.add_argument("--limit", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=120.0, help="hodoku-py time budget per file")
     ap.add_argument("--repeat", type=int, default=0, help="times ours rates the puzzles (0: auto)")
-    ap.add_argument("--binary", default="target/release/examples/rate_file")
+    ap.add_argument("--binary", default="target/release/sudoku-bulk")
     ap.add_argument("--csv", help="write every puzzle's two ratings here")
     args = ap.parse_args()
 
@@ -161,7 +165,7 @@ def main():
         n = level_same = hardest_same = 0
         by_level = collections.Counter()
         for p, t, o in zip(puzzles, theirs, rows):
-            if o["level"] in ("none", "multiple", "invalid", "error"):
+            if o["status"] != "rated":
                 continue
             n += 1
             ls = o["level"] == t[0]

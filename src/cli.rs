@@ -14,7 +14,10 @@ use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::generate::{GenerateOptions, GivensRange, Regions, Symmetry};
-use sudoku_bulk::pipeline::{CanonOptions, ChunkSize, DedupeOptions, Job, Settings, VerifyOptions};
+use sudoku_bulk::pipeline::{
+    CanonOptions, ChunkSize, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
+};
+use sudoku_bulk::rate::CandidatesShown;
 use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
@@ -33,13 +36,18 @@ enum Command {
     Solve(SolveArgs),
     /// Check the proposed solution of every record: one row per record, ok, wrong or invalid.
     Verify(VerifyArgs),
-    /// Summarise the results of `solve` (CSV or JSON lines, or saved summaries): statuses and
-    /// the exact distribution of every counter.
+    /// Rate every puzzle for a person, as HoDoKu does (its techniques, scores and levels): one
+    /// row per record, in input order, with the level, score, hardest technique and the steps
+    /// of each technique family.
+    Rate(RateArgs),
+    /// Summarise the results of `solve` or `rate` (CSV or JSON lines, or saved summaries):
+    /// statuses and the exact distribution of every counter, level counts and scores.
     Stats(StatsArgs),
     /// Solve one puzzle and show it, its solution and every statistic as grids and text.
     Show(ShowArgs),
-    /// Join the outputs of `solve --shard` into the output of a single run, in shard order,
-    /// and merge their summaries; refuses missing shards and shards of another run.
+    /// Join the outputs of `solve --shard` or `rate --shard` into the output of a single run,
+    /// in shard order, and merge their summaries; refuses missing shards and shards of another
+    /// run.
     Merge(MergeArgs),
     /// Make puzzles with exactly one solution, reproducibly: the same seed gives the same
     /// bytes for any thread count.
@@ -158,6 +166,13 @@ struct SolveArgs {
     #[arg(long)]
     strict: bool,
 
+    #[command(flatten)]
+    dataset: DatasetArgs,
+}
+
+/// The dataset summary and the shards of `solve` and `rate`.
+#[derive(Debug, Args)]
+struct DatasetArgs {
     /// Also write the dataset summary of the run, as `stats --json` would print it, to FILE.
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
@@ -180,13 +195,33 @@ struct SolveArgs {
 }
 
 #[derive(Debug, Args)]
+struct RateArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+
+    /// Recursion budget per puzzle of the search that tells a puzzle with one solution (rated)
+    /// from one with several (not rated); a search that needs more gives `gave_up`.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    max_recursions: u64,
+
+    /// Exit with 1 when a record is not `rated`.
+    #[arg(long)]
+    strict: bool,
+
+    #[command(flatten)]
+    dataset: DatasetArgs,
+}
+
+#[derive(Debug, Args)]
 struct MergeArgs {
     /// The merged output (replaced only when complete); its summary goes beside it
     /// (OUT.summary.json) unless --summary says otherwise.
     #[arg(value_name = "OUT")]
     output: PathBuf,
 
-    /// The outputs of `solve --shard`, in any order; each one's summary is read from beside it
+    /// The outputs of `solve --shard` or `rate --shard`, in any order; each one's summary is read from beside it
     /// (SHARD_OUTPUT.summary.json).
     #[arg(value_name = "SHARD_OUTPUT", required = true)]
     shards: Vec<PathBuf>,
@@ -221,11 +256,19 @@ struct ShowArgs {
     /// With --trace: the most trace lines to print.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES)]
     max_trace_lines: usize,
+
+    /// Also rate the puzzle as `rate` does and print its human solution path, step by step;
+    /// the grid of candidates is drawn at the start and before every step harder than a
+    /// single (`advanced`), or `never`, only at the `start`, or before `every` step.
+    #[arg(long, value_name = "GRIDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "advanced",
+          value_parser = format_names(CandidatesShown::ALL.iter().map(|c| c.name())))]
+    explain: Option<String>,
 }
 
 #[derive(Debug, Args)]
 struct StatsArgs {
-    /// Result files of `solve` (CSV or JSON lines, plain or gzip) or summaries saved with
+    /// Result files of `solve` or `rate` (CSV or JSON lines, plain or gzip) or summaries saved with
     /// `--json` or `solve --summary`; `-` for standard input.
     #[arg(value_name = "RESULTS", required = true)]
     inputs: Vec<PathBuf>,
@@ -457,25 +500,21 @@ impl Cli {
         match self.command {
             Command::Solve(args) => {
                 let solve = args.search.options()?;
-                let mut config = bulk(
+                let config = bulk(
                     args.input,
                     args.output,
                     None,
                     args.strict,
                     Job::Solve(solve),
                 )?;
-                if let Config::Bulk(run) = &mut config {
-                    run.summaries.extend(args.summary);
-                    if let Some(choice) = args.shard {
-                        sharded(run, choice, args.shards)?;
-                    }
-                    run.pipeline.summarise = !run.summaries.is_empty();
-                    if args.canonical && !run.pipeline.summarise {
-                        return Err(ConfigError::CanonicalWithoutSummary);
-                    }
-                    run.pipeline.canonical = args.canonical;
-                }
-                Ok(config)
+                with_dataset(config, args.dataset)
+            }
+            Command::Rate(args) => {
+                let rate = RatingOptions {
+                    max_recursions: config::positive("--max-recursions", args.max_recursions)?,
+                };
+                let config = bulk(args.input, args.output, None, args.strict, Job::Rate(rate))?;
+                with_dataset(config, args.dataset)
             }
             Command::Verify(args) => {
                 let verify = VerifyOptions {
@@ -496,6 +535,9 @@ impl Cli {
                 options: args.search.options()?,
                 trace: args.trace,
                 max_trace_lines: args.max_trace_lines,
+                explain: args
+                    .explain
+                    .map(|name| CandidatesShown::from_name(&name).expect("clap checked it")),
             })),
             Command::Merge(args) => Ok(Config::Merge(MergeRun {
                 request: sudoku_bulk::merge::Request {
@@ -519,6 +561,22 @@ impl Cli {
             })),
         }
     }
+}
+
+/// Adds the dataset summary and the shard asked for to a bulk run.
+fn with_dataset(mut config: Config, args: DatasetArgs) -> Result<Config, ConfigError> {
+    if let Config::Bulk(run) = &mut config {
+        run.summaries.extend(args.summary);
+        if let Some(choice) = args.shard {
+            sharded(run, choice, args.shards)?;
+        }
+        run.pipeline.summarise = !run.summaries.is_empty();
+        if args.canonical && !run.pipeline.summarise {
+            return Err(ConfigError::CanonicalWithoutSummary);
+        }
+        run.pipeline.canonical = args.canonical;
+    }
+    Ok(config)
 }
 
 /// Makes `run` handle one shard: found from `choice` (and the environment for `auto`), with
@@ -775,6 +833,38 @@ mod tests {
             [PathBuf::from("p1.csv"), PathBuf::from("p0.csv")]
         );
         assert!(config(&["merge", "all.csv"]).is_err());
+    }
+
+    #[test]
+    fn rate_takes_the_run_options_a_summary_and_shards() {
+        let run = bulk_of(&[
+            "rate",
+            "a.txt",
+            "--max-recursions",
+            "500",
+            "--strict",
+            "--shard",
+            "1/3",
+            "-o",
+            "r.csv",
+        ]);
+        assert_eq!(
+            run.pipeline.job,
+            Job::Rate(RatingOptions {
+                max_recursions: 500
+            })
+        );
+        assert!(run.strict);
+        assert_eq!(run.pipeline.shard, Some(Shard { index: 1, count: 3 }));
+        assert_eq!(run.summaries, vec![PathBuf::from("r.csv.summary.json")]);
+        assert!(run.pipeline.summarise);
+        let run = bulk_of(&["rate"]);
+        assert_eq!(run.inputs, vec![Input::stdin()]);
+        assert!(!run.pipeline.summarise);
+        assert_eq!(
+            config(&["rate", "--max-recursions", "0"]).unwrap_err(),
+            "--max-recursions must be at least 1"
+        );
     }
 
     #[test]

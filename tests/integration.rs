@@ -14,6 +14,7 @@ mod limits;
 mod messages;
 mod output_paths;
 mod parquet_cmd;
+mod rate_cmd;
 mod reliability;
 mod shard_cmd;
 mod show_cmd;

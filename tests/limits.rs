@@ -175,15 +175,7 @@ fn a_million_groups_are_refused_at_the_limit_not_killed_for_memory() {
         "{stderr}"
     );
     assert!(written < ROWS / 2, "{written} of {ROWS} rows were read");
-    let kib: u64 = stderr
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("Maximum resident set size (kbytes): ")
-        })
-        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"))
-        .parse()
-        .unwrap();
+    let kib = crate::workdir::peak_rss_kib(&stderr);
     eprintln!("peak RSS when refused after {written} rows written: {kib} KiB");
     assert!(kib < 512 * 1024, "peak RSS {kib} KiB");
 }

@@ -980,15 +980,7 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
     let (code, stderr) = wait_or_fail(child, "a run over 1 GB");
     let written = writer.join().unwrap();
     assert_eq!(code, Some(0), "{stderr}");
-    let kib: u64 = stderr
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("Maximum resident set size (kbytes): ")
-        })
-        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"))
-        .parse()
-        .unwrap();
+    let kib = crate::workdir::peak_rss_kib(&stderr);
     eprintln!("peak RSS over {written} bytes of input: {kib} KiB");
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
 }

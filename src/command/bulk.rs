@@ -1,4 +1,4 @@
-//! `solve`, `verify` and `canon`: the output opened (or resumed), the pipeline run with its
+//! `solve`, `verify`, `canon` and `rate`: the output opened (or resumed), the pipeline run with its
 //! progress bar and messages, the summary (and `canon`'s duplicates report) written, the summary
 //! line on stderr, and the exit code.
 
@@ -24,7 +24,7 @@ use crate::stats;
 /// How many problem records are printed to stderr.
 const SHOWN: u64 = 10;
 
-/// `solve`, `verify` or `canon`: checks the paths, opens (or resumes) the output, runs the
+/// `solve`, `verify`, `canon` or `rate`: checks the paths, opens (or resumes) the output, runs the
 /// pipeline, and completes the run, or keeps what an interrupted one wrote.
 pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
@@ -136,14 +136,15 @@ fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// The exit code of a completed run: 1 when verify found a record that is not `ok`, or solve
-/// `--strict` one that is not `solved`.
+/// The exit code of a completed run: 1 when verify found a record that is not `ok`, solve
+/// `--strict` one that is not `solved`, or rate `--strict` one that is not `rated`.
 fn exit_code(run: &BulkRun, tally: &Tally<RowStatus>) -> Exit {
     let failures = match run.pipeline.job {
         Job::Verify(_) => tally.records() - tally.get(RowStatus::Ok),
         Job::Solve(_) if run.strict => tally.records() - tally.get(RowStatus::Solved),
         Job::Canon(_) if run.strict => tally.records() - tally.get(RowStatus::Ok),
-        Job::Solve(_) | Job::Canon(_) => 0,
+        Job::Rate(_) if run.strict => tally.records() - tally.get(RowStatus::Rated),
+        Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => 0,
     };
     if failures > 0 {
         Exit::Failures
@@ -401,6 +402,15 @@ fn print_summary(job: &Job, outcome: &RunOutcome, flagged: u64, started: Instant
         ),
         Job::Verify(_) => (
             &[RowStatus::Ok, RowStatus::Wrong, RowStatus::Invalid],
+            &[RowStatus::GaveUp],
+        ),
+        Job::Rate(_) => (
+            &[
+                RowStatus::Rated,
+                RowStatus::Multiple,
+                RowStatus::Unsolvable,
+                RowStatus::Invalid,
+            ],
             &[RowStatus::GaveUp],
         ),
         Job::Canon(_) => (&[RowStatus::Ok, RowStatus::Invalid], &[]),

@@ -23,7 +23,7 @@ pub const DEFAULT_MAX_SOLUTIONS: u64 = 2;
 /// A validated command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Config {
-    /// `solve` or `verify`: handle every record of the inputs.
+    /// `solve`, `verify` or `rate`: handle every record of the inputs.
     Bulk(Box<BulkRun>),
     /// `stats`: summarise result files.
     Stats(StatsRun),
@@ -97,6 +97,9 @@ pub struct ShowRun {
     pub trace: bool,
     /// The most trace lines to print.
     pub max_trace_lines: usize,
+    /// Whether to rate the puzzle and explain its human solution path, and where to draw the
+    /// candidates.
+    pub explain: Option<crate::rate::CandidatesShown>,
 }
 
 /// The default number of trace lines `show --trace` prints.
@@ -169,7 +172,7 @@ pub struct StatsRun {
     pub canonical: bool,
 }
 
-/// The settings of a `solve` or `verify` run.
+/// The settings of a `solve`, `verify` or `rate` run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BulkRun {
     /// The inputs, read in order as one stream (at least one).
@@ -178,9 +181,9 @@ pub struct BulkRun {
     pub output: Target,
     /// No progress bar, no messages about records, no summary.
     pub quiet: bool,
-    /// Exit with 1 when a record is not `solved` (solve).
+    /// Exit with 1 when a record is not `solved` (solve) or not `rated` (rate).
     pub strict: bool,
-    /// Where to write the dataset summary of the run (solve), as JSON: `--summary FILE`, and
+    /// Where to write the dataset summary of the run (solve, rate), as JSON: `--summary FILE`, and
     /// for a shard also beside its output, where `merge` looks for it.
     pub summaries: Vec<PathBuf>,
     /// `canon --dedupe`: where to write the report of the records left out.

@@ -5,7 +5,8 @@
 pub enum Exit {
     /// 0: every record was processed (and, for verify, every record is `ok`).
     Success,
-    /// 1: `verify` found a record that is not `ok`, or `--strict` and a record is not `solved`.
+    /// 1: `verify` found a record that is not `ok`, or `--strict` and a record is not `solved`
+    /// (solve) or not `rated` (rate).
     Failures,
     /// 2: usage error, unreadable input, write error, or a solver bug caught by the verifier.
     Error,

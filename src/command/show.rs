@@ -10,8 +10,9 @@ use crate::format;
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
 use crate::pipeline::RunError;
+use crate::rate::{self, CandidatesShown, RateOptions, Rater};
 use crate::render::{self, Trace};
-use crate::solver::{self, Outcome, SolveOptions, Status};
+use crate::solver::{self, Algorithm, Outcome, SolveOptions, Status};
 use crate::verify;
 
 /// What a `show` report includes besides grids, status and statistics.
@@ -21,6 +22,9 @@ pub struct ShowOptions {
     pub trace: bool,
     /// At most this many trace lines are printed; the rest are counted.
     pub max_trace_lines: usize,
+    /// Whether to rate the puzzle and explain its solution path, drawing the candidates
+    /// where this says.
+    pub explain: Option<CandidatesShown>,
 }
 
 impl Default for ShowOptions {
@@ -28,6 +32,7 @@ impl Default for ShowOptions {
         ShowOptions {
             trace: false,
             max_trace_lines: super::config::DEFAULT_TRACE_LINES,
+            explain: None,
         }
     }
 }
@@ -70,7 +75,64 @@ pub fn show(
         check: check.as_ref(),
         trace: show_options.trace.then_some(&trace),
     });
+    let text = match show_options.explain {
+        Some(shown) => {
+            let explained = explanation(puzzle, layout, options.max_recursions, shown);
+            format!("{text}\nexplanation (HoDoKu's techniques, scores and levels):\n{explained}")
+        }
+        None => text,
+    };
     Shown { text, outcome }
+}
+
+/// The rating of `puzzle` and its human solution path ([`rate::explain`]), as `rate` would
+/// rate it: uniqueness techniques only when a search (limit 2, `max_recursions`) found
+/// exactly one solution. A puzzle with several is still explained, without them, and says
+/// so; one without a solution is not.
+pub fn explanation(
+    puzzle: &Grid,
+    layout: &Layout,
+    max_recursions: u64,
+    shown: CandidatesShown,
+) -> String {
+    let search = SolveOptions {
+        algorithm: Algorithm::default(),
+        max_solutions: 2,
+        max_recursions,
+        seed: 0,
+    };
+    let outcome = match solver::solve(puzzle, layout, &search) {
+        Ok(outcome) => outcome,
+        Err(conflict) => return format!("not rated: {conflict}\n"),
+    };
+    let (unique, solution, note) = match outcome.status {
+        Status::Solved => (true, outcome.solution, String::new()),
+        Status::Unsolvable => return "not rated: the puzzle has no solution\n".to_string(),
+        Status::Multiple => (
+            false,
+            None,
+            "several solutions (`rate` rates only puzzles with one, as HoDoKu does): explained \
+             without uniqueness techniques, brute-force steps following one solution\n"
+                .to_string(),
+        ),
+        Status::GaveUp | Status::Stuck => (
+            false,
+            None,
+            format!(
+                "uniqueness not decided within {max_recursions} recursions: explained without \
+                 uniqueness techniques\n"
+            ),
+        ),
+    };
+    let options = RateOptions {
+        unique,
+        solution,
+        record_steps: false,
+    };
+    match rate::explain(&mut Rater::new(layout), puzzle, &options, shown) {
+        Ok((_, text)) => note + &text,
+        Err(e) => format!("not rated: {e}\n"),
+    }
 }
 
 /// `show`: one puzzle, solved and explained on stdout. Exit 1 when its givens conflict.
@@ -93,6 +155,7 @@ pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
         &ShowOptions {
             trace: run.trace,
             max_trace_lines: run.max_trace_lines,
+            explain: run.explain,
         },
     );
     print(&shown.text)?;
@@ -132,7 +195,6 @@ fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Algorithm;
     use crate::test_data::PUZZLE;
 
     #[test]
@@ -149,6 +211,7 @@ mod tests {
             &ShowOptions {
                 trace: true,
                 max_trace_lines: 1000,
+                explain: None,
             },
         );
         assert_eq!(shown.outcome.as_ref().unwrap().status, Status::Solved);

@@ -48,6 +48,7 @@ pub fn of(settings: &Settings) -> Options {
             ("unique", json!(verify.unique)),
             ("max_recursions", json!(verify.max_recursions)),
         ],
+        Job::Rate(rate) => vec![("max_recursions", json!(rate.max_recursions))],
         Job::Canon(canon) => vec![
             ("dedupe", json!(canon.dedupe.is_some())),
             ("max_classes", json!(canon.dedupe.map(|d| d.max_classes))),

@@ -76,12 +76,12 @@ impl<'a> Feed<'a> {
     pub fn new(inputs: &'a [Input], settings: &'a Settings, plan: Option<Plan>) -> Self {
         let options = ReadOptions {
             wanted: match settings.job {
-                Job::Solve(_) | Job::Canon(_) => format::Wanted::Puzzle,
+                Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => format::Wanted::Puzzle,
                 Job::Verify(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),
             optional: match settings.job {
-                Job::Solve(_) | Job::Canon(_) => Vec::new(),
+                Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => Vec::new(),
                 Job::Verify(_) => super::verify::ORIGIN_COLUMNS.map(String::from).to_vec(),
             },
             ..ReadOptions::default()

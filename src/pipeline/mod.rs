@@ -5,7 +5,7 @@
 //! - [`feed`]: the inputs as one stream of records, read and hashed chunk by chunk;
 //! - [`pool`]: batches of records handled on the thread pool, waited for with a timeout;
 //! - [`writer`]: the batches written in input order, rows counted, progress told;
-//! - [`solve`](self), [`verify`](self) and [`canon`](self) jobs: one record in, one row out
+//! - [`solve`](self), [`verify`](self), [`rate`](self) and [`canon`](self) jobs: one record in, one row out
 //!   (`canon --dedupe` leaves out, as it writes, the rows of classes already written).
 //!
 //! The pool holds two chunks at a time: while it works on chunks `n` and `n + 1`, the calling
@@ -49,6 +49,7 @@ mod feed;
 pub mod fuzz;
 mod memory;
 mod pool;
+mod rate;
 mod settings;
 mod solve;
 mod verify;
@@ -58,8 +59,8 @@ pub use error::{RunError, SolverBug};
 pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
-    CHUNK_RECORDS, CanonOptions, ChunkSize, DedupeOptions, Job, MAX_THREADS, Settings,
-    VerifyOptions,
+    CHUNK_RECORDS, CanonOptions, ChunkSize, DedupeOptions, Job, MAX_THREADS, RatingOptions,
+    Settings, VerifyOptions,
 };
 pub use verify::Original;
 
@@ -139,6 +140,7 @@ pub fn columns(settings: &Settings, shape: &Shape) -> Vec<String> {
             .chain(settings.columns.keep.is_empty().then_some(verify::PUZZLE))
             .chain(shape.original.columns().iter().copied())
             .collect(),
+        Job::Rate(_) => rate::COLUMNS.to_vec(),
         Job::Canon(_) => canon::COLUMNS.to_vec(),
     };
     shape
@@ -163,6 +165,7 @@ pub fn column_kinds(settings: &Settings, shape: &Shape) -> Vec<ColumnKind> {
             .chain(settings.columns.keep.is_empty().then_some(ColumnKind::Text))
             .chain(shape.original.columns().iter().map(|_| ColumnKind::Text))
             .collect(),
+        Job::Rate(_) => rate::KINDS.to_vec(),
         Job::Canon(_) => canon::KINDS.to_vec(),
     };
     shape

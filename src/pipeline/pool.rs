@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
-use super::{canon, solve, verify};
+use super::{canon, rate, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
@@ -224,15 +224,7 @@ impl Work {
                     self.write_row(item, row.cells(record.line, &mut text), out);
                     if let Some(dataset) = dataset {
                         dataset.add(&self.summary_row(item, &row, &text[0]));
-                        if self.settings.canonical {
-                            let layout = record_layout(record, &self.settings.layout);
-                            let form = row.puzzle.zip(layout.ok()).and_then(|(puzzle, layout)| {
-                                canonicaliser.canonical(&puzzle, &layout).ok()
-                            });
-                            if let Some(form) = form {
-                                dataset.add_form(form.digest());
-                            }
-                        }
+                        self.count_form(record, row.puzzle, dataset, canonicaliser);
                     }
                     (row.status.into(), row.error)
                 })
@@ -246,6 +238,19 @@ impl Work {
                     (row.status.into(), row.error)
                 })
             }
+            Job::Rate(options) => rate::handle(record, options, &self.settings.layout).map(|row| {
+                let (mut text, mut techniques) = ([0; crate::grid::CELLS], String::new());
+                self.write_row(
+                    item,
+                    row.cells(record.line, &mut text, &mut techniques),
+                    out,
+                );
+                if let Some(dataset) = dataset {
+                    dataset.add_rated(&row.summary_row());
+                    self.count_form(record, row.puzzle, dataset, canonicaliser);
+                }
+                (row.status.into(), row.error)
+            }),
             Job::Canon(options) => {
                 let row = canon::handle(record, &self.settings.layout, canonicaliser);
                 let mut text = [[0; crate::grid::CELLS]; 2];
@@ -287,6 +292,27 @@ impl Work {
             puzzle,
             regions,
         })
+    }
+
+    /// With `--canonical`, counts the canonical form of the record's puzzle (when it has one)
+    /// in the dataset summary.
+    fn count_form(
+        &self,
+        record: &Record,
+        puzzle: Option<crate::grid::Grid>,
+        dataset: &mut stats::Summary,
+        canonicaliser: &mut crate::canon::Canonicaliser,
+    ) {
+        if !self.settings.canonical {
+            return;
+        }
+        let layout = record_layout(record, &self.settings.layout);
+        let form = puzzle
+            .zip(layout.ok())
+            .and_then(|(puzzle, layout)| canonicaliser.canonical(&puzzle, &layout).ok());
+        if let Some(form) = form {
+            dataset.add_form(form.digest());
+        }
     }
 
     /// Formats one row: the `file` column when there are several inputs, the job's `cells`,

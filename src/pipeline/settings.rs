@@ -16,16 +16,19 @@ pub enum Job {
     Solve(SolveOptions),
     /// Check the proposed solution.
     Verify(VerifyOptions),
+    /// Rate the puzzle for a person ([`crate::rate`]).
+    Rate(RatingOptions),
     /// Find the puzzle's canonical form (and with `--dedupe` keep the first of each class).
     Canon(CanonOptions),
 }
 
 impl Job {
-    /// The command's name: `solve`, `verify` or `canon`.
+    /// The command's name: `solve`, `verify`, `rate` or `canon`.
     pub fn name(&self) -> &'static str {
         match self {
             Job::Solve(_) => "solve",
             Job::Verify(_) => "verify",
+            Job::Rate(_) => "rate",
             Job::Canon(_) => "canon",
         }
     }
@@ -37,6 +40,14 @@ pub struct VerifyOptions {
     /// Also require the puzzle to have exactly one solution (found by the solver, limit 2).
     pub unique: bool,
     /// The recursion budget of that uniqueness search.
+    pub max_recursions: u64,
+}
+
+/// How `rate` handles a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RatingOptions {
+    /// The recursion budget of the search that tells a puzzle with one solution (rated) from
+    /// one with several (not rated).
     pub max_recursions: u64,
 }
 

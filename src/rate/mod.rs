@@ -47,6 +47,7 @@ mod board;
 mod brute;
 mod chains;
 mod coloring;
+mod explain;
 mod fish;
 mod forcing;
 mod houses;
@@ -67,10 +68,11 @@ mod test_support;
 mod tests;
 
 pub use board::Board;
+pub use explain::{CandidatesShown, explain};
 pub use houses::Houses;
 pub use render::candidates_grid;
 pub use step::{Candidate, Step};
-pub use technique::{LADDER, Level, Technique};
+pub use technique::{Family, LADDER, Level, Technique};
 
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
@@ -166,6 +168,11 @@ impl Rater {
             scratch: als::Scratch::default(),
             forcing: forcing::Scratch::default(),
         }
+    }
+
+    /// The layout the rater was built for.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The houses of the rater's layout.

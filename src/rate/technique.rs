@@ -257,6 +257,129 @@ impl Technique {
     }
 }
 
+/// A family of techniques: HoDoKu's solution categories (its `SolutionCategory`), with its
+/// "last resort" split into forcing chains and nets and brute force, so that a count says
+/// whether logic alone finished the puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// Full house, naked single, hidden single.
+    Singles,
+    /// Locked candidates (pointing, claiming), locked pair and triple.
+    Intersections,
+    /// Naked and hidden pairs, triples and quadruples.
+    Subsets,
+    /// X-Wing, Swordfish, Jellyfish.
+    BasicFish,
+    /// Finned and sashimi X-Wing, Swordfish, Jellyfish.
+    FinnedFish,
+    /// Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle.
+    SingleDigit,
+    /// Simple and multi colors.
+    Coloring,
+    /// Unique rectangles, hidden rectangle, BUG+1.
+    Uniqueness,
+    /// Remote pair, X-chain, XY-chain, nice loops and AICs.
+    Chains,
+    /// W-Wing, XY-Wing, XYZ-Wing.
+    Wings,
+    /// ALS-XZ, ALS-XY-Wing.
+    Als,
+    /// Sue de Coq.
+    Miscellaneous,
+    /// Forcing chains and nets.
+    Forcing,
+    /// Brute force.
+    BruteForce,
+}
+
+impl Family {
+    /// Every family, in HoDoKu's order of categories.
+    pub const ALL: [Family; 14] = [
+        Family::Singles,
+        Family::Intersections,
+        Family::Subsets,
+        Family::BasicFish,
+        Family::FinnedFish,
+        Family::SingleDigit,
+        Family::Coloring,
+        Family::Uniqueness,
+        Family::Chains,
+        Family::Wings,
+        Family::Als,
+        Family::Miscellaneous,
+        Family::Forcing,
+        Family::BruteForce,
+    ];
+
+    /// The family's name in machine output (a `rate` column): lower case, words joined by `_`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Family::Singles => "singles",
+            Family::Intersections => "intersections",
+            Family::Subsets => "subsets",
+            Family::BasicFish => "basic_fish",
+            Family::FinnedFish => "finned_fish",
+            Family::SingleDigit => "single_digit",
+            Family::Coloring => "coloring",
+            Family::Uniqueness => "uniqueness",
+            Family::Chains => "chains",
+            Family::Wings => "wings",
+            Family::Als => "als",
+            Family::Miscellaneous => "miscellaneous",
+            Family::Forcing => "forcing",
+            Family::BruteForce => "brute_force",
+        }
+    }
+
+    /// The family's position in [`Family::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Technique {
+    /// The technique's family.
+    pub fn family(self) -> Family {
+        use Technique as T;
+        match self {
+            T::FullHouse | T::NakedSingle | T::HiddenSingle => Family::Singles,
+            T::LockedPair
+            | T::LockedTriple
+            | T::LockedCandidatesPointing
+            | T::LockedCandidatesClaiming => Family::Intersections,
+            T::NakedPair
+            | T::NakedTriple
+            | T::HiddenPair
+            | T::HiddenTriple
+            | T::NakedQuad
+            | T::HiddenQuad => Family::Subsets,
+            T::XWing | T::Swordfish | T::Jellyfish => Family::BasicFish,
+            T::FinnedXWing
+            | T::SashimiXWing
+            | T::FinnedSwordfish
+            | T::SashimiSwordfish
+            | T::FinnedJellyfish
+            | T::SashimiJellyfish => Family::FinnedFish,
+            T::Skyscraper | T::TwoStringKite | T::TurbotFish | T::EmptyRectangle => {
+                Family::SingleDigit
+            }
+            T::SimpleColors | T::MultiColors => Family::Coloring,
+            T::BugPlusOne
+            | T::UniqueRectangle1
+            | T::UniqueRectangle2
+            | T::UniqueRectangle3
+            | T::UniqueRectangle4
+            | T::HiddenRectangle => Family::Uniqueness,
+            T::RemotePair | T::XChain | T::XyChain | T::NiceLoop => Family::Chains,
+            T::WWing | T::XyWing | T::XyzWing => Family::Wings,
+            T::AlsXz | T::AlsXyWing => Family::Als,
+            T::SueDeCoq => Family::Miscellaneous,
+            T::ForcingChain | T::ForcingNet => Family::Forcing,
+            T::BruteForce => Family::BruteForce,
+        }
+    }
+}
+
 impl fmt::Display for Technique {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -284,6 +407,20 @@ mod tests {
             assert_eq!(LADDER[t.index()], t);
         }
         assert_eq!(Technique::from_key("nope"), None);
+    }
+
+    #[test]
+    fn every_family_has_a_technique_and_unique_keys() {
+        for family in Family::ALL {
+            assert_eq!(Family::ALL[family.index()], family);
+            assert!(LADDER.iter().any(|t| t.family() == family), "{family:?}");
+        }
+        let mut keys: Vec<&str> = Family::ALL.iter().map(|f| f.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), Family::ALL.len());
+        assert_eq!(Technique::RemotePair.family(), Family::Chains);
+        assert_eq!(Technique::LockedPair.family(), Family::Intersections);
     }
 
     #[test]

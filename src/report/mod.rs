@@ -5,6 +5,7 @@
 //! text (`text::render`, `json::to_string`, `html::render`).
 
 pub mod html;
+mod rating;
 pub mod text;
 
 /// `share` as a percentage with two decimals, or `-` when there is nothing to share.

@@ -48,7 +48,11 @@ pub fn render(summary: &Summary) -> String {
             groups.len(),
             if groups.len() == 1 { "" } else { "s" }
         );
-        out.push_str(&comparison(summary).render());
+        let table = match summary.rating() {
+            Some(_) if summary.status().records() == 0 => super::rating::comparison(summary),
+            _ => comparison(summary),
+        };
+        out.push_str(&table.render());
         for (key, group) in groups {
             let _ = writeln!(out, "\n== {column} = {} ==", shown(key));
             whole(&mut out, group);
@@ -65,6 +69,14 @@ pub fn write(out: &mut impl io::Write, summary: &Summary) -> io::Result<()> {
 /// The tables of one summary, groups aside.
 fn whole(out: &mut String, summary: &Summary) {
     let _ = writeln!(out, "records: {}\n", summary.records());
+    // Rate rows have tables of their own; solve tables only when there are solve rows too.
+    if let Some(rating) = summary.rating() {
+        super::rating::tables(out, rating);
+        if summary.status().records() == 0 {
+            return;
+        }
+        out.push('\n');
+    }
 
     let mut status = Table::new(&["status", "count", "share"]);
     for s in SolveStatus::ALL {
@@ -168,7 +180,7 @@ fn comparison(summary: &Summary) -> Table {
 }
 
 /// A group value as printed: control characters escaped, `(empty)` for the empty string.
-fn shown(key: &str) -> String {
+pub(super) fn shown(key: &str) -> String {
     if key.is_empty() {
         "(empty)".to_string()
     } else {
@@ -178,25 +190,25 @@ fn shown(key: &str) -> String {
 
 /// Columns padded to their widest cell: the first left-aligned, the others right-aligned
 /// unless `left` says otherwise.
-struct Table {
+pub(super) struct Table {
     rows: Vec<Vec<String>>,
     /// Which columns are left-aligned.
     left: Vec<bool>,
 }
 
 impl Table {
-    fn new(header: &[&str]) -> Self {
+    pub(super) fn new(header: &[&str]) -> Self {
         Table {
             rows: vec![header.iter().map(|h| h.to_string()).collect()],
             left: (0..header.len()).map(|c| c == 0).collect(),
         }
     }
 
-    fn row(&mut self, cells: Vec<String>) {
+    pub(super) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }
 
-    fn render(&self) -> String {
+    pub(super) fn render(&self) -> String {
         let columns = self.rows[0].len();
         let widths: Vec<usize> = (0..columns)
             .map(|c| {

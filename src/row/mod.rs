@@ -4,5 +4,5 @@
 mod status;
 mod tally;
 
-pub use status::{RowStatus, SolveStatus, Status, UnknownStatus, VerifyStatus};
+pub use status::{RateStatus, RowStatus, SolveStatus, Status, UnknownStatus, VerifyStatus};
 pub use tally::Tally;

@@ -1,4 +1,5 @@
-//! The status of one result row: a type per command ([`SolveStatus`], [`VerifyStatus`]), and
+//! The status of one result row: a type per command ([`SolveStatus`], [`VerifyStatus`],
+//! [`RateStatus`]), and
 //! [`RowStatus`], any row's status by its unique name, for what handles rows of every command
 //! alike (tallies, checkpoints, messages).
 
@@ -52,6 +53,21 @@ pub enum VerifyStatus {
     GaveUp,
 }
 
+/// How a `rate` record ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RateStatus {
+    /// Exactly one solution, and rated.
+    Rated,
+    /// At least two solutions: not rated (HoDoKu rates only puzzles with one solution).
+    Multiple,
+    /// No solution, though the givens do not conflict: not rated.
+    Unsolvable,
+    /// The record could not be read, or its givens conflict.
+    Invalid,
+    /// The uniqueness search ran out of its recursion budget: not rated.
+    GaveUp,
+}
+
 /// Any row's status, by its name: the statuses of every command, each name once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RowStatus {
@@ -71,6 +87,8 @@ pub enum RowStatus {
     Ok,
     /// `wrong` (verify).
     Wrong,
+    /// `rated` (rate).
+    Rated,
 }
 
 impl Status for SolveStatus {
@@ -109,6 +127,24 @@ impl Status for VerifyStatus {
     }
 }
 
+impl Status for RateStatus {
+    const ALL: &'static [RateStatus] = &[
+        RateStatus::Rated,
+        RateStatus::Multiple,
+        RateStatus::Unsolvable,
+        RateStatus::Invalid,
+        RateStatus::GaveUp,
+    ];
+
+    fn name(self) -> &'static str {
+        RowStatus::from(self).name()
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
 impl Status for RowStatus {
     const ALL: &'static [RowStatus] = &[
         RowStatus::Solved,
@@ -119,6 +155,7 @@ impl Status for RowStatus {
         RowStatus::Stuck,
         RowStatus::Ok,
         RowStatus::Wrong,
+        RowStatus::Rated,
     ];
 
     fn name(self) -> &'static str {
@@ -131,6 +168,7 @@ impl Status for RowStatus {
             RowStatus::Stuck => "stuck",
             RowStatus::Ok => "ok",
             RowStatus::Wrong => "wrong",
+            RowStatus::Rated => "rated",
         }
     }
 
@@ -159,6 +197,18 @@ impl From<VerifyStatus> for RowStatus {
             VerifyStatus::Wrong => RowStatus::Wrong,
             VerifyStatus::Invalid => RowStatus::Invalid,
             VerifyStatus::GaveUp => RowStatus::GaveUp,
+        }
+    }
+}
+
+impl From<RateStatus> for RowStatus {
+    fn from(status: RateStatus) -> Self {
+        match status {
+            RateStatus::Rated => RowStatus::Rated,
+            RateStatus::Multiple => RowStatus::Multiple,
+            RateStatus::Unsolvable => RowStatus::Unsolvable,
+            RateStatus::Invalid => RowStatus::Invalid,
+            RateStatus::GaveUp => RowStatus::GaveUp,
         }
     }
 }
@@ -194,12 +244,12 @@ macro_rules! display_and_parse {
     )*};
 }
 
-display_and_parse!(SolveStatus, VerifyStatus, RowStatus);
+display_and_parse!(SolveStatus, VerifyStatus, RateStatus, RowStatus);
 
 /// A status name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown status '{0}' (expected one of solved, multiple, unsolvable, invalid, gave_up, stuck, ok, wrong)"
+    "unknown status '{0}' (expected one of solved, multiple, unsolvable, invalid, gave_up, stuck, ok, wrong, rated)"
 )]
 pub struct UnknownStatus(pub String);
 
@@ -217,11 +267,15 @@ mod tests {
         }
         round_trip::<SolveStatus>();
         round_trip::<VerifyStatus>();
+        round_trip::<RateStatus>();
         round_trip::<RowStatus>();
         for &s in SolveStatus::ALL {
             assert_eq!(RowStatus::from(s).name(), s.name());
         }
         for &s in VerifyStatus::ALL {
+            assert_eq!(RowStatus::from(s).name(), s.name());
+        }
+        for &s in RateStatus::ALL {
             assert_eq!(RowStatus::from(s).name(), s.name());
         }
         assert_eq!("ok".parse::<SolveStatus>(), Err(UnknownStatus("ok".into())));

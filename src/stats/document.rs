@@ -26,6 +26,7 @@
 //!       "values": { "1": 17, "2": 40, ... }   value -> records with that value
 //!     }, ...
 //!   },
+//!   "rating": { ... },                   only for rows of rate: see stats::rating::Doc
 //!   "by": "givens",                      grouping column, or null
 //!   "bins": null,                        or, when the groups are ranges of a numeric column:
 //!                                        { "chosen": "given" | "quantiles" | "automatic",
@@ -74,6 +75,10 @@
 //! summaries with and without them merge (the hardest records are then those of the summaries
 //! that list them). [`read_saved`] reads `run` too, for `merge` and the report's header. `canonical` was added
 //! within version 1 too, and is read back (its digests are what merges).
+//!
+//! `rating` was added within version 1 too: `records` counts the rows of `solve` and of
+//! `rate`, `status` and `counters` describe the rows of `solve`, `rating` (in the whole and in
+//! each group that has any) those of `rate` ([`super::rating::Doc`]), and it is read back.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -268,6 +273,8 @@ struct Body<'a> {
     solved_without_guess: u64,
     solved_without_guess_share: Option<f64>,
     counters: CounterDocs<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<super::rating::Doc<'a>>,
 }
 
 impl<'a> Body<'a> {
@@ -295,6 +302,7 @@ impl<'a> Body<'a> {
                 hidden_singles: CounterDoc::new(summary, Counter::HiddenSingles),
                 givens: CounterDoc::new(summary, Counter::Givens),
             },
+            rating: summary.rating().map(super::rating::Doc::new),
         }
     }
 }

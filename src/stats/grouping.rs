@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use super::bins::{Bins, Chosen, Number, Numbers};
 use super::document::{RunInfo, Saved};
 use super::read::{self, Content, ReadError};
-use super::{Row, Summary};
+use super::{ResultRow, Summary};
 use crate::files::Opened;
 
 /// Distinct numbers above which a grouping column is put in bins without `--bins`.
@@ -366,42 +366,43 @@ impl Pass {
             Filing::Whole | Filing::Input => None,
         };
         let grouped_by = column.clone().unwrap_or_else(|| INPUT.to_string());
-        let mut each = |row: &Row<'_>, line: u64, form: Option<u128>| -> Result<(), ReadError> {
-            if let Some(own) = &mut own {
-                own.add(row);
-            }
-            if let Some(digest) = form {
-                summary.add_form(digest);
-            }
-            match filing {
-                Filing::Whole => summary.add(row),
-                Filing::Input => summary.add(&row.with_group(&input_key)),
-                Filing::Values(_, None) => summary.add(row),
-                Filing::Values(_, Some(survey)) => {
-                    survey.note(row.group.unwrap_or(""), 1, path, Some(line));
-                    if survey.held {
-                        summary.add(row);
-                        if survey.give_up(summary.groups().len()) {
-                            survey.held = false;
-                            *summary = Summary::default();
+        let mut each =
+            |row: &ResultRow<'_>, line: u64, form: Option<u128>| -> Result<(), ReadError> {
+                if let Some(own) = &mut own {
+                    own.add_result(row);
+                }
+                if let Some(digest) = form {
+                    summary.add_form(digest);
+                }
+                match filing {
+                    Filing::Whole => summary.add_result(row),
+                    Filing::Input => summary.add_result(&row.with_group(&input_key)),
+                    Filing::Values(_, None) => summary.add_result(row),
+                    Filing::Values(_, Some(survey)) => {
+                        survey.note(row.group().unwrap_or(""), 1, path, Some(line));
+                        if survey.held {
+                            summary.add_result(row);
+                            if survey.give_up(summary.groups().len()) {
+                                survey.held = false;
+                                *summary = Summary::default();
+                            }
                         }
                     }
-                }
-                Filing::Bins(name, _) => {
-                    let key = row.group.unwrap_or("");
-                    if !key.trim().is_empty() && Number::parse(key.as_bytes()).is_none() {
-                        return Err(NotANumber {
-                            path: path.to_path_buf(),
-                            line: Some(line),
-                            value: key.to_string(),
+                    Filing::Bins(name, _) => {
+                        let key = row.group().unwrap_or("");
+                        if !key.trim().is_empty() && Number::parse(key.as_bytes()).is_none() {
+                            return Err(NotANumber {
+                                path: path.to_path_buf(),
+                                line: Some(line),
+                                value: key.to_string(),
+                            }
+                            .error(name));
                         }
-                        .error(name));
+                        summary.add_result(row);
                     }
-                    summary.add(row);
                 }
-            }
-            too_many_groups(summary, filing, max_groups, path, Some(line), &grouped_by)
-        };
+                too_many_groups(summary, filing, max_groups, path, Some(line), &grouped_by)
+            };
         let (content, saved) =
             read::read_opened(opened, path, column.as_deref(), canonical, &mut each)?;
         let (run, run_from) = match (saved, beside, own) {

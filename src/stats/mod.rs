@@ -9,7 +9,8 @@
 //!
 //! # Definitions
 //! - **records**: result rows added, whatever their status.
-//! - **status counts**: records per [`RowStatus`]; they add up to `records`.
+//! - **status counts**: records per [`RowStatus`]; with the status counts of the rating
+//!   part (the rows of `rate`), they add up to `records`.
 //! - **solved without guessing**: records with status `solved` and `guesses` = 0.
 //! - **counter distributions**: for each [`Counter`], the values of the records that carry
 //!   counters. `invalid` records carry none (their puzzle was never searched), so a
@@ -31,6 +32,9 @@
 //!   add up to the whole.
 //! - **the hardest records** ([`hardest`]): the records that needed the most search, with
 //!   where they are and their puzzle, a bounded list that merges like the rest.
+//! - **ratings** ([`rating`]): the rows of `rate` (levels, scores, techniques) are counted in
+//!   `records` and in a rating part of their own; status counts and counters above describe
+//!   the rows of `solve`.
 //! - **canonical** ([`Summary::counting_forms`], `--canonical`): the puzzles with a canonical
 //!   form and how many distinct forms they have ([`distinct`]); whole summary only.
 
@@ -42,10 +46,11 @@ pub mod document;
 pub mod grouping;
 pub mod hardest;
 pub mod plausible;
+pub mod rating;
 pub mod read;
 mod summary;
 pub mod table;
 
 pub use counter::Counter;
 pub use distribution::{Bucket, Buckets, Distribution, PER_VALUE_SPAN};
-pub use summary::{Counters, GroupingMismatch, Inconsistency, RecordRef, Row, Summary};
+pub use summary::{Counters, GroupingMismatch, Inconsistency, RecordRef, ResultRow, Row, Summary};

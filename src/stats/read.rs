@@ -20,6 +20,9 @@
 //! as the grouping column. An `invalid` row may leave every counter empty (CSV) or null/absent
 //! (JSON lines); any other row must carry all seven. A CSV row must have as many fields as the
 //! header. Errors name the file and the line of the input where the bad record starts.
+//!
+//! The output of `rate`, told by its `level`, `score` and `techniques` columns, is read by the
+//! rules of [`super::rating`] into the summary's rating part.
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -27,7 +30,7 @@ use std::path::{Path, PathBuf};
 use super::document::{JsonError, Saved};
 use super::grouping::{self, Grouping};
 use super::plausible::{self, Impossibility};
-use super::{Counter, RecordRef, Row, Summary};
+use super::{Counter, RecordRef, ResultRow, Row, Summary};
 use crate::canon::Canonicaliser;
 use crate::files::{Input, Opened, input};
 use crate::format::{self, Columns, HeaderError, InputFormat, ReadOptions, ReaderError, Wanted};
@@ -188,6 +191,9 @@ pub enum RowProblem {
         /// The field.
         column: String,
     },
+    /// A row of `rate` output that is not a rate row ([`super::rating`]).
+    #[error(transparent)]
+    Rating(#[from] super::rating::RatingProblem),
     /// Values that the definitions of the counters rule out ([`super::plausible`]).
     #[error(transparent)]
     Impossible(#[from] Impossibility),
@@ -249,7 +255,8 @@ pub(super) fn open(path: &Path) -> Result<Opened, ReadError> {
 
 /// What is done with each result row read: it is given with its line and, when canonical forms
 /// are counted, the digest of its puzzle's form (none when the puzzle has no form).
-pub(super) type EachRow<'e> = dyn FnMut(&Row<'_>, u64, Option<u128>) -> Result<(), ReadError> + 'e;
+pub(super) type EachRow<'e> =
+    dyn FnMut(&ResultRow<'_>, u64, Option<u128>) -> Result<(), ReadError> + 'e;
 
 /// Reads one opened input: its rows, each handed to `each` with its line (and its value of the
 /// column `by`, as the row's group), or its summary document, returned. With `canonical`, the
@@ -274,7 +281,9 @@ pub(super) fn read_opened(
             format::parquet::ParquetReader::open(path, options)
                 .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
         };
-        read_rows(open, path, by, canonical, each)?;
+        // The output of `rate` is told by its columns: those a reader finds.
+        let rating = open(&rating_options(by)).is_ok();
+        read_rows(open, path, by, rating, canonical, each)?;
         return Ok((Content::Parquet, None));
     }
     let head = opened.head.trim_ascii();
@@ -293,8 +302,9 @@ pub(super) fn read_opened(
         InputFormat::Csv
     };
     if !opened.head.is_empty() {
+        let rating = super::rating::is_rate_output(&opened.head, format);
         let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
-        read_rows(open, path, by, canonical, each)?;
+        read_rows(open, path, by, rating, canonical, each)?;
     }
     Ok((Content::Rows(format), None))
 }
@@ -333,31 +343,56 @@ fn form_of(
 /// list of the hardest, and the solution count, for the checks of [`plausible`].
 const OPTIONAL: [&str; 5] = ["line", "file", "puzzle", "regions", "solutions"];
 
+/// The options that read the rows of `rate` output ([`super::rating::COLUMNS`] and the
+/// grouping column).
+fn rating_options(by: Option<&str>) -> ReadOptions {
+    ReadOptions {
+        wanted: Wanted::Columns,
+        columns: Columns {
+            keep: super::rating::COLUMNS
+                .iter()
+                .copied()
+                .chain(by)
+                .map(str::to_string)
+                .collect(),
+            ..Columns::default()
+        },
+        optional: OPTIONAL.map(str::to_string).to_vec(),
+        ..ReadOptions::default()
+    }
+}
+
 /// The result rows of a CSV, JSON-lines or Parquet input, each handed to `each` (with the
 /// digest of its puzzle's canonical form when `canonical`); `open` makes the reader for the
-/// options given.
+/// options given; `rating` says the rows are those of `rate`.
 fn read_rows<'a>(
     open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
     path: &Path,
     by: Option<&str>,
+    rating: bool,
     canonical: bool,
     each: &mut EachRow<'_>,
 ) -> Result<(), ReadError> {
-    // The columns read, by name: the status, the counters, and the grouping column.
+    // The columns read, by name: the status, the counters, and the grouping column (or those
+    // of a rate row).
     let keep: Vec<String> = std::iter::once("status")
         .chain(Counter::ALL.iter().map(|c| c.name()))
         .chain(by)
         .map(str::to_string)
         .collect();
     let mut canonicaliser = canonical.then(Canonicaliser::new);
-    let options = ReadOptions {
-        wanted: Wanted::Columns,
-        columns: Columns {
-            keep,
-            ..Columns::default()
-        },
-        optional: OPTIONAL.map(str::to_string).to_vec(),
-        ..ReadOptions::default()
+    let options = if rating {
+        rating_options(by)
+    } else {
+        ReadOptions {
+            wanted: Wanted::Columns,
+            columns: Columns {
+                keep,
+                ..Columns::default()
+            },
+            optional: OPTIONAL.map(str::to_string).to_vec(),
+            ..ReadOptions::default()
+        }
     };
     let mut reader = open(&options).map_err(|e| match e {
         ReaderError::Io(source) => ReadError::Io {
@@ -390,6 +425,33 @@ fn read_rows<'a>(
             });
         }
         let fields = &record.kept;
+        let mut form = || match &mut canonicaliser {
+            Some(canonicaliser) => {
+                let Some(puzzle) = &record.optional[2] else {
+                    return Err(ReadError::MissingColumn {
+                        path: path.to_path_buf(),
+                        column: "puzzle".to_string(),
+                    });
+                };
+                let regions = record.optional[3].as_deref();
+                Ok(form_of(puzzle, regions, canonicaliser))
+            }
+            None => Ok(None),
+        };
+        if rating {
+            let group = by.map(|_| String::from_utf8_lossy(&fields[6]));
+            let fields = std::array::from_fn(|i| fields[i].as_slice());
+            let row =
+                super::rating::RatedRow::parse(fields, group.as_deref()).map_err(|problem| {
+                    ReadError::Row {
+                        path: path.to_path_buf(),
+                        line: record.line,
+                        problem: problem.into(),
+                    }
+                })?;
+            each(&ResultRow::Rate(row), record.line, form()?)?;
+            continue;
+        }
         let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
         let found = |i: usize| {
             record.optional[i]
@@ -425,24 +487,12 @@ fn read_rows<'a>(
             .flatten();
         plausible::check(row.status, row.counters.as_ref(), solutions)
             .map_err(|e| row_problem(e.into()))?;
-        let form = match &mut canonicaliser {
-            Some(canonicaliser) => {
-                let Some(puzzle) = &record.optional[2] else {
-                    return Err(ReadError::MissingColumn {
-                        path: path.to_path_buf(),
-                        column: "puzzle".to_string(),
-                    });
-                };
-                let regions = record.optional[3].as_deref();
-                form_of(puzzle, regions, canonicaliser)
-            }
-            None => None,
-        };
+        let form = form()?;
         let row = match place {
             Some(place) => row.about(place),
             None => row,
         };
-        each(&row, record.line, form)?;
+        each(&ResultRow::Solve(row), record.line, form)?;
     }
     Ok(())
 }

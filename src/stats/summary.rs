@@ -11,6 +11,7 @@ use super::counter::Counter;
 use super::distinct::DistinctForms;
 use super::distribution::Distribution;
 use super::hardest::{HardRecord, Hardest};
+use super::rating::{RatedRow, RatingInconsistency, RatingSummary};
 use crate::row::{SolveStatus, Tally};
 use crate::solver::{Outcome, SearchStats};
 
@@ -85,6 +86,39 @@ impl<'a> Row<'a> {
         Row {
             record: Some(record),
             ..self
+        }
+    }
+}
+
+/// A row of any results file `stats` reads: of `solve`, or of `rate` ([`super::rating`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultRow<'a> {
+    /// A row of `solve`.
+    Solve(Row<'a>),
+    /// A row of `rate`.
+    Rate(RatedRow<'a>),
+}
+
+impl<'a> ResultRow<'a> {
+    /// The row's value in the grouping column.
+    pub fn group(&self) -> Option<&'a str> {
+        match self {
+            ResultRow::Solve(row) => row.group,
+            ResultRow::Rate(row) => row.group,
+        }
+    }
+
+    /// The same row, with `group` as its value in the grouping column.
+    pub fn with_group<'b>(&self, group: &'b str) -> ResultRow<'b>
+    where
+        'a: 'b,
+    {
+        match self {
+            ResultRow::Solve(row) => ResultRow::Solve(row.with_group(group)),
+            ResultRow::Rate(row) => ResultRow::Rate(RatedRow {
+                group: Some(group),
+                ..row.clone()
+            }),
         }
     }
 }
@@ -202,6 +236,14 @@ pub enum Inconsistency {
     /// The groups do not add up to the whole.
     #[error("the groups do not add up to the whole summary")]
     GroupsDoNotAddUp,
+    /// The rating part disagrees with itself.
+    #[error("{context}{problem}")]
+    Rating {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// What disagrees.
+        problem: RatingInconsistency,
+    },
     /// A group of a binned summary whose name is not one of its bins.
     #[error("group '{key}' is not one of the bins")]
     NotABin {
@@ -252,6 +294,9 @@ pub struct Summary {
     bins: Option<Bins>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     groups: BTreeMap<String, Summary>,
+    /// The rows of `rate` ([`super::rating`]), when there are any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rating: Option<RatingSummary>,
     #[serde(default, skip_serializing_if = "Hardest::is_empty")]
     hardest: Hardest,
     /// The distinct canonical forms of the rows' puzzles, when counted (whole summary only).
@@ -340,6 +385,46 @@ impl Summary {
         }
     }
 
+    /// Counts one row of any results file ([`Summary::add`], [`Summary::add_rated`]).
+    pub fn add_result(&mut self, row: &ResultRow<'_>) {
+        match row {
+            ResultRow::Solve(row) => self.add(row),
+            ResultRow::Rate(row) => self.add_rated(row),
+        }
+    }
+
+    /// Counts one row of `rate`, grouped as [`Summary::add`] groups a row of `solve`.
+    pub fn add_rated(&mut self, row: &RatedRow<'_>) {
+        if self.by.is_some() {
+            let value = row.group.unwrap_or("");
+            let key = match &self.bins {
+                Some(bins) => match Number::parse(value.as_bytes()) {
+                    Some(number) => bins.label_of(number).to_string(),
+                    None => String::new(),
+                },
+                None => value.to_string(),
+            };
+            self.groups.entry(key).or_default().add_rated_whole(row);
+        }
+        self.add_rated_whole(row);
+    }
+
+    fn add_rated_whole(&mut self, row: &RatedRow<'_>) {
+        self.records += 1;
+        self.rating.get_or_insert_default().add(row);
+    }
+
+    /// The same summary, with a (possibly empty) rating part: a summary of `rate` output.
+    pub fn rating_kept(mut self) -> Summary {
+        self.rating.get_or_insert_default();
+        self
+    }
+
+    /// The summary of the rows of `rate`, if it counted any (or was made for them).
+    pub fn rating(&self) -> Option<&RatingSummary> {
+        self.rating.as_ref()
+    }
+
     /// This summary, also counting the distinct canonical forms of the rows' puzzles (given to
     /// [`Summary::add_form`]).
     pub fn counting_forms(mut self) -> Summary {
@@ -418,6 +503,9 @@ impl Summary {
         self.status += other.status;
         self.solved_without_guess += other.solved_without_guess;
         self.counters += &other.counters;
+        if let Some(rating) = &other.rating {
+            self.rating.get_or_insert_default().merge(rating);
+        }
         self.hardest.merge(&other.hardest);
         for (key, group) in &other.groups {
             match self.groups.get_mut(key) {
@@ -595,6 +683,13 @@ impl Summary {
     }
 
     fn check_whole(&self, context: &str) -> Result<(), Inconsistency> {
+        let rated = self.rating.as_ref().map_or(0, RatingSummary::records);
+        if let Some(Err(problem)) = self.rating.as_ref().map(RatingSummary::check) {
+            return Err(Inconsistency::Rating {
+                context: context.to_string(),
+                problem,
+            });
+        }
         if let Some(forms) = &self.canonical
             && forms.puzzles() > self.records
         {
@@ -603,7 +698,7 @@ impl Summary {
                 records: self.records,
             });
         }
-        let total = self.status.records();
+        let total = self.status.records() + rated;
         if total != self.records {
             return Err(Inconsistency::StatusTotal {
                 context: context.to_string(),

@@ -125,7 +125,7 @@ pub(super) fn bucket_kind(buckets: &[Bucket]) -> &'static str {
 }
 
 /// A bar chart of `buckets`, labelled `labels` below and `counts` above.
-fn bars(
+pub(super) fn bars(
     labels: &[String],
     counts: &[String],
     buckets: &[Bucket],

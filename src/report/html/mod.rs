@@ -22,6 +22,7 @@
 mod charts;
 mod groups;
 mod page;
+mod rating;
 mod svg;
 
 use std::fmt::Write as _;
@@ -190,15 +191,39 @@ pub fn render(summary: &Summary, about: &About) -> Result<String, ChartError> {
         escape(&names.join(", ")),
     );
     page::header(&mut page, summary, about);
-    key_figures(&mut page, summary);
+    rating::section(&mut page, summary);
+    // Results of `rate` alone have no search counters, hardest searches or search groups to
+    // show.
+    if summary.rating().is_none() || summary.status().records() > 0 {
+        search_sections(&mut page, summary);
+        page::hardest_table(&mut page, summary, about);
+        groups::section(&mut page, summary);
+    }
+
+    let _ = write!(
+        page,
+        "<footer><p>Made by sudoku-bulk {version}. Quantiles are exact, by the nearest-rank \
+         rule: the p-th percentile is the smallest value v such that at least ceil(p&middot;n/100) \
+         of the n values are &le; v. Counters describe the records that were searched (all but \
+         <em>invalid</em>). Histograms of recursions and guesses use power-of-two buckets \
+         ([0], [1], [2,3], [4,7], &hellip;), those of depth and givens one bucket per \
+         value.</p></footer>\n</main>\n<script>{SORTING}</script>\n</body>\n</html>\n",
+        version = env!("CARGO_PKG_VERSION"),
+    );
+    Ok(page)
+}
+
+/// The key figures, the status shares and the search counters of the rows of `solve`.
+fn search_sections(page: &mut String, summary: &Summary) {
+    key_figures(page, summary);
 
     page.push_str("<section>\n<h2>Status</h2>\n<div class=\"pair\">\n");
     page.push_str(&status_chart(summary).svg);
-    status_table(&mut page, summary);
+    status_table(page, summary);
     page.push_str("</div>\n</section>\n");
 
     page.push_str("<section>\n<h2>Search counters</h2>\n");
-    counter_table(&mut page, summary);
+    counter_table(page, summary);
     page.push_str("<div class=\"charts\">\n");
     for (counter, colour) in [
         (Counter::Recursions, "#1f5fa8"),
@@ -215,21 +240,6 @@ pub fn render(summary: &Summary, about: &About) -> Result<String, ChartError> {
         let _ = writeln!(page, "<div{class}>{svg}</div>");
     }
     page.push_str("</div>\n</section>\n");
-
-    page::hardest_table(&mut page, summary, about);
-    groups::section(&mut page, summary);
-
-    let _ = write!(
-        page,
-        "<footer><p>Made by sudoku-bulk {version}. Quantiles are exact, by the nearest-rank \
-         rule: the p-th percentile is the smallest value v such that at least ceil(p&middot;n/100) \
-         of the n values are &le; v. Counters describe the records that were searched (all but \
-         <em>invalid</em>). Histograms of recursions and guesses use power-of-two buckets \
-         ([0], [1], [2,3], [4,7], &hellip;), those of depth and givens one bucket per \
-         value.</p></footer>\n</main>\n<script>{SORTING}</script>\n</body>\n</html>\n",
-        version = env!("CARGO_PKG_VERSION"),
-    );
-    Ok(page)
 }
 #[cfg(test)]
 mod tests {
