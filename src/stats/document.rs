@@ -328,8 +328,10 @@ struct CounterDocs<'a> {
     givens: CounterDoc<'a>,
 }
 
+/// A distribution as the summary document writes it: its statistics, its histogram, and the
+/// count of every value. Also written for the rating's distributions (`stats::rating`).
 #[derive(Serialize)]
-struct CounterDoc<'a> {
+pub(super) struct CounterDoc<'a> {
     count: u64,
     sum: u128,
     min: Option<u64>,
@@ -347,6 +349,11 @@ struct CounterDoc<'a> {
 impl<'a> CounterDoc<'a> {
     fn new(summary: &'a Summary, counter: Counter) -> Self {
         let d = summary.counter(counter);
+        Self::of(d, d.histogram(counter.buckets()))
+    }
+
+    /// The document of the distribution `d` with the histogram given.
+    pub(super) fn of(d: &'a Distribution, histogram: Vec<Bucket>) -> Self {
         CounterDoc {
             count: d.count(),
             sum: d.sum(),
@@ -356,7 +363,7 @@ impl<'a> CounterDoc<'a> {
             p90: d.percentile(90),
             p99: d.percentile(99),
             max: d.max(),
-            histogram: d.histogram(counter.buckets()),
+            histogram,
             distribution: d,
         }
     }

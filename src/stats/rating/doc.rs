@@ -7,7 +7,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::{Levels, PerTechnique, RatingSummary, Usage};
 use crate::rate::Level;
 use crate::row::{RateStatus, Tally};
-use crate::stats::distribution::{Bucket, Distribution};
+use crate::stats::document::CounterDoc;
 
 /// The rating part of a summary document, with the derived numbers beside the counts:
 ///
@@ -34,8 +34,8 @@ pub struct Doc<'a> {
     status: &'a Tally<RateStatus>,
     levels: &'a Levels,
     level_share: LevelShares,
-    score: DistributionDoc<'a>,
-    steps: DistributionDoc<'a>,
+    score: CounterDoc<'a>,
+    steps: CounterDoc<'a>,
     hardest: &'a PerTechnique<u64>,
     techniques: &'a PerTechnique<Usage>,
 }
@@ -50,8 +50,8 @@ impl<'a> Doc<'a> {
             level_share: LevelShares(
                 Level::ALL.map(|l| rating.share_of_rated(rating.levels.get(l))),
             ),
-            score: DistributionDoc::new(&rating.score, rating.score_histogram()),
-            steps: DistributionDoc::new(&rating.steps, rating.steps_histogram()),
+            score: CounterDoc::of(&rating.score, rating.score_histogram()),
+            steps: CounterDoc::of(&rating.steps, rating.steps_histogram()),
             hardest: &rating.hardest,
             techniques: &rating.techniques,
         }
@@ -68,38 +68,5 @@ impl Serialize for LevelShares {
             map.serialize_entry(level.name(), &self.0[level as usize])?;
         }
         map.end()
-    }
-}
-
-#[derive(Serialize)]
-struct DistributionDoc<'a> {
-    count: u64,
-    sum: u128,
-    min: Option<u64>,
-    mean: Option<f64>,
-    p50: Option<u64>,
-    p90: Option<u64>,
-    p99: Option<u64>,
-    max: Option<u64>,
-    histogram: Vec<Bucket>,
-    /// Serialises as `"values": {...}`.
-    #[serde(flatten)]
-    distribution: &'a Distribution,
-}
-
-impl<'a> DistributionDoc<'a> {
-    fn new(d: &'a Distribution, histogram: Vec<Bucket>) -> Self {
-        DistributionDoc {
-            count: d.count(),
-            sum: d.sum(),
-            min: d.min(),
-            mean: d.mean(),
-            p50: d.percentile(50),
-            p90: d.percentile(90),
-            p99: d.percentile(99),
-            max: d.max(),
-            histogram,
-            distribution: d,
-        }
     }
 }
