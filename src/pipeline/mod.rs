@@ -47,6 +47,7 @@ mod error;
 mod feed;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
+mod memory;
 mod pool;
 mod rate;
 mod settings;
@@ -55,6 +56,7 @@ mod verify;
 mod writer;
 
 pub use error::{RunError, SolverBug};
+pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
     CHUNK_RECORDS, CanonOptions, ChunkSize, DedupeOptions, Job, MAX_THREADS, RatingOptions,

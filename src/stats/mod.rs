@@ -49,6 +49,7 @@ pub mod plausible;
 pub mod rating;
 pub mod read;
 mod summary;
+pub mod table;
 
 pub use counter::Counter;
 pub use distribution::{Bucket, Buckets, Distribution, PER_VALUE_SPAN};

@@ -528,7 +528,7 @@ pub(super) fn quote(text: &str) -> String {
 }
 
 /// A row from its status and its counters (`count(i)` is counter `Counter::ALL[i]`).
-fn build_row<'g>(
+pub(super) fn build_row<'g>(
     status: &[u8],
     mut count: impl FnMut(usize) -> Result<Option<u64>, RowProblem>,
     group: Option<&'g str>,

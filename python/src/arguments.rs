@@ -1,0 +1,228 @@
+//! The arguments of the module's functions, checked and turned into the library's settings and
+//! records. Optional arguments come in as Python objects (None: the default) and are checked
+//! here, so that every message names its argument on every Python version (PyO3's own
+//! conversion errors name it only in a note, from Python 3.11).
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
+
+use sudoku_bulk::Layout;
+use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
+use sudoku_bulk::format::{Columns, OutputFormat, Record};
+use sudoku_bulk::pipeline::{ChunkSize, Job, Settings};
+use sudoku_bulk::solver::{Algorithm, SolveOptions};
+
+use crate::errors::type_name;
+use crate::puzzles::{Texts, texts};
+
+/// An integer argument of at least `min`; `default` when not given (or None).
+pub(crate) fn count(
+    name: &str,
+    value: Option<&Bound<'_, PyAny>>,
+    default: u64,
+    min: u64,
+) -> PyResult<u64> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(default);
+    };
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected an int, not a bool"
+        )));
+    }
+    // Only ints: Python 3.9 would turn a float into one (with a deprecation warning).
+    let not_int = || {
+        PyTypeError::new_err(format!(
+            "{name}: expected an int, not {}",
+            type_name(value).unwrap_or_default()
+        ))
+    };
+    if !value.is_instance_of::<PyInt>() {
+        return Err(not_int());
+    }
+    let number: i128 = value.extract().map_err(|_| not_int())?;
+    u64::try_from(number)
+        .ok()
+        .filter(|&v| v >= min)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{name} must be an integer from {min} to {}, not {number}",
+                u64::MAX
+            ))
+        })
+}
+
+/// A str argument; `None` when not given (or None).
+pub(crate) fn text(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match value.cast::<PyString>() {
+        Ok(text) => Ok(Some(text.to_cow()?.into_owned())),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name}: expected a str, not {}",
+            type_name(value)?
+        ))),
+    }
+}
+
+/// A bool argument; `default` when not given (or None).
+pub(crate) fn flag(name: &str, value: Option<&Bound<'_, PyAny>>, default: bool) -> PyResult<bool> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(default);
+    };
+    match value.cast::<PyBool>() {
+        Ok(flag) => Ok(flag.is_true()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name}: expected a bool, not {}",
+            type_name(value)?
+        ))),
+    }
+}
+
+/// A list of column names; empty when not given (or None).
+pub(crate) fn names(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let expected = || {
+        PyTypeError::new_err(format!(
+            "{name}: expected a list of str, not {}",
+            type_name(value).unwrap_or_default()
+        ))
+    };
+    if value.is_instance_of::<PyString>() {
+        return Err(expected());
+    }
+    value
+        .try_iter()
+        .map_err(|_| expected())?
+        .map(|item| {
+            let item = item?;
+            text(name, Some(&item))?.ok_or_else(expected)
+        })
+        .collect()
+}
+
+/// The search options of `solve` and `solve_file`.
+pub(crate) fn solve_options(
+    max_solutions: Option<&Bound<'_, PyAny>>,
+    algorithm: Option<&Bound<'_, PyAny>>,
+    max_recursions: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SolveOptions> {
+    let algorithm = text("algorithm", algorithm)?;
+    Ok(SolveOptions {
+        algorithm: algorithm
+            .as_deref()
+            .unwrap_or("fast")
+            .parse::<Algorithm>()
+            .map_err(|e| PyValueError::new_err(format!("algorithm: {e}")))?,
+        max_solutions: count("max_solutions", max_solutions, DEFAULT_MAX_SOLUTIONS, 1)?,
+        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+        seed: count("seed", seed, 0, 0)?,
+    })
+}
+
+/// The worker threads: as asked, or one per core.
+pub(crate) fn threads_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let asked = threads
+        .filter(|n| !n.is_none())
+        .map(|n| count("threads", Some(n), 1, 1).map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+        .transpose()?;
+    sudoku_bulk::command::config::threads(asked).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// One region layout for every puzzle, written as 81 labels; the 3x3 boxes without it.
+pub(crate) fn layout_of(regions: Option<&str>) -> PyResult<Layout> {
+    match regions {
+        None => Ok(Layout::standard()),
+        Some(text) => Layout::parse(text.as_bytes())
+            .map_err(|e| PyValueError::new_err(format!("regions: {e}"))),
+    }
+}
+
+/// `regions` of `solve` and `verify`: one layout (a str), or one per puzzle (a sequence).
+pub(crate) fn regions_of(
+    py: Python<'_>,
+    regions: Option<&Bound<'_, PyAny>>,
+    puzzles: usize,
+) -> PyResult<(Layout, Option<Texts>)> {
+    let Some(regions) = regions else {
+        return Ok((Layout::standard(), None));
+    };
+    if regions.is_none() {
+        return Ok((Layout::standard(), None));
+    }
+    if let Ok(text) = regions.cast::<PyString>() {
+        return Ok((layout_of(Some(&text.to_cow()?))?, None));
+    }
+    let own = texts(py, regions, "regions")?;
+    if own.len() != puzzles {
+        return Err(PyValueError::new_err(format!(
+            "regions: {} layouts for {puzzles} puzzles; give one layout (a str) or one per puzzle",
+            own.len()
+        )));
+    }
+    Ok((Layout::standard(), Some(own)))
+}
+
+/// The files of `solve_file`: one path, or a list of them.
+pub(crate) fn paths(path: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if let Ok(one) = path.extract::<PathBuf>() {
+        return Ok(vec![one]);
+    }
+    match path.extract::<Vec<PathBuf>>() {
+        Ok(paths) if paths.is_empty() => Err(PyValueError::new_err("path: an empty list of files")),
+        Ok(paths) => Ok(paths),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "path: {}; expected a str or os.PathLike, or a list of them",
+            type_name(path)?
+        ))),
+    }
+}
+
+/// The settings of a columnar run.
+pub(crate) fn settings(job: Job, layout: Layout, threads: usize) -> Settings {
+    Settings {
+        job,
+        layout,
+        input_format: None,
+        columns: Columns::default(),
+        output_format: OutputFormat::Parquet,
+        threads,
+        skip_records: 0,
+        consumed: Vec::new(),
+        summarise: false,
+        canonical: false,
+        chunk: ChunkSize::default(),
+        shard: None,
+        file_metadata: Vec::new(),
+    }
+}
+
+/// Records held in memory, numbered from 1; a null is an empty value, as a Parquet input's is.
+pub(crate) fn records(
+    puzzles: Texts,
+    solutions: Option<Texts>,
+    regions: Option<Texts>,
+) -> Vec<Record> {
+    let mut solutions = solutions.map(Vec::into_iter);
+    let mut regions = regions.map(Vec::into_iter);
+    (1..)
+        .zip(puzzles)
+        .map(|(line, puzzle)| Record {
+            line,
+            offset: line - 1,
+            puzzle: puzzle.unwrap_or_default(),
+            solution: solutions
+                .as_mut()
+                .map(|s| s.next().flatten().unwrap_or_default()),
+            regions: regions.as_mut().and_then(|r| r.next().flatten()),
+            ..Record::default()
+        })
+        .collect()
+}

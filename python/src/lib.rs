@@ -1,0 +1,410 @@
+//! `sudoku_bulk`, the Python package of sudoku-bulk: the library's runs and summaries behind
+//! four functions that take Python and Arrow values and give back pyarrow tables, record
+//! batches and dicts.
+//!
+//! Only conversions live here ("Python bindings stay thin", STYLE.md): arguments are checked
+//! and turned into the library's `Settings` and `Record`s; puzzles of every accepted kind (a
+//! list of str, a pandas Series, a NumPy array, a pyarrow array, anything with the Arrow
+//! PyCapsule interface) go through pyarrow into Arrow arrays, read here through the Arrow C data
+//! interface; result rows come back as the library's columns (`format::columns`, already in the
+//! Arrow layout) and cross into pyarrow the same way, their buffers moved, not copied. Every
+//! run is a `pipeline::ColumnRun` (the pool, jobs and row builder of the command line), waited
+//! for with the GIL released; the waiting thread wakes every [`SIGNAL_POLL`] so that Python can
+//! deliver Ctrl-C, which stops the run.
+
+mod arguments;
+mod errors;
+mod puzzles;
+mod rows;
+mod summary;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
+use sudoku_bulk::files::Input;
+use sudoku_bulk::format::columns::{ColumnBatch, ColumnKind};
+use sudoku_bulk::format::{Columns, InputFormat};
+use sudoku_bulk::pipeline::{ChunkSize, ColumnRun, Job, Next, RecordSource, VerifyOptions};
+
+use arguments::{
+    count, flag, layout_of, names, paths, records, regions_of, settings, solve_options, text,
+    threads_of,
+};
+use errors::{arrow_error, is_type, run_error, type_name};
+use puzzles::texts;
+use rows::{arrow_batch, table, to_pyarrow};
+use summary::{document, empty_summary, summarize_batch};
+
+/// How long a waiting call sleeps, at most, before it lets Python look for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// Rows per record batch of `solve_file` unless asked otherwise.
+const DEFAULT_BATCH_SIZE: u64 = 16_384;
+
+// The signatures below write the command line's defaults as literals (so that `help()` shows
+// them): they must stay the library's.
+const _: () = assert!(
+    DEFAULT_MAX_RECURSIONS == 10_000_000
+        && DEFAULT_MAX_SOLUTIONS == 2
+        && DEFAULT_BATCH_SIZE == 16_384
+);
+
+/// Solve puzzles held in memory.
+///
+/// Every puzzle is solved on a pool of `threads` worker threads (default: one per core) with
+/// the GIL released, each reported solution is checked by the independent verifier, and one row
+/// per puzzle comes back, in input order, with the columns and types of the command line's
+/// `solve` output in Parquet: `line` (the puzzle's position in `puzzles`, from 1), `puzzle`,
+/// `solution`, `status`, `solutions`, the search counters (`recursions`, `max_depth`,
+/// `guesses`, `backtracks`, `naked_singles`, `hidden_singles`, `givens`) and `error`, counts
+/// as uint64 (null where no search ran), text as string; a `regions` column follows when
+/// `regions` gives each puzzle its own layout.
+///
+/// puzzles: a list (or any iterable) of str, a pandas Series, a pyarrow string array, a NumPy
+///     array of strings, or a NumPy integer array of shape (n, 81) with 0 for blank. Each
+///     puzzle is 81 cells: 1-9 givens; '.', '0', '_' or '*' blanks. A puzzle that cannot be
+///     read (wrong length, a stray character, None) or whose givens conflict is a row with
+///     status 'invalid' and the reason in 'error'; nothing is raised for it.
+/// max_solutions: stop after this many solutions; 2 (the default) makes 'solved' mean unique.
+/// algorithm: 'fast' (the default), 'naive', 'candidates', 'random' or 'logic'.
+/// max_recursions: the search budget per puzzle; past it the status is 'gave_up'.
+/// seed: the seed of the algorithms that make random choices.
+/// regions: jigsaw puzzles: one region layout (81 labels) for every puzzle, or one per puzzle
+///     (a sequence as long as `puzzles`, of the same kinds).
+/// threads: worker threads; the result is the same for any number.
+///
+/// Returns a pyarrow.Table. Raises TypeError or ValueError, naming the argument, for an
+/// argument of the wrong type or value, and KeyboardInterrupt on Ctrl-C (the run stops).
+#[pyfunction]
+#[pyo3(
+    signature = (
+        puzzles, *, max_solutions=None, algorithm=None, max_recursions=None, seed=None,
+        regions=None, threads=None
+    ),
+    text_signature = "(puzzles, *, max_solutions=2, algorithm='fast', max_recursions=10000000, seed=0, regions=None, threads=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn solve<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    max_solutions: Option<&Bound<'py, PyAny>>,
+    algorithm: Option<&Bound<'py, PyAny>>,
+    max_recursions: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let job = Job::Solve(solve_options(
+        max_solutions,
+        algorithm,
+        max_recursions,
+        seed,
+    )?);
+    let threads = threads_of(threads)?;
+    let puzzles = texts(py, puzzles, "puzzles")?;
+    let (layout, own) = regions_of(py, regions, puzzles.len())?;
+    let records = records(puzzles, None, own);
+    table(
+        py,
+        RecordSource::Records(records),
+        settings(job, layout, threads),
+    )
+}
+
+/// Verify proposed solutions of puzzles held in memory.
+///
+/// Each solution is checked by the independent verifier against its puzzle (and, with
+/// `unique`, the puzzle is searched for a second solution); one row per puzzle comes back, in
+/// input order, with the columns of the command line's `verify` output: `line` (the position,
+/// from 1), `status` ('ok', 'wrong', 'invalid', or with `unique` 'gave_up'), `error` (why a
+/// row is not 'ok') and `puzzle` (to join on), plus `regions` when each puzzle has its own
+/// layout.
+///
+/// puzzles, solutions: of the same length, each of the kinds `solve` takes.
+/// unique: also require the puzzle to have exactly one solution: the one given.
+/// max_recursions: the budget of that uniqueness search per puzzle.
+/// regions, threads: as for `solve`.
+///
+/// Returns a pyarrow.Table.
+#[pyfunction]
+#[pyo3(
+    signature = (
+        puzzles, solutions, *, unique=None, max_recursions=None, regions=None, threads=None
+    ),
+    text_signature = "(puzzles, solutions, *, unique=False, max_recursions=10000000, regions=None, threads=None)"
+)]
+fn verify<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    solutions: &Bound<'py, PyAny>,
+    unique: Option<&Bound<'py, PyAny>>,
+    max_recursions: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let job = Job::Verify(VerifyOptions {
+        unique: flag("unique", unique, false)?,
+        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+    });
+    let threads = threads_of(threads)?;
+    let puzzles = texts(py, puzzles, "puzzles")?;
+    let solutions = texts(py, solutions, "solutions")?;
+    if solutions.len() != puzzles.len() {
+        return Err(PyValueError::new_err(format!(
+            "solutions: {} of them for {} puzzles; give one per puzzle",
+            solutions.len(),
+            puzzles.len()
+        )));
+    }
+    let (layout, own) = regions_of(py, regions, puzzles.len())?;
+    let records = records(puzzles, Some(solutions), own);
+    table(
+        py,
+        RecordSource::Records(records),
+        settings(job, layout, threads),
+    )
+}
+
+/// Solve every puzzle of files, as `sudoku-bulk solve` reads them, batch by batch.
+///
+/// Returns an iterator of pyarrow.RecordBatch, in input order, each of at most `batch_size`
+/// rows (fewer when the records hold more than 64 MiB of text), with the columns and types of
+/// the command line's `solve` output for the same files (`file` first when there are several
+/// inputs; `line` is the line where the record starts; kept columns and `regions` at the end).
+/// Memory stays bounded by a few batches whatever the size of the input: reading, solving and
+/// your loop overlap, and the solving waits while you hold on to a batch.
+///
+/// path: a file (str or os.PathLike), or a list of files read in turn as one stream. Every
+///     format the command line reads: one puzzle per line, CSV (the Kaggle sets as they are),
+///     drawn grids, JSON lines, Parquet; plain or gzip.
+/// input_format: 'line', 'csv', 'grid' or 'jsonl' instead of detecting each file's format.
+/// puzzle_column: CSV, JSON lines, Parquet: the puzzle column (default: the first of puzzle,
+///     quizzes, quiz, question, sudoku).
+/// keep_columns: input columns copied to the end of each row.
+/// regions: one region layout (81 labels) for every puzzle.
+/// regions_column: the column holding each record's own layout (default: 'regions' if
+///     present).
+/// batch_size: rows per batch.
+/// The other arguments are those of `solve`.
+///
+/// Raises FileNotFoundError or OSError when a file cannot be opened or read, and ValueError
+/// when it does not fit its format (a CSV without the puzzle column); a bad record is a row.
+#[pyfunction]
+#[pyo3(
+    signature = (
+        path, *, max_solutions=None, algorithm=None, max_recursions=None, seed=None,
+        regions=None, threads=None, batch_size=None, input_format=None, puzzle_column=None,
+        keep_columns=None, regions_column=None
+    ),
+    text_signature = "(path, *, max_solutions=2, algorithm='fast', max_recursions=10000000, seed=0, regions=None, threads=None, batch_size=16384, input_format=None, puzzle_column=None, keep_columns=None, regions_column=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn solve_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    max_solutions: Option<&Bound<'py, PyAny>>,
+    algorithm: Option<&Bound<'py, PyAny>>,
+    max_recursions: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    batch_size: Option<&Bound<'py, PyAny>>,
+    input_format: Option<&Bound<'py, PyAny>>,
+    puzzle_column: Option<&Bound<'py, PyAny>>,
+    keep_columns: Option<&Bound<'py, PyAny>>,
+    regions_column: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Batches> {
+    let job = Job::Solve(solve_options(
+        max_solutions,
+        algorithm,
+        max_recursions,
+        seed,
+    )?);
+    let inputs = paths(path)?.into_iter().map(Input::file).collect();
+    let regions = text("regions", regions)?;
+    let mut settings = settings(job, layout_of(regions.as_deref())?, threads_of(threads)?);
+    let batch_size = count("batch_size", batch_size, DEFAULT_BATCH_SIZE, 1)?;
+    settings.chunk = ChunkSize {
+        records: usize::try_from(batch_size).unwrap_or(usize::MAX),
+        bytes: 64 << 20,
+    };
+    settings.input_format = text("input_format", input_format)?
+        .map(|name| {
+            name.parse::<InputFormat>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "input_format: '{name}' is not one of 'line', 'csv', 'grid', 'jsonl' (Parquet is known by its content)"
+                ))
+            })
+        })
+        .transpose()?;
+    settings.columns = Columns {
+        puzzle: text("puzzle_column", puzzle_column)?,
+        solution: None,
+        keep: names("keep_columns", keep_columns)?,
+        regions: text("regions_column", regions_column)?,
+    };
+    let run = py
+        .detach(|| ColumnRun::start(RecordSource::Inputs(inputs), settings))
+        .map_err(run_error)?;
+    Ok(Batches {
+        columns: run.columns().to_vec(),
+        kinds: run.kinds().to_vec(),
+        run: Mutex::new(Some(run)),
+    })
+}
+
+/// The dataset summary of solve results: the numbers of `sudoku-bulk stats --json`.
+///
+/// results: a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record
+///     batches (such as what `solve_file` returns, summarised as it streams by); it needs the
+///     `status` column and the seven counter columns, and may hold any others.
+/// by: a column to group by as well: the summary gains one group per value (its text; null
+///     is the empty string).
+///
+/// Returns a dict: records, the count of every status, records solved without a guess, for
+/// each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
+/// records (named by the `line`, `puzzle`, `file` and `regions` columns, when present), exactly
+/// as the library computes them (summaries of parts merge into the summary of the whole). Raises
+/// ValueError for a missing column or a row that is not a solve result.
+#[pyfunction]
+#[pyo3(signature = (results, by=None))]
+fn summarize<'py>(
+    py: Python<'py>,
+    results: &Bound<'py, PyAny>,
+    by: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pa = py.import("pyarrow")?;
+    let batches: Vec<Bound<'py, PyAny>> = if results.is_instance(&pa.getattr("Table")?)? {
+        results.call_method0("to_batches")?.extract()?
+    } else if results.is_instance(&pa.getattr("RecordBatch")?)? {
+        vec![results.clone()]
+    } else if is_type(results, "pandas", "DataFrame")? {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("preserve_index", false)?;
+        pa.getattr("Table")?
+            .call_method("from_pandas", (results,), Some(&kwargs))?
+            .call_method0("to_batches")?
+            .extract()?
+    } else if let Ok(items) = results.try_iter() {
+        // Batches taken one at a time: a stream is summarised without being held.
+        let mut total = empty_summary(by);
+        let mut seen = 0;
+        for item in items {
+            let item = item?;
+            if !item.is_instance(&pa.getattr("RecordBatch")?)? {
+                return Err(PyTypeError::new_err(format!(
+                    "results: an iterable holding {}; expected pyarrow.RecordBatch",
+                    type_name(&item)?
+                )));
+            }
+            seen += summarize_batch(py, &pa, &item, by, seen, &mut total)?;
+        }
+        return document(py, &total);
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "results: {}; expected a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record batches",
+            type_name(results)?
+        )));
+    };
+    let mut total = empty_summary(by);
+    let mut seen = 0;
+    for batch in &batches {
+        seen += summarize_batch(py, &pa, batch, by, seen, &mut total)?;
+    }
+    document(py, &total)
+}
+
+/// The record batches of a `solve_file` run, in input order.
+#[pyclass(module = "sudoku_bulk")]
+struct Batches {
+    columns: Vec<String>,
+    kinds: Vec<ColumnKind>,
+    /// `None` once the run has ended or been closed.
+    run: Mutex<Option<ColumnRun>>,
+}
+
+#[pymethods]
+impl Batches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Ok(mut guard) = self.run.try_lock() else {
+            return Err(PyRuntimeError::new_err(
+                "these batches are being read by another thread",
+            ));
+        };
+        let Some(run) = guard.as_mut() else {
+            return Ok(None);
+        };
+        loop {
+            let next = py.detach(|| run.next_within(SIGNAL_POLL));
+            match next {
+                Ok(Next::Rows(rows)) => {
+                    let batch = py.detach(|| arrow_batch(&self.columns, rows));
+                    return to_pyarrow(py, batch.map_err(arrow_error)?).map(Some);
+                }
+                Ok(Next::Pending) => {
+                    if let Err(interrupt) = py.check_signals() {
+                        *guard = None;
+                        return Err(interrupt);
+                    }
+                }
+                Ok(Next::Done) => {
+                    *guard = None;
+                    return Ok(None);
+                }
+                Err(error) => {
+                    *guard = None;
+                    return Err(run_error(error));
+                }
+            }
+        }
+    }
+
+    /// The pyarrow.Schema of every batch (also when there are none).
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let empty = arrow_batch(&self.columns, ColumnBatch::new(&self.kinds));
+        to_pyarrow(py, empty.map_err(arrow_error)?)?.getattr("schema")
+    }
+
+    /// Stops the run: no more batches are read or solved.
+    fn close(&self, py: Python<'_>) {
+        let run = self.run.lock().ok().and_then(|mut guard| guard.take());
+        // Stopping waits for the run's thread (a fraction of a second): without the GIL.
+        py.detach(move || drop(run));
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) {
+        self.close(py);
+    }
+}
+
+/// The module.
+#[pymodule(name = "sudoku_bulk")]
+fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_file, m)?)?;
+    m.add_function(wrap_pyfunction!(summarize, m)?)?;
+    m.add_class::<Batches>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

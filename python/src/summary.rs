@@ -1,0 +1,151 @@
+//! Summaries of result rows held in pyarrow: the status, counter and grouping columns are read
+//! through the Arrow C data interface and summarised by the library (`stats::table`), so the
+//! numbers are those of `sudoku-bulk stats`.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt64Type;
+use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use sudoku_bulk::stats::{self, Counter, Summary};
+
+use crate::puzzles::import_array;
+
+/// The summary of no rows, grouped by `by` when given.
+pub(crate) fn empty_summary(by: Option<&str>) -> Summary {
+    by.map_or_else(Summary::new, Summary::grouped_by)
+}
+
+/// Adds the rows of one pyarrow.RecordBatch to `total`; `before` rows came before it (for
+/// messages). Returns the batch's rows.
+pub(crate) fn summarize_batch(
+    py: Python<'_>,
+    pa: &Bound<'_, PyModule>,
+    batch: &Bound<'_, PyAny>,
+    by: Option<&str>,
+    before: u64,
+    total: &mut Summary,
+) -> PyResult<u64> {
+    let names: Vec<String> = batch.getattr("schema")?.getattr("names")?.extract()?;
+    let column = |name: &str| -> PyResult<Bound<'_, PyAny>> {
+        if !names.iter().any(|n| n == name) {
+            return Err(PyValueError::new_err(format!(
+                "results: no column '{name}' (the columns are: {})",
+                names.join(", ")
+            )));
+        }
+        batch.call_method1("column", (name,))
+    };
+    let as_text = |array: Bound<'_, PyAny>, name: &str| -> PyResult<ArrayRef> {
+        let types = pa.getattr("types")?;
+        let kind = array.getattr("type")?;
+        let array = if types.call_method1("is_dictionary", (&kind,))?.is_truthy()? {
+            array.call_method0("dictionary_decode")?
+        } else {
+            array
+        };
+        // Read below as Utf8 only: large strings, string views and numbers are cast to it.
+        let kind = array.getattr("type")?;
+        let array = if types.call_method1("is_string", (&kind,))?.is_truthy()? {
+            array
+        } else {
+            array
+                .call_method1("cast", (pa.call_method0("string")?,))
+                .map_err(|e| {
+                    PyValueError::new_err(format!("results: column '{name}': {}", e.value(py)))
+                })?
+        };
+        import_array(&array)
+    };
+    let counts = |name: &str| -> PyResult<ArrayRef> {
+        let array = column(name)?
+            .call_method1("cast", (pa.call_method0("uint64")?,))
+            .map_err(|e| {
+                PyValueError::new_err(format!(
+                    "results: column '{name}' is not counts: {}",
+                    e.value(py)
+                ))
+            })?;
+        import_array(&array)
+    };
+    let status = as_text(column("status")?, "status")?;
+    let counters = Counter::ALL
+        .iter()
+        .map(|counter| counts(counter.name()))
+        .collect::<PyResult<Vec<_>>>()?;
+    let group = by.map(|name| as_text(column(name)?, name)).transpose()?;
+    // Read when present, as the results reader reads them: the solution count (checked), and
+    // what names a row's record (for the hardest records).
+    let present = |name: &str| names.iter().any(|n| n == name);
+    let optional_text = |name: &str| {
+        present(name)
+            .then(|| as_text(column(name)?, name))
+            .transpose()
+    };
+    let optional_counts = |name: &str| present(name).then(|| counts(name)).transpose();
+    let solutions = optional_counts("solutions")?;
+    let line = optional_counts("line")?;
+    let [file, puzzle, regions] = ["file", "puzzle", "regions"].map(optional_text);
+    let (file, puzzle, regions) = (file?, puzzle?, regions?);
+    let rows = status.len() as u64;
+    let summary = py.detach(|| {
+        let status = status.as_string::<i32>();
+        let counters: Vec<&UInt64Array> = counters.iter().map(|c| c.as_primitive()).collect();
+        let texts = |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_string::<i32>().clone());
+        let (group, file, puzzle, regions) =
+            (texts(&group), texts(&file), texts(&puzzle), texts(&regions));
+        let numbers =
+            |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_primitive::<UInt64Type>().clone());
+        let (solutions, line) = (numbers(&solutions), numbers(&line));
+        let cells = (0..status.len()).map(|i| stats::table::RowCells {
+            status: status.is_valid(i).then(|| status.value(i)),
+            counters: std::array::from_fn(|c| {
+                counters[c].is_valid(i).then(|| counters[c].value(i))
+            }),
+            solutions: count_cell(&solutions, i),
+            group: group
+                .as_ref()
+                .and_then(|g| g.is_valid(i).then(|| g.value(i))),
+            record: match (count_cell(&line, i), text_cell(&puzzle, i)) {
+                (Some(line), Some(puzzle)) => Some(stats::RecordRef {
+                    file: text_cell(&file, i),
+                    line,
+                    puzzle,
+                    regions: text_cell(&regions, i),
+                }),
+                _ => None,
+            },
+        });
+        stats::table::summarize(cells, by)
+    });
+    let summary = summary.map_err(|mut e| {
+        e.index += before;
+        PyValueError::new_err(format!("results: {e}"))
+    })?;
+    total
+        .merge(&summary)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok(rows)
+}
+
+/// Row `i` of an optional text column, `None` when null or empty (as an empty field in a file).
+fn text_cell(column: &Option<StringArray>, i: usize) -> Option<&str> {
+    column
+        .as_ref()
+        .and_then(|c| c.is_valid(i).then(|| c.value(i)))
+        .filter(|v| !v.is_empty())
+}
+
+/// Row `i` of an optional count column, `None` when null.
+fn count_cell(column: &Option<UInt64Array>, i: usize) -> Option<u64> {
+    column
+        .as_ref()
+        .and_then(|c| c.is_valid(i).then(|| c.value(i)))
+}
+
+/// A summary as the dict of its JSON document (`stats --json`).
+pub(crate) fn document<'py>(py: Python<'py>, summary: &Summary) -> PyResult<Bound<'py, PyAny>> {
+    let text = stats::document::to_string(summary);
+    py.import("json")?.call_method1("loads", (text,))
+}

@@ -1,0 +1,201 @@
+"""Solve, verify and summarise Sudoku puzzles in bulk, into pyarrow tables.
+
+The Python package of sudoku-bulk: the library's own runs (the pool, the search engines, the
+independent verifier and the exact search statistics of the command line), called directly,
+with the GIL released while they work. Results have the command line's columns and the types
+of its Parquet output, so a table here equals the file `sudoku-bulk solve -o out.parquet`
+writes, row for row.
+"""
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Literal, Optional, Union
+
+import pyarrow
+
+__version__: str
+
+Algorithm = Literal["fast", "naive", "candidates", "random", "logic"]
+InputFormat = Literal["line", "csv", "grid", "jsonl"]
+
+#: Puzzles: a sequence of str (None for a missing one), a pandas Series, a NumPy array of
+#: strings or of integers of shape (n, 81) with 0 for blank, a pyarrow string array or chunked
+#: array, or any object of the Arrow PyCapsule interface holding strings.
+Puzzles = Union[Iterable[Optional[str]], "pyarrow.Array[Any]", "pyarrow.ChunkedArray[Any]", Any]
+
+def solve(
+    puzzles: Puzzles,
+    *,
+    max_solutions: int = 2,
+    algorithm: Algorithm = "fast",
+    max_recursions: int = 10_000_000,
+    seed: int = 0,
+    regions: Union[str, Puzzles, None] = None,
+    threads: Optional[int] = None,
+) -> pyarrow.Table:
+    """Solve puzzles held in memory.
+
+    Every puzzle is solved on a pool of ``threads`` worker threads (default: one per core)
+    with the GIL released, each reported solution is checked by the independent verifier,
+    and one row per puzzle comes back, in input order, with the columns and types of the
+    command line's ``solve`` output in Parquet:
+
+    ``line`` (uint64: the puzzle's position in ``puzzles``, from 1), ``puzzle``, ``solution``,
+    ``status`` (string: ``solved``, ``multiple``, ``unsolvable``, ``invalid``, ``gave_up``,
+    ``stuck``), ``solutions`` and the search counters ``recursions``, ``max_depth``,
+    ``guesses``, ``backtracks``, ``naked_singles``, ``hidden_singles``, ``givens`` (uint64,
+    null where no search ran), ``error`` (string); then ``regions`` when ``regions`` gives each
+    puzzle its own layout.
+
+    Args:
+        puzzles: a list (or any iterable) of str, a pandas Series, a pyarrow string array, a
+            NumPy array of strings, or a NumPy integer array of shape (n, 81) with 0 for
+            blank. A puzzle is 81 cells: ``1``-``9`` givens; ``.``, ``0``, ``_`` or ``*``
+            blanks. A puzzle that cannot be read (wrong length, a stray character, None) or
+            whose givens conflict is a row with status ``invalid`` and the reason in
+            ``error``: nothing is raised for it.
+        max_solutions: stop after this many solutions; 2 makes ``solved`` mean unique, 1
+            finds a first solution fastest.
+        algorithm: the search algorithm.
+        max_recursions: the search budget per puzzle; past it the status is ``gave_up``.
+        seed: the seed of the algorithms that make random choices.
+        regions: jigsaw puzzles: one region layout (81 labels, nine of each) for every
+            puzzle, or one per puzzle (a sequence as long as ``puzzles``).
+        threads: worker threads; the table is the same for any number.
+
+    Returns:
+        A pyarrow.Table, one row per puzzle.
+
+    Raises:
+        TypeError, ValueError: an argument of the wrong type or value (the message names it).
+        KeyboardInterrupt: Ctrl-C; the run stops.
+
+    Example:
+        >>> import sudoku_bulk
+        >>> t = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+        >>> t["status"][0].as_py(), t["guesses"][0].as_py()
+        ('solved', 0)
+    """
+
+def verify(
+    puzzles: Puzzles,
+    solutions: Puzzles,
+    *,
+    unique: bool = False,
+    max_recursions: int = 10_000_000,
+    regions: Union[str, Puzzles, None] = None,
+    threads: Optional[int] = None,
+) -> pyarrow.Table:
+    """Verify proposed solutions of puzzles held in memory.
+
+    Each solution is checked by the independent verifier against its puzzle (and, with
+    ``unique``, the puzzle is searched for a second solution). One row per puzzle comes back,
+    in input order, with the columns of the command line's ``verify`` output: ``line``
+    (uint64, the position from 1), ``status`` (``ok``, ``wrong``, ``invalid``, or with
+    ``unique`` ``gave_up``), ``error`` (why a row is not ``ok``, e.g. ``row 3 has two 7s``,
+    ``changes the given at r1c4``, ``not the unique solution``) and ``puzzle`` (to join on),
+    plus ``regions`` when each puzzle has its own layout.
+
+    Args:
+        puzzles: as for :func:`solve`.
+        solutions: one per puzzle, of the same kinds.
+        unique: also require the puzzle to have exactly one solution: the one given.
+        max_recursions: the budget of that uniqueness search per puzzle.
+        regions: as for :func:`solve`.
+        threads: as for :func:`solve`.
+
+    Returns:
+        A pyarrow.Table, one row per puzzle.
+    """
+
+class Batches(Iterator[pyarrow.RecordBatch]):
+    """The record batches of a :func:`solve_file` run, in input order.
+
+    Also a context manager: leaving the ``with`` block stops the run.
+    """
+
+    @property
+    def schema(self) -> pyarrow.Schema:
+        """The schema of every batch (known also when there are none)."""
+    def __iter__(self) -> "Batches": ...
+    def __next__(self) -> pyarrow.RecordBatch: ...
+    def close(self) -> None:
+        """Stop the run: no more records are read or solved."""
+    def __enter__(self) -> "Batches": ...
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None: ...
+
+def solve_file(
+    path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    max_solutions: int = 2,
+    algorithm: Algorithm = "fast",
+    max_recursions: int = 10_000_000,
+    seed: int = 0,
+    regions: Optional[str] = None,
+    threads: Optional[int] = None,
+    batch_size: int = 16_384,
+    input_format: Optional[InputFormat] = None,
+    puzzle_column: Optional[str] = None,
+    keep_columns: Optional[Sequence[str]] = None,
+    regions_column: Optional[str] = None,
+) -> Batches:
+    """Solve every puzzle of files, as ``sudoku-bulk solve`` reads them, batch by batch.
+
+    Returns an iterator of pyarrow.RecordBatch, in input order, each of at most
+    ``batch_size`` rows (fewer only when the records hold more than 64 MiB of text), with the
+    columns and types of the command line's ``solve`` output for the same files: ``file``
+    first when there are several inputs, ``line`` the line where each record starts, kept
+    columns and ``regions`` at the end. Memory stays bounded by a few batches whatever the
+    size of the input: reading, solving and your loop overlap, and the solving waits while
+    you hold on to a batch.
+
+    Args:
+        path: a file, or a list of files read in turn as one stream. Every format the command
+            line reads: one puzzle per line, CSV (the Kaggle sets as they are), drawn grids,
+            JSON lines and Parquet, plain or gzip-compressed.
+        input_format: read every file in this format instead of detecting it.
+        puzzle_column: CSV, JSON lines, Parquet: the puzzle column (default: the first of
+            ``puzzle``, ``quizzes``, ``quiz``, ``question``, ``sudoku``).
+        keep_columns: input columns copied to the end of each row.
+        regions: one region layout (81 labels) for every puzzle.
+        regions_column: the column of each record's own layout (default: ``regions``).
+        batch_size: rows per batch.
+        max_solutions, algorithm, max_recursions, seed, threads: as for :func:`solve`.
+
+    Raises:
+        FileNotFoundError, OSError: a file cannot be opened or read.
+        ValueError: a file does not fit its format (a CSV without the puzzle column). A bad
+            record is a row, never an error.
+
+    Example:
+        >>> import pyarrow.parquet as pq
+        >>> batches = sudoku_bulk.solve_file("puzzles.txt.gz")
+        >>> with pq.ParquetWriter("solved.parquet", batches.schema) as out:
+        ...     for batch in batches:
+        ...         out.write_batch(batch)
+    """
+
+def summarize(
+    results: Union[pyarrow.Table, pyarrow.RecordBatch, Any, Iterable[pyarrow.RecordBatch]],
+    by: Optional[str] = None,
+) -> dict[str, Any]:
+    """The dataset summary of solve results: the numbers of ``sudoku-bulk stats --json``.
+
+    Args:
+        results: a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record
+            batches (such as :func:`solve_file` returns, summarised as it streams by). It
+            needs the ``status`` column and the seven counter columns, and may hold others.
+        by: a column to group by as well: one group per value (its text; null is ``""``).
+
+    Returns:
+        A dict: ``records``, the count of every status, records solved without a guess, for
+        each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
+        records (named by the ``line``, ``puzzle``, ``file`` and ``regions`` columns, when
+        present), computed by
+        the library exactly as ``stats`` does (summaries of parts merge into that of the
+        whole).
+
+    Raises:
+        ValueError: a column is missing, or a row is not a solve result (the message gives
+            its index).
+    """

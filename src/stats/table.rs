@@ -1,0 +1,183 @@
+//! Summaries of result rows held in memory as columns (an Arrow table in the Python package),
+//! built through the results reader's own check of a row, so that they give the numbers `stats`
+//! gives for the same rows written to a file.
+
+use super::plausible;
+use super::read::{RowProblem, build_row};
+use super::{Counter, RecordRef, Summary};
+
+/// The cells of one result row that a summary reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RowCells<'a> {
+    /// The `status` cell; `None` when it is null.
+    pub status: Option<&'a str>,
+    /// The counters, in [`Counter::ALL`] order; `None` where a cell is null.
+    pub counters: [Option<u64>; Counter::ALL.len()],
+    /// The `solutions` cell, when there is one and it is not null (checked for plausibility).
+    pub solutions: Option<u64>,
+    /// The grouping column's cell, written as text; `None` when it is null (filed under the
+    /// empty string, as an empty CSV field is).
+    pub group: Option<&'a str>,
+    /// The record the row is about (`line`, `file`, `puzzle`, `regions` cells), for the
+    /// summary's hardest records: `None` unless the row has a line and a puzzle, as in a file.
+    pub record: Option<RecordRef<'a>>,
+}
+
+/// A row that is not a result row of `solve`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("row {index} (counting from 0): {problem}")]
+pub struct TableError {
+    /// The row's position among the rows given, from 0.
+    pub index: u64,
+    /// What is wrong with it.
+    pub problem: RowProblem,
+}
+
+/// Summarises rows given cell by cell; with `by`, grouped by each row's [`RowCells::group`].
+///
+/// A row is checked as the results reader checks a line of a results file: a status of
+/// `solve`, all seven counters unless it is `invalid` (which may have none), and values the
+/// counters' definitions allow ([`plausible`]).
+pub fn summarize<'a>(
+    rows: impl IntoIterator<Item = RowCells<'a>>,
+    by: Option<&str>,
+) -> Result<Summary, TableError> {
+    let mut summary = match by {
+        Some(column) => Summary::grouped_by(column),
+        None => Summary::new(),
+    };
+    for (index, cells) in (0u64..).zip(rows) {
+        let group = by.map(|_| cells.group.unwrap_or(""));
+        let problem = |problem| TableError { index, problem };
+        let row = build_row(
+            cells.status.unwrap_or("").as_bytes(),
+            |i| Ok(cells.counters[i]),
+            group,
+        )
+        .map_err(problem)?;
+        plausible::check(row.status, row.counters.as_ref(), cells.solutions)
+            .map_err(|e| problem(e.into()))?;
+        match cells.record {
+            Some(record) => summary.add(&row.about(record)),
+            None => summary.add(&row),
+        }
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::row::SolveStatus;
+    use std::path::Path;
+
+    const PUZZLE: &str = crate::test_data::PUZZLE;
+
+    #[test]
+    fn cells_give_the_summary_of_the_same_rows_read_from_csv() {
+        let csv = format!(
+            "line,puzzle,status,solutions,recursions,max_depth,guesses,backtracks,naked_singles,hidden_singles,givens,level\n\
+             2,{PUZZLE},solved,1,1,1,0,0,50,14,17,easy\n3,x,invalid,,,,,,,,,hard\n\
+             4,{PUZZLE},multiple,2,9,4,5,3,30,10,21,\n"
+        );
+        let read = crate::stats::read::read_from(
+            std::io::Cursor::new(csv.into_bytes()),
+            Path::new("r.csv"),
+            Some("level"),
+        )
+        .unwrap();
+        let about = |line| {
+            Some(RecordRef {
+                file: None,
+                line,
+                puzzle: PUZZLE,
+                regions: None,
+            })
+        };
+        let rows = [
+            RowCells {
+                status: Some("solved"),
+                counters: [1, 1, 0, 0, 50, 14, 17].map(Some),
+                solutions: Some(1),
+                group: Some("easy"),
+                record: about(2),
+            },
+            RowCells {
+                status: Some("invalid"),
+                group: Some("hard"),
+                record: Some(RecordRef {
+                    puzzle: "x",
+                    ..about(3).unwrap()
+                }),
+                ..RowCells::default()
+            },
+            RowCells {
+                status: Some("multiple"),
+                counters: [9, 4, 5, 3, 30, 10, 21].map(Some),
+                solutions: Some(2),
+                group: None,
+                record: about(4),
+            },
+        ];
+        let summary = summarize(rows, Some("level")).unwrap();
+        assert_eq!(summary, read);
+        assert_eq!(summary.status().get(SolveStatus::Invalid), 1);
+        assert_eq!(summarize(rows, None).unwrap(), read.clone().ungrouped());
+        // Without the records, the hardest are not known: another summary.
+        let anonymous = rows.map(|r| RowCells { record: None, ..r });
+        assert_ne!(summarize(anonymous, Some("level")).unwrap(), read);
+    }
+
+    #[test]
+    fn a_row_that_is_not_a_solve_row_is_an_error_naming_it() {
+        let good = RowCells {
+            status: Some("solved"),
+            counters: [1; 7].map(Some),
+            ..RowCells::default()
+        };
+        let missing = RowCells {
+            counters: [Some(1), None, Some(1), Some(1), Some(1), Some(1), Some(1)],
+            ..good
+        };
+        let error = summarize([good, missing], None).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "row 1 (counting from 0): max_depth is empty in a 'solved' row"
+        );
+        let error = summarize([RowCells::default()], None).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "row 0 (counting from 0): no field 'status'"
+        );
+        let verify = RowCells {
+            status: Some("ok"),
+            ..good
+        };
+        assert!(
+            summarize([verify], None)
+                .unwrap_err()
+                .to_string()
+                .contains("comes from verify")
+        );
+    }
+
+    #[test]
+    fn counters_their_definitions_rule_out_are_an_error() {
+        let row = RowCells {
+            status: Some("solved"),
+            counters: [1, 1, 0, 0, 50, 14, 17].map(Some),
+            ..RowCells::default()
+        };
+        let too_many = RowCells {
+            counters: [1, 1, 0, 0, 50, 14, 82].map(Some),
+            ..row
+        };
+        assert!(summarize([row, too_many], None).is_err());
+        let two = RowCells {
+            solutions: Some(2),
+            ..row
+        };
+        assert!(summarize([row], None).is_ok());
+        assert!(summarize([two], None).is_err());
+    }
+}
