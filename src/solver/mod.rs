@@ -18,7 +18,9 @@
 //!   reached or budget spent) is not undone and not counted.
 //! - `naked_singles`: cells placed because only one digit was left for them.
 //! - `hidden_singles`: cells placed because a digit had only one cell left in a row, column or
-//!   region (box).
+//!   region (box). The `fast` engine places all the hidden singles one sweep over the units
+//!   finds together when the sweep ends, so on a branch that fails it counts those the sweep
+//!   found before the contradiction shows.
 //! - `givens`: filled cells in the puzzle.
 //!
 //! Each algorithm's page says how its procedure maps onto these words. All counters are plain
