@@ -15,11 +15,12 @@
 //!    other digits are given among its peers, or every other blank cell of one of its units sees
 //!    the digit given), any solution agrees with the old one on the blanked cells, so it is the
 //!    old solution: still unique, no search.
-//! 3. *One cell blanked.* Another solution would hold another digit there: each other digit not
-//!    given among its peers is placed in turn (skipped when it leaves a blank peer with no digit
-//!    at all) and the `fast` engine asked for one solution. The removal stands when none has
-//!    any. (Measured: about 15% faster than counting solutions up to two, because a refused
-//!    removal stops at the first solution found.)
+//! 3. *One cell blanked.* Another solution would hold another digit there. The digits not given
+//!    among its peers, less those that would leave a blank peer with no digit at all, are the
+//!    candidates; one or two are each placed in turn and the `fast` engine asked for one
+//!    solution (the removal stands when none has any); with three or more, one search counts
+//!    solutions up to two. (Measured: trying one or two digits is faster than counting
+//!    solutions, mostly because a refused removal stops at the first solution found.)
 //! 4. *An orbit of several cells.* The `fast` engine counts solutions up to two.
 
 use crate::grid::{CELLS, Grid};
@@ -28,7 +29,7 @@ use crate::rng::SplitMix64;
 use crate::solver::{Algorithm, SolveOptions, Status, solve};
 
 use super::Symmetry;
-use super::unavoidable::{CellSet, two_line_sets};
+use super::unavoidable::{CellSet, cell, two_line_sets};
 
 /// Bits 1 to 9.
 const ALL_DIGITS: u16 = 0x3FE;
@@ -46,8 +47,11 @@ pub(super) struct Thinning<'a> {
     givens: usize,
     /// The givens as a set of cells.
     given_cells: CellSet,
-    /// Unavoidable sets of the solution: at least one given in each is needed.
+    /// Unavoidable sets of the solution: at least one given in each is needed (the first 128
+    /// found).
     unavoidable: Vec<CellSet>,
+    /// For each cell, the unavoidable sets holding it (bit `k` for `unavoidable[k]`).
+    sets_of: [u128; CELLS],
 }
 
 /// Limit one: any solution with another digit in the blanked cell refuses the removal.
@@ -89,7 +93,19 @@ impl<'a> Thinning<'a> {
             givens: 0,
             given_cells: 0,
             unavoidable: two_line_sets(solution, layout),
+            sets_of: [0; CELLS],
         };
+        // A cell's sets are one 128-bit mask; on random grids about 40 sets are found.
+        thinning.unavoidable.truncate(128);
+        for (k, &set) in thinning.unavoidable.iter().enumerate() {
+            let bit: u128 = 1 << k;
+            let mut cells = set;
+            while cells != 0 {
+                let i = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                thinning.sets_of[i] |= bit;
+            }
+        }
         for i in 0..CELLS {
             thinning.mark(i, solution.get(i), true);
         }
@@ -122,10 +138,10 @@ impl<'a> Thinning<'a> {
         }
         if given {
             self.givens += 1;
-            self.given_cells |= 1 << i;
+            self.given_cells |= cell(i);
         } else {
             self.givens -= 1;
-            self.given_cells &= !(1 << i);
+            self.given_cells &= !cell(i);
         }
         self.puzzle.set(i, if given { digit } else { 0 });
     }
@@ -166,10 +182,14 @@ impl<'a> Thinning<'a> {
             digits[k] = self.puzzle.get(i);
             self.mark(i, digits[k], false);
         }
-        let emptied = self
-            .unavoidable
-            .iter()
-            .any(|&set| set & self.given_cells == 0);
+        // Only a set holding a blanked cell can have lost its last given.
+        let mut touched = orbit.iter().fold(0u128, |m, &i| m | self.sets_of[i]);
+        let mut emptied = false;
+        while touched != 0 && !emptied {
+            let k = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            emptied = self.unavoidable[k] & self.given_cells == 0;
+        }
         let unique = !emptied
             && (orbit
                 .iter()
@@ -189,31 +209,39 @@ impl<'a> Thinning<'a> {
     }
 
     /// Whether no solution of the puzzle holds another digit than `digit` in the blank cell
-    /// `i`: each candidate tried with limit one, unless it leaves a blank peer without digits.
+    /// `i`. The other candidates that would leave a blank peer without any digit are out at
+    /// once; one or two left are each tried with limit one; more, and one search counts
+    /// solutions up to two (one search then costs less than several).
     fn no_other_digit_fits(&self, i: usize, digit: u8) -> bool {
-        let candidates = ALL_DIGITS & !self.seen(i) & !(1 << digit);
+        let candidates = ALL_DIGITS & !self.seen(i) & !(1 << digit) & !self.last_digits_of_peers(i);
+        if candidates.count_ones() > 2 {
+            return self.unique();
+        }
         (1..=9u8)
             .filter(|d| candidates & (1 << d) != 0)
             .all(|other| {
-                if self.empties_a_peer(i, other) {
-                    return true;
-                }
                 let mut trial = self.puzzle;
                 trial.set(i, other);
                 solve(&trial, self.layout, &ANY_SOLUTION).map(|o| o.status) != Ok(Status::Solved)
             })
     }
 
-    /// Whether placing `digit` in cell `i` leaves a blank peer whose only digit not given
-    /// among its own peers was `digit`.
-    fn empties_a_peer(&self, i: usize, digit: u8) -> bool {
-        let only = ALL_DIGITS & !(1 << digit);
-        self.units_of(i).into_iter().any(|u| {
-            self.units[u].iter().any(|&e| {
+    /// The digits that are the only one left (not given among its peers) for some blank peer
+    /// of cell `i`: placing one of them in `i` leaves that peer without a digit.
+    fn last_digits_of_peers(&self, i: usize) -> u16 {
+        let mut last = 0;
+        for u in self.units_of(i) {
+            for &e in &self.units[u] {
                 let e = e as usize;
-                e != i && self.puzzle.get(e) == 0 && self.seen(e) == only
-            })
-        })
+                if e != i && self.puzzle.get(e) == 0 {
+                    let left = ALL_DIGITS & !self.seen(e);
+                    if left.count_ones() == 1 {
+                        last |= left;
+                    }
+                }
+            }
+        }
+        last
     }
 
     /// Whether the puzzle as it stands has exactly one solution.
