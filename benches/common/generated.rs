@@ -12,7 +12,7 @@
 //! Puzzle `k` of a set is drawn from `seed * 1_000_000 + k` alone, so a longer set starts with
 //! the puzzles of a shorter one.
 
-use sudoku_bulk::generate::{random_solution, remove_clues};
+use sudoku_bulk::generate::{random_givens, random_solution, remove_clues};
 use sudoku_bulk::rng::SplitMix64;
 use sudoku_bulk::{Grid, Layout};
 
@@ -49,21 +49,7 @@ fn puzzle(kind: Kind, seed: u64) -> Grid {
         }
         Kind::Random => {
             let givens = 24 + rng.below(5);
-            let mut grid = Grid::EMPTY;
-            let mut placed = 0;
-            while placed < givens {
-                let (cell, digit) = (rng.below(81), rng.below(9) as u8 + 1);
-                if grid.get(cell) != 0 {
-                    continue;
-                }
-                grid.set(cell, digit);
-                if layout.check_givens(&grid).is_ok() {
-                    placed += 1;
-                } else {
-                    grid.set(cell, 0);
-                }
-            }
-            grid
+            random_givens(&layout, &mut rng, givens)
         }
     }
 }

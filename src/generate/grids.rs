@@ -92,6 +92,33 @@ pub fn random_jigsaw(seed: u64, swaps: usize) -> (Layout, Grid) {
     }
 }
 
+/// `count` random givens that never conflict under `layout` (no digit twice in a unit), drawn
+/// from `rng`: cells and digits are drawn until `count` are placed, a drawn given that would
+/// conflict being dropped. Most such puzzles have no solution and some several, which makes
+/// them a test of a search's contradictions. `count` must leave room: at most 30 (far below any
+/// count at which every blank cell could be blocked).
+pub fn random_givens(layout: &Layout, rng: &mut SplitMix64, count: usize) -> Grid {
+    assert!(
+        count <= 30,
+        "random_givens: {count} givens asked, at most 30"
+    );
+    let mut grid = Grid::EMPTY;
+    let mut placed = 0;
+    while placed < count {
+        let (cell, digit) = (rng.below(CELLS), rng.below(9) as u8 + 1);
+        if grid.get(cell) != 0 {
+            continue;
+        }
+        grid.set(cell, digit);
+        if layout.check_givens(&grid).is_ok() {
+            placed += 1;
+        } else {
+            grid.set(cell, 0);
+        }
+    }
+    grid
+}
+
 /// A random complete grid of the standard layout: boxes 1, 5 and 9 (which share no row or
 /// column) filled with independent random orders of the digits, the rest completed by the
 /// `fast` engine (its first solution), and the result moved by a random element of the

@@ -47,7 +47,9 @@ mod options;
 mod removal;
 mod unavoidable;
 
-pub use grids::{random_jigsaw, random_layout, random_solution, random_standard_grid};
+pub use grids::{
+    random_givens, random_jigsaw, random_layout, random_solution, random_standard_grid,
+};
 pub use options::{
     GenerateError, GenerateOptions, GivensRange, GivensRangeError, Regions, Symmetry,
     UnknownSymmetry,

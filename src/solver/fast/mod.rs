@@ -214,21 +214,7 @@ mod tests {
     fn random_givens(seed: u64, count: usize) -> Grid {
         let layout = crate::layout::Layout::standard();
         let mut rng = crate::rng::SplitMix64::new(seed);
-        let mut grid = Grid::EMPTY;
-        let mut placed = 0;
-        while placed < count {
-            let (cell, digit) = (rng.below(81), rng.below(9) as u8 + 1);
-            if grid.get(cell) != 0 {
-                continue;
-            }
-            grid.set(cell, digit);
-            if layout.check_givens(&grid).is_ok() {
-                placed += 1;
-            } else {
-                grid.set(cell, 0);
-            }
-        }
-        grid
+        crate::generate::random_givens(&layout, &mut rng, count)
     }
 
     /// The counters of the default solve (limit 2) summed over a sample of every shipped set
