@@ -132,49 +132,57 @@ pub struct Shape {
 /// `puzzle` unless columns are kept, and the `original_` columns of a `solve` output), the kept
 /// columns, and `regions` when records carry their own region layouts.
 pub fn columns(settings: &Settings, shape: &Shape) -> Vec<String> {
-    let fixed: Vec<&str> = match settings.job {
-        Job::Solve(_) => solve::COLUMNS.to_vec(),
-        Job::Verify(_) => verify::COLUMNS
-            .iter()
-            .copied()
-            .chain(settings.columns.keep.is_empty().then_some(verify::PUZZLE))
-            .chain(shape.original.columns().iter().copied())
-            .collect(),
-        Job::Rate(_) => rate::COLUMNS.to_vec(),
-        Job::Canon(_) => canon::COLUMNS.to_vec(),
-    };
-    shape
-        .several_inputs
-        .then_some("file")
+    typed_columns(settings, shape)
         .into_iter()
-        .chain(fixed)
-        .map(str::to_string)
-        .chain(settings.columns.keep.iter().cloned())
-        .chain(shape.regions.then(|| format::csv::REGIONS_NAME.to_string()))
+        .map(|(name, _)| name)
         .collect()
 }
 
 /// The type of each column of [`columns`]: counts (`line`, `solutions`, the search counters)
 /// and text (everything else, the `original_` columns too: they are copied as read).
 pub fn column_kinds(settings: &Settings, shape: &Shape) -> Vec<ColumnKind> {
-    let fixed: Vec<ColumnKind> = match settings.job {
-        Job::Solve(_) => solve::KINDS.to_vec(),
-        Job::Verify(_) => verify::KINDS
+    typed_columns(settings, shape)
+        .into_iter()
+        .map(|(_, kind)| kind)
+        .collect()
+}
+
+/// The output columns of a run with their types: the one list [`columns`] and
+/// [`column_kinds`] read.
+fn typed_columns(settings: &Settings, shape: &Shape) -> Vec<(String, ColumnKind)> {
+    let table = |names: &[&str], kinds: &[ColumnKind]| -> Vec<(String, ColumnKind)> {
+        debug_assert_eq!(names.len(), kinds.len(), "a kind per column");
+        names
             .iter()
-            .copied()
-            .chain(settings.columns.keep.is_empty().then_some(ColumnKind::Text))
-            .chain(shape.original.columns().iter().map(|_| ColumnKind::Text))
-            .collect(),
-        Job::Rate(_) => rate::KINDS.to_vec(),
-        Job::Canon(_) => canon::KINDS.to_vec(),
+            .map(|name| name.to_string())
+            .zip(kinds.iter().copied())
+            .collect()
+    };
+    let text = |name: &str| (name.to_string(), ColumnKind::Text);
+    let fixed = match settings.job {
+        Job::Solve(_) => table(solve::COLUMNS, solve::KINDS),
+        Job::Verify(_) => {
+            let mut fixed = table(verify::COLUMNS, verify::KINDS);
+            fixed.extend(
+                settings
+                    .columns
+                    .keep
+                    .is_empty()
+                    .then(|| text(verify::PUZZLE)),
+            );
+            fixed.extend(shape.original.columns().iter().map(|name| text(name)));
+            fixed
+        }
+        Job::Rate(_) => table(rate::COLUMNS, rate::KINDS),
+        Job::Canon(_) => table(canon::COLUMNS, canon::KINDS),
     };
     shape
         .several_inputs
-        .then_some(ColumnKind::Text)
+        .then(|| text("file"))
         .into_iter()
         .chain(fixed)
-        .chain(settings.columns.keep.iter().map(|_| ColumnKind::Text))
-        .chain(shape.regions.then_some(ColumnKind::Text))
+        .chain(settings.columns.keep.iter().map(|name| text(name)))
+        .chain(shape.regions.then(|| text(format::csv::REGIONS_NAME)))
         .collect()
 }
 
