@@ -201,17 +201,7 @@ pub(super) fn bars(
         }
     }
     chart.line((left, bottom), (left + plot_width, bottom), INK, 1.0);
-    chart.text(
-        (left + plot_width / 2.0, height - 6.0),
-        what,
-        12.0,
-        Anchor::Middle,
-        false,
-    );
-    Chart {
-        svg: chart.finish(what),
-        width,
-    }
+    captioned(chart, what, left + plot_width / 2.0, width, height)
 }
 
 /// One group's line: its name and colour, and its share of records per bucket.
@@ -290,13 +280,13 @@ pub(super) fn distribution_chart(summary: &Summary, lines: &[Line<'_>]) -> Chart
         chart.polyline(&points, line.colour);
     }
     let what = "recursions (power-of-two buckets): share of each group's searched records";
-    chart.text(
-        (left + plot_width / 2.0, height - 6.0),
-        what,
-        12.0,
-        Anchor::Middle,
-        false,
-    );
+    captioned(chart, what, left + plot_width / 2.0, width, height)
+}
+
+/// The chart with `what` as its caption, centred on `centre` along the bottom, and as the
+/// SVG's title.
+fn captioned(mut chart: Svg, what: &str, centre: f64, width: f64, height: f64) -> Chart {
+    chart.text((centre, height - 6.0), what, 12.0, Anchor::Middle, false);
     Chart {
         svg: chart.finish(what),
         width,
