@@ -100,7 +100,7 @@ pub fn run(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, CommandErr
                 givens = (givens.0.min(n), givens.1.max(n), givens.2 + n as u64);
                 write_puzzle(rows.as_ref(), index, &generated, jigsaw, &mut batch);
             }
-            sink.write(&batch).map_err(write_error)?;
+            sink.write(batch).map_err(write_error)?;
             next = end;
             progress.update(next, next);
         }

@@ -4,8 +4,9 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::Arc;
 
-use super::columns::{ColumnBatch, ColumnKind};
+use super::columns::{ColumnBatch, ColumnKind, SpareBatches};
 use super::{Cell, OutputFormat, csv, jsonl, parquet};
 
 /// The rows of a batch, formatted: text (CSV, JSON lines) or columns (Parquet).
@@ -39,13 +40,15 @@ impl Default for Rows {
 }
 
 /// Formats rows of one format with fixed columns.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct RowWriter {
     format: OutputFormat,
     columns: Vec<String>,
     kinds: Vec<ColumnKind>,
     /// JSON lines: each column's `"name":`, encoded once.
     keys: Vec<Vec<u8>>,
+    /// Parquet: batches emptied by the writer of the output, filled again by [`RowWriter::rows`].
+    spare: Arc<SpareBatches>,
 }
 
 impl RowWriter {
@@ -61,6 +64,7 @@ impl RowWriter {
             columns,
             kinds,
             keys,
+            spare: Arc::default(),
         }
     }
 
@@ -68,12 +72,11 @@ impl RowWriter {
     pub fn rows(&self, rows: usize) -> Rows {
         match self.format {
             OutputFormat::Csv | OutputFormat::Jsonl => Rows::Text(Vec::with_capacity(rows * 256)),
-            // Room for the grids of every row (the longest text of most columns).
-            OutputFormat::Parquet => Rows::Columns(ColumnBatch::with_capacity(
-                &self.kinds,
-                rows,
-                rows * crate::grid::CELLS,
-            )),
+            // An emptied batch keeps the room its rows took; a new one gets room for the grids
+            // of every row (the longest text of most columns).
+            OutputFormat::Parquet => Rows::Columns(self.spare.take().unwrap_or_else(|| {
+                ColumnBatch::with_capacity(&self.kinds, rows, rows * crate::grid::CELLS)
+            })),
         }
     }
 
@@ -109,7 +112,7 @@ impl RowWriter {
             OutputFormat::Parquet => {
                 assert!(!continued, "a Parquet output cannot be continued");
                 parquet::ParquetWriter::new(out, &self.columns, &self.kinds, metadata)
-                    .map(|writer| Sink::Parquet(Box::new(writer)))
+                    .map(|writer| Sink::Parquet(Box::new(writer.recycling(self.spare.clone()))))
             }
         }
     }
@@ -125,10 +128,10 @@ pub enum Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Writes the rows of a batch.
-    pub fn write(&mut self, rows: &Rows) -> io::Result<()> {
+    /// Writes the rows of a batch (columns are kept until their row group is written).
+    pub fn write(&mut self, rows: Rows) -> io::Result<()> {
         match (self, rows) {
-            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(bytes),
+            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(&bytes),
             (Sink::Parquet(writer), Rows::Columns(columns)) => writer.write(columns),
             _ => panic!("rows of another format than the output's"),
         }

@@ -104,12 +104,12 @@ impl<'a> OrderedWriter<'a> {
     /// `Ok(true)` when the run was interrupted in the chunk.
     pub fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
         let mut interrupted = false;
-        for batch in done.batches {
+        for mut batch in done.batches {
             if self.dedupe.is_some() {
                 self.write_first_of_each_class(&batch)?;
             } else {
                 self.sink
-                    .write(&batch.rows)
+                    .write(std::mem::take(&mut batch.rows))
                     .map_err(|source| self.write_error(source))?;
             }
             self.outcome.tally += batch.tally;

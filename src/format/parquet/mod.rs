@@ -42,8 +42,9 @@ pub fn misnamed() -> crate::format::HeaderError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::columns::{ColumnBatch, ColumnKind};
+    use crate::format::columns::{ColumnBatch, ColumnKind, SpareBatches};
     use crate::format::{Cell, Columns, ReadOptions, RecordReader, Wanted};
+    use std::sync::Arc;
 
     const KINDS: [ColumnKind; 4] = [
         ColumnKind::Count,
@@ -60,6 +61,16 @@ mod tests {
 
     /// A file of `n` rows written in batches of `batch` rows.
     fn written(n: u64, batch: usize) -> Vec<u8> {
+        written_recycling(n, batch, None).0
+    }
+
+    /// A file of `n` rows written in batches of `batch` rows, each batch an emptied one from
+    /// `spare` when there is one; and how many were.
+    fn written_recycling(
+        n: u64,
+        batch: usize,
+        spare: Option<Arc<SpareBatches>>,
+    ) -> (Vec<u8>, usize) {
         let mut out = Vec::new();
         let mut writer = ParquetWriter::new(
             &mut out,
@@ -68,7 +79,18 @@ mod tests {
             &[("k".to_string(), "v".to_string())],
         )
         .unwrap();
-        let mut rows = ColumnBatch::new(&KINDS);
+        let mut reused = 0;
+        let mut next = || match spare.as_ref().and_then(|s| s.take()) {
+            Some(emptied) => {
+                reused += 1;
+                emptied
+            }
+            None => ColumnBatch::new(&KINDS),
+        };
+        if let Some(spare) = &spare {
+            writer = writer.recycling(spare.clone());
+        }
+        let mut rows = next();
         for i in 0..n {
             let note = format!("n{}", i % 3);
             rows.push_row([
@@ -86,13 +108,24 @@ mod tests {
                 },
             ]);
             if rows.rows() == batch {
-                writer.write(&rows).unwrap();
-                rows.clear();
+                writer.write(std::mem::replace(&mut rows, next())).unwrap();
             }
         }
-        writer.write(&rows).unwrap();
+        writer.write(rows).unwrap();
         writer.finish().unwrap();
-        out
+        (out, reused)
+    }
+
+    #[test]
+    fn batches_handed_back_emptied_and_filled_again_make_the_same_file() {
+        let n = (2 * writer::ROW_GROUP_ROWS + 1500) as u64;
+        let spare = Arc::new(SpareBatches::default());
+        let (recycled, reused) = written_recycling(n, 1000, Some(spare.clone()));
+        assert!(reused > 100, "{reused} batches reused");
+        assert_eq!(recycled, written(n, 1000));
+        let emptied = spare.take().expect("the last row group's batches");
+        // Nothing left but the first offset of each of the two text columns.
+        assert_eq!((emptied.rows(), emptied.bytes()), (0, 2 * 8));
     }
 
     fn read_back(bytes: &[u8], keep: &[&str]) -> Vec<crate::format::Record> {

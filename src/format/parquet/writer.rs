@@ -10,14 +10,16 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{
+    Compression, Encoding, IntType, LogicalType, Repetition, Type as PhysicalType,
+};
 use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, Type};
 
-use crate::format::columns::{Column, ColumnBatch, ColumnKind};
+use crate::format::columns::{Column, ColumnBatch, ColumnKind, SpareBatches};
 
 /// Rows per row group, at most.
 pub const ROW_GROUP_ROWS: usize = 128 * 1024;
@@ -30,19 +32,80 @@ pub const ROW_GROUP_BYTES: usize = 8 << 20;
 /// per value) is built for this many values only.
 const WRITE_BATCH: usize = 8192;
 
-/// The compression of every column.
+/// The compression of every column but the solution's.
 pub const COMPRESSION: Compression = Compression::SNAPPY;
 
-/// Columns whose values are nearly all distinct (the grids, the line numbers): written without
-/// a dictionary, which would only be built to be dropped.
-const PLAIN_COLUMNS: &[&str] = &["line", "puzzle", "solution"];
+/// How a column is written. The writer's CPU is spent per value, so each column gets only what
+/// pays for it: a dictionary where few values repeat often, compression where it shrinks the
+/// column, statistics (null count, min and max, for readers to skip row groups) for every column
+/// but the grids, whose min and max mean nothing and cost a comparison a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ColumnPolicy {
+    /// `None`: no dictionary, values written with this encoding.
+    plain: Option<Encoding>,
+    compression: Compression,
+    statistics: bool,
+}
+
+impl ColumnPolicy {
+    /// The policy of a column by its name and kind.
+    fn of(name: &str, kind: ColumnKind) -> ColumnPolicy {
+        match (name, kind) {
+            // Consecutive numbers, a few bits a row once delta-encoded; their range per row
+            // group lets a reader find a line without reading every group.
+            ("line", _) => ColumnPolicy {
+                plain: Some(Encoding::DELTA_BINARY_PACKED),
+                compression: COMPRESSION,
+                statistics: true,
+            },
+            // Nearly all distinct, half blanks or more: compression makes the column a fifth
+            // (17 givens) to a half of its size.
+            ("puzzle", _) => ColumnPolicy {
+                plain: Some(Encoding::PLAIN),
+                compression: COMPRESSION,
+                statistics: false,
+            },
+            // The 81 digits of a solved grid have few repeats: compression would save about a
+            // third of the column at about a tenth of an easy run's CPU, so they are kept as
+            // they are.
+            ("solution", _) => ColumnPolicy {
+                plain: Some(Encoding::PLAIN),
+                compression: Compression::UNCOMPRESSED,
+                statistics: false,
+            },
+            // Small numbers, delta-encoded into a few bits each: smaller than with a dictionary,
+            // and cheaper per value.
+            (_, ColumnKind::Count) => ColumnPolicy {
+                plain: Some(Encoding::DELTA_BINARY_PACKED),
+                compression: COMPRESSION,
+                statistics: true,
+            },
+            // Statuses, messages, file names, layouts, kept values: few distinct values.
+            (_, ColumnKind::Text) => ColumnPolicy {
+                plain: None,
+                compression: COMPRESSION,
+                statistics: true,
+            },
+        }
+    }
+}
 
 /// Writes rows as a Parquet file to `out`.
 pub struct ParquetWriter<'a> {
     file: SerializedFileWriter<Spool>,
     out: &'a mut dyn Write,
-    /// The rows of the row group being gathered.
-    group: ColumnBatch,
+    /// The batches of rows of the row group being gathered, written column by column when it
+    /// is full (never copied into one).
+    group: Vec<ColumnBatch>,
+    /// Rows and bytes of values in `group`.
+    group_rows: usize,
+    group_bytes: usize,
+    /// Where the written batches go, emptied, for new rows; `None`: they are dropped.
+    spare: Option<Arc<SpareBatches>>,
+    /// Buffers for the encoder's input, kept from one call to the next.
+    texts: Vec<ByteArray>,
+    counts: Vec<i64>,
+    levels: Vec<i16>,
 }
 
 /// The encoder's output, emptied into the real one after every row group.
@@ -113,8 +176,6 @@ impl<'a> ParquetWriter<'a> {
     ) -> io::Result<Self> {
         assert_eq!(columns.len(), kinds.len(), "a kind per column");
         let mut properties = WriterProperties::builder()
-            .set_compression(COMPRESSION)
-            .set_statistics_enabled(EnabledStatistics::Chunk)
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_created_by(format!("sudoku-bulk version {}", env!("CARGO_PKG_VERSION")))
             .set_key_value_metadata(Some(
@@ -123,9 +184,23 @@ impl<'a> ParquetWriter<'a> {
                     .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
                     .collect(),
             ));
-        for name in PLAIN_COLUMNS {
-            properties =
-                properties.set_column_dictionary_enabled(ColumnPath::from(name.to_string()), false);
+        for (name, &kind) in columns.iter().zip(kinds) {
+            let policy = ColumnPolicy::of(name, kind);
+            let path = ColumnPath::from(name.clone());
+            properties = properties
+                .set_column_compression(path.clone(), policy.compression)
+                .set_column_statistics_enabled(
+                    path.clone(),
+                    if policy.statistics {
+                        EnabledStatistics::Chunk
+                    } else {
+                        EnabledStatistics::None
+                    },
+                )
+                .set_column_dictionary_enabled(path.clone(), policy.plain.is_none());
+            if let Some(encoding) = policy.plain {
+                properties = properties.set_column_encoding(path, encoding);
+            }
         }
         let file = SerializedFileWriter::new(
             Spool::default(),
@@ -136,16 +211,30 @@ impl<'a> ParquetWriter<'a> {
         let mut writer = ParquetWriter {
             file,
             out,
-            group: ColumnBatch::new(kinds),
+            group: Vec::new(),
+            group_rows: 0,
+            group_bytes: 0,
+            spare: None,
+            texts: Vec::with_capacity(WRITE_BATCH),
+            counts: Vec::with_capacity(WRITE_BATCH),
+            levels: Vec::with_capacity(WRITE_BATCH),
         };
         writer.forward()?;
         Ok(writer)
     }
 
+    /// Hands the batches of every row group written, emptied, to `spare`.
+    pub fn recycling(mut self, spare: Arc<SpareBatches>) -> Self {
+        self.spare = Some(spare);
+        self
+    }
+
     /// Appends rows; a full row group is written out.
-    pub fn write(&mut self, rows: &ColumnBatch) -> io::Result<()> {
-        self.group.append(rows);
-        if self.group.rows() >= ROW_GROUP_ROWS || self.group.bytes() >= ROW_GROUP_BYTES {
+    pub fn write(&mut self, rows: ColumnBatch) -> io::Result<()> {
+        self.group_rows += rows.rows();
+        self.group_bytes += rows.bytes();
+        self.group.push(rows);
+        if self.group_rows >= ROW_GROUP_ROWS || self.group_bytes >= ROW_GROUP_BYTES {
             self.write_group()?;
         }
         Ok(())
@@ -167,53 +256,75 @@ impl<'a> ParquetWriter<'a> {
 
     /// Encodes the gathered rows as one row group and writes it out.
     fn write_group(&mut self) -> io::Result<()> {
-        if self.group.rows() == 0 {
+        if self.group_rows == 0 {
             return Ok(());
         }
-        let next = self.group.empty_like();
-        let group = std::mem::replace(&mut self.group, next);
+        let mut group = std::mem::take(&mut self.group);
+        (self.group_rows, self.group_bytes) = (0, 0);
         let mut writer = self.file.next_row_group().map_err(encoding)?;
-        for column in group.columns {
-            let mut out = writer
-                .next_column()
-                .map_err(encoding)?
-                .expect("a column writer per column of the schema");
-            match column {
-                Column::Text(text) => {
-                    let data = Bytes::from(text.data);
-                    for start in (0..text.valid.len()).step_by(WRITE_BATCH) {
-                        let rows = start..(start + WRITE_BATCH).min(text.valid.len());
-                        let values: Vec<ByteArray> = rows
-                            .clone()
-                            .filter(|&i| text.valid[i])
-                            .map(|i| {
-                                ByteArray::from(data.slice(text.offsets[i]..text.offsets[i + 1]))
-                            })
-                            .collect();
-                        out.typed::<ByteArrayType>()
-                            .write_batch(&values, Some(&levels(&text.valid[rows])), None)
-                            .map_err(encoding)?;
+        for index in 0.. {
+            let Some(mut out) = writer.next_column().map_err(encoding)? else {
+                break;
+            };
+            for batch in &mut group {
+                // Each column is taken by value: its bytes become the encoder's without a copy,
+                // and come back emptied.
+                let column =
+                    std::mem::replace(&mut batch.columns[index], Column::Count(Default::default()));
+                batch.columns[index] = match column {
+                    Column::Text(mut text) => {
+                        let data = Bytes::from(std::mem::take(&mut text.data));
+                        for start in (0..text.valid.len()).step_by(WRITE_BATCH) {
+                            let rows = start..(start + WRITE_BATCH).min(text.valid.len());
+                            self.texts.clear();
+                            self.texts
+                                .extend(rows.clone().filter(|&i| text.valid[i]).map(|i| {
+                                    ByteArray::from(
+                                        data.slice(text.offsets[i]..text.offsets[i + 1]),
+                                    )
+                                }));
+                            levels(&text.valid[rows], &mut self.levels);
+                            out.typed::<ByteArrayType>()
+                                .write_batch(&self.texts, Some(&self.levels), None)
+                                .map_err(encoding)?;
+                        }
+                        self.texts.clear();
+                        // The encoder holds no value any more: the bytes are the column's again.
+                        text.data = Vec::from(data);
+                        text.data.clear();
+                        text.offsets.truncate(1);
+                        text.valid.clear();
+                        Column::Text(text)
                     }
-                }
-                Column::Count(counts) => {
-                    for start in (0..counts.valid.len()).step_by(WRITE_BATCH) {
-                        let rows = start..(start + WRITE_BATCH).min(counts.valid.len());
-                        // Unsigned values in the signed physical type, bit for bit (the
-                        // logical type says they are unsigned).
-                        let values: Vec<i64> = rows
-                            .clone()
-                            .filter(|&i| counts.valid[i])
-                            .map(|i| counts.values[i] as i64)
-                            .collect();
-                        out.typed::<Int64Type>()
-                            .write_batch(&values, Some(&levels(&counts.valid[rows])), None)
-                            .map_err(encoding)?;
+                    Column::Count(mut counts) => {
+                        for start in (0..counts.valid.len()).step_by(WRITE_BATCH) {
+                            let rows = start..(start + WRITE_BATCH).min(counts.valid.len());
+                            // Unsigned values in the signed physical type, bit for bit (the
+                            // logical type says they are unsigned).
+                            self.counts.clear();
+                            self.counts.extend(
+                                rows.clone()
+                                    .filter(|&i| counts.valid[i])
+                                    .map(|i| counts.values[i] as i64),
+                            );
+                            levels(&counts.valid[rows], &mut self.levels);
+                            out.typed::<Int64Type>()
+                                .write_batch(&self.counts, Some(&self.levels), None)
+                                .map_err(encoding)?;
+                        }
+                        counts.values.clear();
+                        counts.valid.clear();
+                        Column::Count(counts)
                     }
                 }
             }
             out.close().map_err(encoding)?;
         }
         writer.close().map_err(encoding)?;
+        if let Some(spare) = &self.spare {
+            let limit = group.len();
+            spare.give(group, limit);
+        }
         self.forward()
     }
 
@@ -227,7 +338,8 @@ impl<'a> ParquetWriter<'a> {
     }
 }
 
-/// The definition levels of an optional column: 1 for a value, 0 for a null.
-fn levels(valid: &[bool]) -> Vec<i16> {
-    valid.iter().map(|&v| i16::from(v)).collect()
+/// The definition levels of an optional column into `levels`: 1 for a value, 0 for a null.
+fn levels(valid: &[bool], levels: &mut Vec<i16>) {
+    levels.clear();
+    levels.extend(valid.iter().map(|&v| i16::from(v)));
 }
