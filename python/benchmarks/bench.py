@@ -1,7 +1,8 @@
 """The Python package against the command line (and lib-sudoku) on the same puzzles, same run.
 
     python python/benchmarks/bench.py --cli target/release/sudoku-bulk [--records 1000000]
-        [--rounds 3] [--threads 2] [--peer-python PYTHON] [--memory-gb 1] [--work DIR]
+        [--rounds 3] [--threads 2] [--peer-python PYTHON [--peer-only]] [--memory-gb 1]
+        [--work DIR]
 
 Run it with an interpreter where `sudoku_bulk` is installed from a release build
 (`pip install ./python`), against a release binary. For each puzzle set it writes a file of
@@ -17,10 +18,11 @@ the child for the CLI and of this process for Python; on a shared machine CPU is
 one); the ratios are Python over the CLI.
 
 With `--peer-python`, an interpreter where lib-sudoku is installed (`pip install lib-sudoku`
-into a virtualenv of its own: it is GPL, a peer to measure, never a dependency), the easy
-puzzles of the serg benchmark set are solved one at a time by `lib_sudoku.solve` in that
-interpreter and by `sudoku_bulk.solve` on one thread here, alternating; lib-sudoku neither checks
-uniqueness nor gives statistics, sudoku-bulk does both.
+into a virtualenv of its own: it is GPL, a peer to measure, never a dependency), two sets are
+solved one puzzle at a time by `lib_sudoku.solve` in that interpreter and by `sudoku_bulk.solve`
+here with one thread and with two, alternating: easy puzzles like the Kaggle sets' (30-37 givens,
+one solution, made by `sudoku-bulk generate`), and the serg benchmark set (several solutions
+each). lib-sudoku neither checks uniqueness nor gives statistics; sudoku-bulk does both.
 
 With `--memory-gb`, a file of that many GB of puzzles goes through `solve_file` in a child
 process, which reports its peak resident memory (VmHWM).
@@ -124,27 +126,42 @@ PEER = textwrap.dedent("""
 """)
 
 
-def measure_peer(args, work: Path) -> None:
-    puzzles = cycled(puzzles_of(DATA / "puzzles7_serg_benchmark.txt.gz"), 200_000)
-    path = work / "easy.txt"
-    path.write_text("".join(f"{p}\n" for p in puzzles))
-    peer, ours1, ours2 = [], [], []
-    for _ in range(args.rounds):
-        done = subprocess.run([args.peer_python, "-c", PEER, str(path)], check=True,
-                              capture_output=True, text=True)
-        peer.append(float(done.stdout))
-        ours1.append(timed(lambda: sudoku_bulk.solve(puzzles, threads=1), own_cpu)[0])
-        ours2.append(timed(lambda: sudoku_bulk.solve(puzzles, threads=2), own_cpu)[0])
-    rate = {key: len(puzzles) / statistics.median(t)
-            for key, t in (("lib-sudoku", peer), ("ours-1", ours1), ("ours-2", ours2))}
-    print(f"\neasy (serg benchmark cycled): {len(puzzles):,} puzzles, median of {args.rounds} "
-          "alternating rounds, wall time of the solving calls only")
-    print(f"  lib_sudoku.solve, one at a time, 1 thread:  {rate['lib-sudoku']:>10,.0f}/s")
-    print(f"  sudoku_bulk.solve(list), threads=1:          {rate['ours-1']:>10,.0f}/s "
-          f"({rate['ours-1'] / rate['lib-sudoku']:.2f}x)")
-    print(f"  sudoku_bulk.solve(list), threads=2:          {rate['ours-2']:>10,.0f}/s "
-          f"({rate['ours-2'] / rate['lib-sudoku']:.2f}x)")
+def easy_puzzles(args, work: Path, count: int) -> list:
+    """Kaggle-like easy puzzles: 30-37 givens, one solution each, made by `sudoku-bulk generate`."""
+    path = work / "generated.txt"
+    subprocess.run([args.cli, "generate", "--count", str(count), "--givens", "30-37", "--seed",
+                    "1", "--output-format", "line", "-q", "-o", str(path)], check=True)
+    puzzles = [line.split()[0] for line in path.read_text().splitlines()]
     path.unlink()
+    return puzzles
+
+
+def measure_peer(args, work: Path) -> None:
+    sets = [
+        ("easy (30-37 givens, generated)", easy_puzzles(args, work, 200_000)),
+        ("serg benchmark cycled (several solutions each)",
+         cycled(puzzles_of(DATA / "puzzles7_serg_benchmark.txt.gz"), 200_000)),
+    ]
+    for name, puzzles in sets:
+        path = work / "peer.txt"
+        path.write_text("".join(f"{p}\n" for p in puzzles))
+        peer, ours1, ours2 = [], [], []
+        for _ in range(args.rounds):
+            done = subprocess.run([args.peer_python, "-c", PEER, str(path)], check=True,
+                                  capture_output=True, text=True)
+            peer.append(float(done.stdout))
+            ours1.append(timed(lambda: sudoku_bulk.solve(puzzles, threads=1), own_cpu)[0])
+            ours2.append(timed(lambda: sudoku_bulk.solve(puzzles, threads=2), own_cpu)[0])
+        rate = {key: len(puzzles) / statistics.median(t)
+                for key, t in (("lib-sudoku", peer), ("ours-1", ours1), ("ours-2", ours2))}
+        print(f"\n{name}: {len(puzzles):,} puzzles, median of {args.rounds} alternating rounds, "
+              "wall time of the solving calls only")
+        print(f"  lib_sudoku.solve, one at a time, 1 thread:  {rate['lib-sudoku']:>10,.0f}/s")
+        print(f"  sudoku_bulk.solve(list), threads=1:          {rate['ours-1']:>10,.0f}/s "
+              f"({rate['ours-1'] / rate['lib-sudoku']:.2f}x)")
+        print(f"  sudoku_bulk.solve(list), threads=2:          {rate['ours-2']:>10,.0f}/s "
+              f"({rate['ours-2'] / rate['lib-sudoku']:.2f}x)")
+        path.unlink()
 
 
 MEMORY = textwrap.dedent("""
@@ -183,6 +200,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--peer-python", help="an interpreter where lib_sudoku is installed")
     parser.add_argument("--memory-gb", type=float, help="also stream a file of this many GB")
+    parser.add_argument("--peer-only", action="store_true",
+                        help="only the comparison with lib-sudoku (needs --peer-python)")
     parser.add_argument("--work", default=str(ROOT / "target" / "bench-python"))
     args = parser.parse_args()
     work = Path(args.work)
@@ -191,9 +210,10 @@ def main() -> None:
     every = [p for path in shipped for p in puzzles_of(path)]
     # A first call pays for one-time set-up (pyarrow's lazy imports): not part of any figure.
     sudoku_bulk.solve(every[:1000])
-    measure_set("every shipped set, cycled", cycled(every, args.records), args, work)
-    measure_set("17-clue only", cycled(puzzles_of(DATA / "puzzles2_17_clue.txt.gz"),
-                                       args.records), args, work)
+    if not args.peer_only:
+        measure_set("every shipped set, cycled", cycled(every, args.records), args, work)
+        measure_set("17-clue only", cycled(puzzles_of(DATA / "puzzles2_17_clue.txt.gz"),
+                                           args.records), args, work)
     if args.peer_python:
         measure_peer(args, work)
     if args.memory_gb:
