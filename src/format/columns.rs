@@ -69,6 +69,7 @@ impl TextColumn {
         })
     }
 
+    #[inline]
     fn push_bytes(&mut self, bytes: &[u8], utf8: bool) {
         if utf8 {
             self.data.extend_from_slice(bytes);
@@ -146,10 +147,16 @@ impl Column {
 
     /// Appends one value. A count in a text column, or text in a count column, is a bug in the
     /// job's column types.
+    #[inline]
     fn push(&mut self, cell: Cell<'_>) {
         match (self, cell) {
             (Column::Text(c), Cell::Text(s)) => c.push_bytes(s.as_bytes(), true),
-            (Column::Text(c), Cell::Plain(b)) => c.push_bytes(b, b.is_ascii()),
+            (Column::Text(c), Cell::Plain(b)) => {
+                // ASCII by the contract of `Plain` (checked in debug builds, as by the text
+                // formats).
+                debug_assert!(b.is_ascii());
+                c.push_bytes(b, true)
+            }
             (Column::Text(c), Cell::Bytes(b)) => {
                 let utf8 = std::str::from_utf8(b).is_ok();
                 c.push_bytes(b, utf8)
