@@ -20,7 +20,8 @@
 //! - `hidden_singles`: cells placed because a digit had only one cell left in a row, column or
 //!   region (box). The `fast` engine places all the hidden singles one sweep over the units
 //!   finds together when the sweep ends, so on a branch that fails it counts those the sweep
-//!   found before the contradiction shows.
+//!   found before the contradiction shows; a puzzle whose givens already leave a cell with no
+//!   candidate or a digit with no place in a column fails before any placement and counts none.
 //! - `givens`: filled cells in the puzzle.
 //!
 //! Each algorithm's page says how its procedure maps onto these words. All counters are plain

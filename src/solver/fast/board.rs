@@ -341,6 +341,30 @@ impl Board {
         digits
     }
 
+    /// Whether the board the givens leave shows a contradiction before anything is placed: an
+    /// unsolved cell with no candidate, or a digit with no place left in some column (the
+    /// rows and boxes are checked by the first sweep, the columns only after it). Checked once,
+    /// at the root; most unsolvable random givens end here.
+    #[inline(always)]
+    pub(super) fn has_dead_cell_or_column(&self) -> bool {
+        // Scalar reads: the lanes were just stored one at a time (see the module page).
+        let mut dead = 0;
+        let mut columns = [0u32; 9];
+        for b in 0..3 {
+            let mut any = 0;
+            for d in 0..9 {
+                let x = lane(&self.cand, b * 9 + d);
+                any |= x;
+                columns[d] |= x;
+            }
+            dead |= self.unsolved[b] & !any;
+        }
+        for placed in columns {
+            dead |= !fold_columns(placed) & 0x1FF;
+        }
+        dead != 0
+    }
+
     #[inline(always)]
     fn is_solved(&self) -> bool {
         (self.unsolved[0] | self.unsolved[1] | self.unsolved[2]) == 0

@@ -26,7 +26,27 @@ macro_rules! search_instance {
             ) -> Result<(), GivensConflict> {
                 let mut board = initial_board(isa, grid)?;
                 // A stop is recorded in `search.stop`; nothing else to do with it here.
-                let _ = node(isa, &mut board, 1, search);
+                let _ = if board.has_dead_cell_or_column() {
+                    dead_root(isa, &board, search)
+                } else {
+                    node(isa, &mut board, 1, search)
+                };
+                Ok(())
+            }
+
+            /// The root of a board whose givens leave a dead cell or column: entered, and ended
+            /// in a contradiction with nothing placed.
+            $(#[target_feature(enable = $features)])?
+            fn dead_root<O: Observer>(
+                isa: $isa,
+                board: &Board,
+                search: &mut Search<'_, O>,
+            ) -> Result<(), Stop> {
+                search.enter(1)?;
+                if O::ACTIVE {
+                    search.observer.event(&Event::Board(&board.placed_grid(isa)));
+                    search.observer.event(&Event::Contradiction);
+                }
                 Ok(())
             }
 
