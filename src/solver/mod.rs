@@ -510,9 +510,9 @@ fn run<'a, O: Observer>(
     sink: Sink<'a>,
 ) -> Result<(SearchStats, Option<Stop>, Sink<'a>), Conflict> {
     let mut search = Search::new(options.max_recursions, observer, sink);
-    search.stats.givens = grid.filled() as u64;
     match options.algorithm {
-        // The band engine finds conflicting givens while it sets up; the layout names them.
+        // The band engine finds conflicting givens while it sets up, and counts the givens on
+        // its board; the layout names a conflict.
         Algorithm::Fast if layout.is_standard() => {
             if fast::search(grid, &mut search).is_err() {
                 layout.check_givens(grid)?;
@@ -521,6 +521,7 @@ fn run<'a, O: Observer>(
         }
         algorithm => {
             layout.check_givens(grid)?;
+            search.stats.givens = grid.filled() as u64;
             match algorithm {
                 Algorithm::Fast => jigsaw::search(grid, layout, &mut search),
                 Algorithm::Naive => classic::naive(grid, layout, &mut search),

@@ -17,7 +17,8 @@ macro_rules! search_instance {
             use crate::solver::fast::board::{Board, Contradiction, initial_board};
             use crate::solver::{Event, Observer, Search, Stop};
 
-            /// Runs the search on `grid`; `Err` when two givens conflict (nothing is searched).
+            /// Runs the search on `grid` and counts its givens; `Err` when two givens conflict
+            /// (nothing is searched).
             $(#[target_feature(enable = $features)])?
             pub(in crate::solver::fast) fn run<O: Observer>(
                 isa: $isa,
@@ -25,6 +26,7 @@ macro_rules! search_instance {
                 search: &mut Search<'_, O>,
             ) -> Result<(), GivensConflict> {
                 let mut board = initial_board(isa, grid)?;
+                search.stats.givens = board.placed_count();
                 // A stop is recorded in `search.stop`; nothing else to do with it here.
                 let _ = if board.has_dead_cell_or_column() {
                     dead_root(isa, &board, search)
