@@ -14,7 +14,7 @@ macro_rules! search_instance {
         pub(super) mod $name {
             use crate::grid::Grid;
             use crate::solver::fast::GivensConflict;
-            use crate::solver::fast::board::{Board, Contradiction, initial_board};
+            use crate::solver::fast::board::{Board, Contradiction, GivensBoard, initial_board};
             use crate::solver::{Event, Observer, Search, Stop};
 
             /// Runs the search on `grid` and counts its givens; `Err` when two givens conflict
@@ -25,10 +25,13 @@ macro_rules! search_instance {
                 grid: &Grid,
                 search: &mut Search<'_, O>,
             ) -> Result<(), GivensConflict> {
-                let mut board = initial_board(isa, grid)?;
+                let GivensBoard {
+                    mut board,
+                    dead_cell_or_column,
+                } = initial_board(isa, grid)?;
                 search.stats.givens = board.placed_count();
                 // A stop is recorded in `search.stop`; nothing else to do with it here.
-                let _ = if board.has_dead_cell_or_column() {
+                let _ = if dead_cell_or_column {
                     dead_root(isa, &board, search)
                 } else {
                     node(isa, &mut board, 1, search)
