@@ -20,7 +20,8 @@
 //! - `hidden_singles`: cells placed because a digit had only one cell left in a row, column or
 //!   region (box). The `fast` engine places all the hidden singles one sweep over the units
 //!   finds together when the sweep ends, so on a branch that fails it counts those the sweep
-//!   found before the contradiction shows.
+//!   found before the contradiction shows; a puzzle whose givens already leave a cell with no
+//!   candidate or a digit with no place in a column fails before any placement and counts none.
 //! - `givens`: filled cells in the puzzle.
 //!
 //! Each algorithm's page says how its procedure maps onto these words. All counters are plain
@@ -509,9 +510,9 @@ fn run<'a, O: Observer>(
     sink: Sink<'a>,
 ) -> Result<(SearchStats, Option<Stop>, Sink<'a>), Conflict> {
     let mut search = Search::new(options.max_recursions, observer, sink);
-    search.stats.givens = grid.filled() as u64;
     match options.algorithm {
-        // The band engine finds conflicting givens while it sets up; the layout names them.
+        // The band engine finds conflicting givens while it sets up, and counts the givens on
+        // its board; the layout names a conflict.
         Algorithm::Fast if layout.is_standard() => {
             if fast::search(grid, &mut search).is_err() {
                 layout.check_givens(grid)?;
@@ -520,6 +521,7 @@ fn run<'a, O: Observer>(
         }
         algorithm => {
             layout.check_givens(grid)?;
+            search.stats.givens = grid.filled() as u64;
             match algorithm {
                 Algorithm::Fast => jigsaw::search(grid, layout, &mut search),
                 Algorithm::Naive => classic::naive(grid, layout, &mut search),

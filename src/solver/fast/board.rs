@@ -341,6 +341,13 @@ impl Board {
         digits
     }
 
+    /// The number of placed cells (on the givens' board, the givens).
+    #[inline(always)]
+    pub(super) fn placed_count(&self) -> u64 {
+        let unsolved: u32 = self.unsolved.iter().map(|u| u.count_ones()).sum();
+        81 - u64::from(unsolved)
+    }
+
     #[inline(always)]
     fn is_solved(&self) -> bool {
         (self.unsolved[0] | self.unsolved[1] | self.unsolved[2]) == 0
@@ -381,11 +388,22 @@ impl Board {
     }
 }
 
+/// The board the givens leave, and whether it already shows a contradiction.
+pub(super) struct GivensBoard {
+    /// The givens placed.
+    pub(super) board: Board,
+    /// Whether an unsolved cell has no candidate, or a digit no place left in some column
+    /// (the rows and boxes are checked by the first sweep, the columns only after it). Most
+    /// unsolvable random givens end here, before any propagation.
+    pub(super) dead_cell_or_column: bool,
+}
+
 /// The board with the givens placed, built in bulk: each digit loses the rows, boxes and
 /// columns of its givens, and every digit loses the cells of other digits' givens. Two givens
-/// of one digit in one row, column or box are found on the way.
+/// of one digit in one row, column or box are found on the way, and so are a dead cell or
+/// column ([`GivensBoard`]).
 #[inline(always)]
-pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<Board, GivensConflict> {
+pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<GivensBoard, GivensConflict> {
     let givens = isa.givens(grid.cells());
     // Columns per digit and band; two bands sharing a column for one digit is a conflict.
     let mut columns = [0u32; 9];
@@ -396,23 +414,38 @@ pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<Board, Givens
         columns[d] = spread_columns(c0 | c1 | c2);
     }
     let mut board = Board::new();
+    // Unsolved cells with no candidate; per digit, the cells it may take in any band.
+    let mut dead = 0;
+    let mut places = [0u32; 9];
     for b in 0..3 {
         let filled = givens[b].iter().fold(0, |acc, &g| acc | g);
         board.unsolved[b] = BAND & !filled;
+        let mut any = 0;
         for d in 0..9 {
             let own = givens[b][d];
-            // Two givens of the digit in one mini-row, or in one row or box of the band.
-            clash |= own & (own >> 1) & 0o333_333_333;
-            clash |= own & (own >> 2) & 0o111_111_111;
-            let outside = GIVEN_ROWS_AND_BOXES[isa.presence(own)];
+            // Two givens of the digit in one row or box of the band (the table), or in one
+            // mini-row (the row-box pairs then count fewer than the givens).
+            let pairs = isa.presence(own);
+            clash |= own.count_ones() ^ pairs.count_ones();
+            let outside = GIVEN_ROWS_AND_BOXES[pairs];
             clash |= outside >> 31;
-            board.cand[b * 9 + d] = (outside & !filled & !columns[d]) | own;
+            let cand = (outside & !filled & !columns[d]) | own;
+            board.cand[b * 9 + d] = cand;
+            any |= cand;
+            places[d] |= cand;
         }
+        dead |= board.unsolved[b] & !any;
+    }
+    for cells in places {
+        dead |= !fold_columns(cells) & 0x1FF;
     }
     // Every digit-band lost cells, or is whole and updating it changes nothing.
     board.stale = (1 << 27) - 1;
     if clash != 0 {
         return Err(GivensConflict);
     }
-    Ok(board)
+    Ok(GivensBoard {
+        board,
+        dead_cell_or_column: dead != 0,
+    })
 }

@@ -14,19 +14,44 @@ macro_rules! search_instance {
         pub(super) mod $name {
             use crate::grid::Grid;
             use crate::solver::fast::GivensConflict;
-            use crate::solver::fast::board::{Board, Contradiction, initial_board};
+            use crate::solver::fast::board::{Board, Contradiction, GivensBoard, initial_board};
             use crate::solver::{Event, Observer, Search, Stop};
 
-            /// Runs the search on `grid`; `Err` when two givens conflict (nothing is searched).
+            /// Runs the search on `grid` and counts its givens; `Err` when two givens conflict
+            /// (nothing is searched).
             $(#[target_feature(enable = $features)])?
             pub(in crate::solver::fast) fn run<O: Observer>(
                 isa: $isa,
                 grid: &Grid,
                 search: &mut Search<'_, O>,
             ) -> Result<(), GivensConflict> {
-                let mut board = initial_board(isa, grid)?;
+                let GivensBoard {
+                    mut board,
+                    dead_cell_or_column,
+                } = initial_board(isa, grid)?;
+                search.stats.givens = board.placed_count();
                 // A stop is recorded in `search.stop`; nothing else to do with it here.
-                let _ = node(isa, &mut board, 1, search);
+                let _ = if dead_cell_or_column {
+                    dead_root(isa, &board, search)
+                } else {
+                    node(isa, &mut board, 1, search)
+                };
+                Ok(())
+            }
+
+            /// The root of a board whose givens leave a dead cell or column: entered, and ended
+            /// in a contradiction with nothing placed.
+            $(#[target_feature(enable = $features)])?
+            fn dead_root<O: Observer>(
+                isa: $isa,
+                board: &Board,
+                search: &mut Search<'_, O>,
+            ) -> Result<(), Stop> {
+                search.enter(1)?;
+                if O::ACTIVE {
+                    search.observer.event(&Event::Board(&board.placed_grid(isa)));
+                    search.observer.event(&Event::Contradiction);
+                }
                 Ok(())
             }
 
