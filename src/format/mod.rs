@@ -333,6 +333,19 @@ pub trait RecordReader: Send {
     /// The next record, or `None` at the end of the input (or of the span).
     fn next_record(&mut self) -> std::io::Result<Option<Record>>;
 
+    /// The next record, read into `record` (whose buffers a reader may reuse: a record handled
+    /// and given back costs no allocation); `false`, and `record` left as it was or emptied, at
+    /// the end of the input. The same records as [`RecordReader::next_record`].
+    fn read_into(&mut self, record: &mut Record) -> std::io::Result<bool> {
+        Ok(match self.next_record()? {
+            Some(next) => {
+                *record = next;
+                true
+            }
+            None => false,
+        })
+    }
+
     /// Where the next unread line starts.
     fn position(&self) -> Position;
 

@@ -70,6 +70,9 @@ pub(super) struct Feed<'a> {
     pub original: super::Original,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
+    /// Records handled and given back ([`Feed::recycle`]), read into again so that their
+    /// buffers are reused: at most a chunk's worth.
+    spare: Vec<Record>,
 }
 
 impl<'a> Feed<'a> {
@@ -99,6 +102,16 @@ impl<'a> Feed<'a> {
             regions: false,
             original: super::Original::None,
             plan,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Takes back the records of a chunk that has been handled, to read into again.
+    pub fn recycle(&mut self, items: Option<Vec<Item>>) {
+        let room = self.settings.chunk.records.saturating_sub(self.spare.len());
+        if let Some(items) = items {
+            self.spare
+                .extend(items.into_iter().take(room).map(|item| item.record));
         }
     }
 
@@ -184,14 +197,15 @@ impl<'a> Feed<'a> {
                 }
             };
             let index = current.index;
-            let read = current.reader.next_record();
+            let mut record = self.spare.pop().unwrap_or_default();
+            let read = current.reader.read_into(&mut record);
             let input = &self.inputs[index];
             let changed = || RunError::InputChanged {
                 name: input.name.clone(),
                 bytes: self.settings.consumed[index].bytes,
             };
             match read {
-                Ok(Some(record)) => {
+                Ok(true) => {
                     if lock(&current.tracker).verdict() == Some(false) {
                         return Err(changed());
                     }
@@ -200,7 +214,8 @@ impl<'a> Feed<'a> {
                         record,
                     }));
                 }
-                Ok(None) => {
+                Ok(false) => {
+                    self.spare.push(record);
                     let tracker = lock(&current.tracker);
                     match tracker.verdict() {
                         Some(false) => return Err(changed()),

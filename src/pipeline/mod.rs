@@ -289,7 +289,9 @@ pub fn run(
             )
         });
         if let Some((running, consumed)) = previous.take() {
-            let batches = running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            let (batches, records) =
+                running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            feed.recycle(records);
             let done = Done { batches, consumed };
             let interrupted = writer.write_chunk(done)?;
             writer.tick(handled());
