@@ -23,6 +23,7 @@ use crate::shard::Plan;
 const SKIP_POLL: u64 = 4096;
 
 /// A record and the index of its input.
+#[derive(Default)]
 pub(super) struct Item {
     pub source: usize,
     pub record: Record,
@@ -70,9 +71,8 @@ pub(super) struct Feed<'a> {
     pub original: super::Original,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
-    /// Records handled and given back ([`Feed::recycle`]), read into again so that their
-    /// buffers are reused: at most a chunk's worth.
-    spare: Vec<Record>,
+    /// The records of a chunk handled and given back ([`Feed::recycle`]), to read into again.
+    spare: Vec<Item>,
 }
 
 impl<'a> Feed<'a> {
@@ -106,19 +106,20 @@ impl<'a> Feed<'a> {
         }
     }
 
-    /// Takes back the records of a chunk that has been handled, to read into again.
+    /// Takes back the records of a chunk that has been handled: the next chunk is read into
+    /// them, so that neither they nor their buffers are allocated again.
     pub fn recycle(&mut self, items: Option<Vec<Item>>) {
-        let room = self.settings.chunk.records.saturating_sub(self.spare.len());
         if let Some(items) = items {
-            self.spare
-                .extend(items.into_iter().take(room).map(|item| item.record));
+            self.spare = items;
         }
     }
 
     /// The next chunk of records; empty at the end of the inputs or when interrupted.
     pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
         let limit = self.settings.chunk;
-        let mut items = Vec::new();
+        // Records of a handled chunk, each read into again; new ones past their end.
+        let mut items = std::mem::take(&mut self.spare);
+        let mut count = 0;
         let mut bytes = 0;
         // The chunk's records lie past the bytes read so far (past the skipped ones, if any).
         let mut read_from = self.raw_bytes.load(Ordering::Relaxed);
@@ -129,11 +130,16 @@ impl<'a> Feed<'a> {
         }
         // A check of the bytes an interrupted run read finishes before the chunk is handed over.
         let mut last = false;
-        while (items.len() < limit.records && bytes < limit.bytes) || self.check_pending() {
-            let Some(item) = self.next_item()? else {
+        while (count < limit.records && bytes < limit.bytes) || self.check_pending() {
+            if count == items.len() {
+                items.push(Item::default());
+            }
+            let item = &mut items[count];
+            let Some(source) = self.next_item(&mut item.record)? else {
                 last = true;
                 break;
             };
+            item.source = source;
             if self.to_skip > 0 {
                 self.to_skip -= 1;
                 skipped = true;
@@ -145,11 +151,12 @@ impl<'a> Feed<'a> {
                 continue;
             }
             bytes += item.record.text_len();
-            if items.is_empty() && skipped {
+            if count == 0 && skipped {
                 read_from = self.raw_bytes.load(Ordering::Relaxed);
             }
-            items.push(item);
+            count += 1;
         }
+        items.truncate(count);
         Ok(Chunk {
             items,
             read_from,
@@ -180,7 +187,9 @@ impl<'a> Feed<'a> {
             .is_some_and(|c| lock(&c.tracker).pending())
     }
 
-    fn next_item(&mut self) -> Result<Option<Item>, RunError> {
+    /// Reads the next record of the inputs into `record` and returns the index of its input;
+    /// `None` at the end of the inputs.
+    fn next_item(&mut self, record: &mut Record) -> Result<Option<usize>, RunError> {
         loop {
             let current = match &mut self.current {
                 Some(current) => current,
@@ -197,8 +206,7 @@ impl<'a> Feed<'a> {
                 }
             };
             let index = current.index;
-            let mut record = self.spare.pop().unwrap_or_default();
-            let read = current.reader.read_into(&mut record);
+            let read = current.reader.read_into(record);
             let input = &self.inputs[index];
             let changed = || RunError::InputChanged {
                 name: input.name.clone(),
@@ -209,13 +217,9 @@ impl<'a> Feed<'a> {
                     if lock(&current.tracker).verdict() == Some(false) {
                         return Err(changed());
                     }
-                    return Ok(Some(Item {
-                        source: index,
-                        record,
-                    }));
+                    return Ok(Some(index));
                 }
                 Ok(false) => {
-                    self.spare.push(record);
                     let tracker = lock(&current.tracker);
                     match tracker.verdict() {
                         Some(false) => return Err(changed()),

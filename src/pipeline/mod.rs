@@ -241,6 +241,7 @@ pub fn run(
         shape,
         cancel: AtomicBool::new(false),
         handled: AtomicU64::new(0),
+        spare_rows: Default::default(),
     });
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
@@ -269,6 +270,7 @@ pub fn run(
         in_flight: Default::default(),
         told: 0,
         written_to: 0,
+        written: Vec::new(),
         dedupe: match settings.job {
             Job::Canon(CanonOptions {
                 dedupe: Some(options),
@@ -294,6 +296,7 @@ pub fn run(
             feed.recycle(records);
             let done = Done { batches, consumed };
             let interrupted = writer.write_chunk(done)?;
+            work.give_back(&mut writer.written);
             writer.tick(handled());
             if interrupted {
                 return writer.finish();
