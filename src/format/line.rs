@@ -22,7 +22,7 @@ impl<R: BufRead> LineReader<R> {
     /// A reader over `input`, positioned at `options.span.start`.
     pub fn new(input: R, options: &ReadOptions) -> Self {
         LineReader {
-            lines: Lines::new(input, options.span.start, MAX_LINE),
+            lines: Lines::new(input, options.span.start, MAX_LINE).deferred(),
             span: options.span,
             want_solution: options.wanted.solution(),
         }
@@ -53,24 +53,33 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
             if self.span.ends_before(line.offset) {
                 return Ok(false);
             }
-            // The record's buffers are kept for reuse; everything else starts afresh.
-            let mut puzzle_buffer = std::mem::take(&mut record.puzzle);
-            let mut solution_buffer = record.solution.take().unwrap_or_default();
-            *record = Record {
-                line: line.number,
-                offset: line.offset,
-                ..Record::default()
-            };
+            // Every field is set afresh (the pattern names them all, so a new one cannot be
+            // left stale); the buffers of the puzzle and solution are reused.
+            let Record {
+                line: number,
+                offset,
+                puzzle: puzzle_buffer,
+                solution,
+                kept,
+                regions,
+                optional,
+                defect,
+            } = record;
+            let mut solution_buffer = solution.take().unwrap_or_default();
+            (*number, *offset) = (line.number, line.offset);
+            puzzle_buffer.clear();
+            kept.clear();
+            *regions = None;
+            optional.clear();
+            *defect = None;
             if line.too_long {
-                record.defect = Some(Defect::LineTooLong { limit: MAX_LINE });
+                *defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 return Ok(true);
             }
             let puzzle = plain_puzzle(text).unwrap_or_else(|| puzzle_token(text));
-            puzzle_buffer.clear();
             puzzle_buffer.extend_from_slice(puzzle);
-            record.puzzle = puzzle_buffer;
             if self.want_solution {
-                record.solution = fields(&text[puzzle.len()..])
+                *solution = fields(&text[puzzle.len()..])
                     .find(|f| f.len() == CELLS && f.iter().all(u8::is_ascii_digit))
                     .map(|f| {
                         solution_buffer.clear();
@@ -85,6 +94,10 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
 
     fn position(&self) -> Position {
         self.lines.position()
+    }
+
+    fn settle(&mut self) {
+        self.lines.settle();
     }
 }
 

@@ -349,6 +349,12 @@ pub trait RecordReader: Send {
     /// Where the next unread line starts.
     fn position(&self) -> Position;
 
+    /// Consumes from the input every byte of the records returned so far. A reader may hold
+    /// back the consumption of the lines it has read (the line format does, to hand them to the
+    /// input in bulk); whoever looks at what the input has consumed (its hash, its byte count)
+    /// settles the reader first. At the end of the input, everything is consumed.
+    fn settle(&mut self) {}
+
     /// Whether records carry their own region layouts (a CSV `regions` column).
     fn has_regions(&self) -> bool {
         false

@@ -157,6 +157,10 @@ impl<'a> Feed<'a> {
             count += 1;
         }
         items.truncate(count);
+        // The chunk's digests cover its records' bytes.
+        if let Some(current) = &mut self.current {
+            current.reader.settle();
+        }
         Ok(Chunk {
             items,
             read_from,
@@ -214,12 +218,17 @@ impl<'a> Feed<'a> {
             };
             match read {
                 Ok(true) => {
+                    // A resumed run checks each record's bytes before it hands the record on.
+                    if self.settings.consumed.get(index).is_some() {
+                        current.reader.settle();
+                    }
                     if lock(&current.tracker).verdict() == Some(false) {
                         return Err(changed());
                     }
                     return Ok(Some(index));
                 }
                 Ok(false) => {
+                    current.reader.settle();
                     let tracker = lock(&current.tracker);
                     match tracker.verdict() {
                         Some(false) => return Err(changed()),
