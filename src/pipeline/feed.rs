@@ -73,6 +73,18 @@ pub(super) struct Feed<'a> {
     plan: Option<Plan>,
     /// The records of a chunk handled and given back ([`Feed::recycle`]), to read into again.
     spare: Vec<Item>,
+    /// Chunks read so far: the first ones are smaller ([`chunk_records`]).
+    chunks: u32,
+}
+
+/// The most records of the chunk read after `chunks` others, when a chunk holds at most `most`:
+/// the first chunk a sixteenth of that (at least a batch), each next one twice the one before,
+/// up to `most`. The pool waits for the first chunk before it starts, and solving a chunk takes
+/// longer than reading one twice its size, so the pool starts early and never waits after.
+fn chunk_records(most: usize, chunks: u32) -> usize {
+    let first = (most / 16).max(super::BATCH);
+    let growth = 1usize.checked_shl(chunks).unwrap_or(usize::MAX);
+    first.saturating_mul(growth).min(most)
 }
 
 impl<'a> Feed<'a> {
@@ -103,6 +115,7 @@ impl<'a> Feed<'a> {
             original: super::Original::None,
             plan,
             spare: Vec::new(),
+            chunks: 0,
         }
     }
 
@@ -117,6 +130,8 @@ impl<'a> Feed<'a> {
     /// The next chunk of records; empty at the end of the inputs or when interrupted.
     pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
         let limit = self.settings.chunk;
+        let most = chunk_records(limit.records, self.chunks);
+        self.chunks = self.chunks.saturating_add(1);
         // Records of a handled chunk, each read into again; new ones past their end.
         let mut items = std::mem::take(&mut self.spare);
         let mut count = 0;
@@ -130,7 +145,7 @@ impl<'a> Feed<'a> {
         }
         // A check of the bytes an interrupted run read finishes before the chunk is handed over.
         let mut last = false;
-        while (count < limit.records && bytes < limit.bytes) || self.check_pending() {
+        while (count < most && bytes < limit.bytes) || self.check_pending() {
             if count == items.len() {
                 items.push(Item::default());
             }
@@ -321,4 +336,22 @@ impl<'a> Feed<'a> {
 
 fn lock(tracker: &Mutex<Tracker>) -> std::sync::MutexGuard<'_, Tracker> {
     tracker.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_grow_from_a_sixteenth_to_the_most() {
+        let sizes: Vec<usize> = (0..7).map(|n| chunk_records(8192, n)).collect();
+        assert_eq!(sizes, [512, 1024, 2048, 4096, 8192, 8192, 8192]);
+        for chunks in [58, 63, 64, 65, u32::MAX] {
+            assert_eq!(chunk_records(8192, chunks), 8192, "after {chunks}");
+        }
+        // Small chunks start at a batch, or are whole from the start.
+        assert_eq!(chunk_records(1000, 0), 64);
+        assert_eq!(chunk_records(7, 0), 7);
+        assert_eq!(chunk_records(1, 3), 1);
+    }
 }
