@@ -43,7 +43,8 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
         while let Some(line) = self.lines.next_line()? {
             // The common line, 81 cells alone or followed by a separator, needs no trimming
             // and no search for the token's end.
-            let text = match plain_puzzle(line.text) {
+            let plain = plain_puzzle(line.text);
+            let text = match plain {
                 Some(_) => line.text,
                 None => line.text.trim_ascii(),
             };
@@ -76,7 +77,7 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
                 *defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 return Ok(true);
             }
-            let puzzle = plain_puzzle(text).unwrap_or_else(|| puzzle_token(text));
+            let puzzle = plain.unwrap_or_else(|| puzzle_token(text));
             puzzle_buffer.extend_from_slice(puzzle);
             if self.want_solution {
                 *solution = fields(&text[puzzle.len()..])

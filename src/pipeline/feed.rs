@@ -233,12 +233,13 @@ impl<'a> Feed<'a> {
             };
             match read {
                 Ok(true) => {
-                    // A resumed run checks each record's bytes before it hands the record on.
+                    // A resumed run checks each record's bytes before it hands the record on
+                    // (only an input read before has bytes to check).
                     if self.settings.consumed.get(index).is_some() {
                         current.reader.settle();
-                    }
-                    if lock(&current.tracker).verdict() == Some(false) {
-                        return Err(changed());
+                        if lock(&current.tracker).verdict() == Some(false) {
+                            return Err(changed());
+                        }
                     }
                     return Ok(Some(index));
                 }
