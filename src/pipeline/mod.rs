@@ -12,6 +12,10 @@
 //! thread waits for `n`, writes its rows and reads chunk `n + 2`, so reading and writing overlap
 //! the solving and the pool never drains between chunks. Within a chunk, records are
 //! handled in batches; every batch formats its own rows, so the calling thread only copies bytes.
+//! The first chunks are smaller (a sixteenth of the chunk size, doubling), so that the pool starts
+//! soon. Nothing per record is allocated once the run is going: a handled chunk's records come
+//! back to the feed and the next chunk is read into them, and the buffers of the rows written go
+//! back to the pool for later batches to format into.
 //! Rows come out in input order and every per-record result is a pure function of the record and
 //! the settings, so the output is the same byte for byte for any thread count.
 //!
