@@ -4,6 +4,11 @@
 //! very start of the input is dropped; a last line without a final newline is still a line. A
 //! line longer than the cap is not held in memory: its first bytes are kept, the rest is read and
 //! thrown away up to the next newline, and the line is marked as too long.
+//!
+//! A reader may let the lines hold back the input's consumption ([`Lines::deferred`]): a line
+//! that lies whole in the input's buffer is then returned from there, not copied, and the bytes
+//! of such lines are handed to the input (its hash and byte count) in one go, when the buffer is
+//! used up or when [`Lines::settle`] is called.
 
 use std::io::{self, BufRead};
 
@@ -31,6 +36,10 @@ pub(crate) struct Lines<R> {
     buf: Vec<u8>,
     cap: usize,
     next: Position,
+    /// Whether consumption may be held back.
+    defer: bool,
+    /// Bytes at the start of the input's buffer returned as lines but not yet consumed.
+    held: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -42,6 +51,23 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::new(),
             cap,
             next: start,
+            defer: false,
+            held: 0,
+        }
+    }
+
+    /// These lines, holding back the consumption of the lines read from the input's buffer
+    /// until the buffer is used up or [`Lines::settle`] is called.
+    pub fn deferred(mut self) -> Self {
+        self.defer = true;
+        self
+    }
+
+    /// Consumes the bytes of every line returned so far.
+    pub fn settle(&mut self) {
+        if self.held > 0 {
+            self.input.consume(self.held);
+            self.held = 0;
         }
     }
 
@@ -59,6 +85,7 @@ impl<R: BufRead> Lines<R> {
         if self.next.offset >= offset {
             return Ok(());
         }
+        self.settle();
         loop {
             let available = match self.input.fill_buf() {
                 Ok(bytes) => bytes,
@@ -89,6 +116,13 @@ impl<R: BufRead> Lines<R> {
 
     /// The next line, or `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        if self.defer {
+            if let Some(end) = self.whole_line_held()? {
+                return self.held_line(end).map(Some);
+            }
+            // No whole line left in the buffer: the careful way reads on from the input.
+            self.settle();
+        }
         self.buf.clear();
         let start = self.next;
         // Keep one byte more than the cap so that a line of exactly `cap` bytes plus `\r` fits.
@@ -146,15 +180,66 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+impl<R: BufRead> Lines<R> {
+    /// Where the next line ends in the input's buffer (its newline), when it lies there whole
+    /// and within the cap.
+    fn whole_line_held(&mut self) -> io::Result<Option<usize>> {
+        let available = loop {
+            match self.input.fill_buf() {
+                Ok(bytes) => break bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        let rest = available.get(self.held..).unwrap_or_default();
+        Ok(memchr::memchr(b'\n', rest)
+            .filter(|&n| n <= self.cap)
+            .map(|n| self.held + n))
+    }
+
+    /// The line from the held bytes up to the newline at `end` of the input's buffer, held
+    /// back in its turn.
+    fn held_line(&mut self, end: usize) -> io::Result<Line<'_>> {
+        let (from, start) = (self.held, self.next);
+        self.held = end + 1;
+        self.next.offset += (end + 1 - from) as u64;
+        self.next.line += 1;
+        // The buffer is the one just looked at: nothing was consumed since.
+        let mut text = &self.input.fill_buf()?[from..end];
+        if let [rest @ .., b'\r'] = text {
+            text = rest;
+        }
+        if start.offset == 0
+            && let Some(rest) = text.strip_prefix(BOM)
+        {
+            text = rest;
+        }
+        Ok(Line {
+            number: start.line,
+            offset: start.offset,
+            text,
+            too_long: false,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// (number, offset, text, too_long) of every line of `input`.
-    fn all(input: &[u8], cap: usize) -> Vec<(u64, u64, String, bool)> {
-        // A tiny buffer makes lines straddle refills.
-        let reader = io::BufReader::with_capacity(3, input);
+    /// (number, offset, text, too_long) of every line of `input`, read through buffers of
+    /// `buffer` bytes, consumption held back or not.
+    fn read_all(
+        input: &[u8],
+        cap: usize,
+        buffer: usize,
+        defer: bool,
+    ) -> Vec<(u64, u64, String, bool)> {
+        let reader = io::BufReader::with_capacity(buffer, input);
         let mut lines = Lines::new(reader, Position::START, cap);
+        if defer {
+            lines = lines.deferred();
+        }
         let mut out = Vec::new();
         while let Some(l) = lines.next_line().unwrap() {
             out.push((
@@ -164,7 +249,63 @@ mod tests {
                 l.too_long,
             ));
         }
+        assert_eq!(lines.position().offset, input.len() as u64);
         out
+    }
+
+    /// The lines of `input`, the same whether consumption is held back or not, whatever the
+    /// size of the input's buffer.
+    fn all(input: &[u8], cap: usize) -> Vec<(u64, u64, String, bool)> {
+        // A tiny buffer makes lines straddle refills.
+        let lines = read_all(input, cap, 3, false);
+        for buffer in [3, 4, 7, 64] {
+            assert_eq!(read_all(input, cap, buffer, true), lines, "buffer {buffer}");
+        }
+        lines
+    }
+
+    /// Consumes what it reads into `consumed`, as the input's hash does.
+    struct Counting<'a> {
+        inner: io::BufReader<&'a [u8]>,
+        consumed: Vec<u8>,
+    }
+
+    impl io::Read for Counting<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.inner.read(buf)
+        }
+    }
+
+    impl BufRead for Counting<'_> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.inner.fill_buf()
+        }
+
+        fn consume(&mut self, amount: usize) {
+            let bytes = &self.inner.fill_buf().unwrap()[..amount];
+            self.consumed.extend_from_slice(bytes);
+            self.inner.consume(amount);
+        }
+    }
+
+    #[test]
+    fn held_back_lines_are_all_consumed_once_settled() {
+        let input = b"ab\r\ncd\n\n12345678901\nef\ngh";
+        let reader = Counting {
+            inner: io::BufReader::with_capacity(8, &input[..]),
+            consumed: Vec::new(),
+        };
+        let mut lines = Lines::new(reader, Position::START, 8).deferred();
+        let mut ends = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            let text = line.text.to_vec();
+            lines.settle();
+            // Everything up to the next line's start, and no more.
+            let next = lines.position().offset as usize;
+            assert_eq!(lines.input.consumed, &input[..next], "after {text:?}");
+            ends.push(next);
+        }
+        assert_eq!(ends, [4, 7, 8, 20, 23, 25]);
     }
 
     #[test]

@@ -333,8 +333,27 @@ pub trait RecordReader: Send {
     /// The next record, or `None` at the end of the input (or of the span).
     fn next_record(&mut self) -> std::io::Result<Option<Record>>;
 
+    /// The next record, read into `record` (whose buffers a reader may reuse: a record handled
+    /// and given back costs no allocation); `false`, and `record` left as it was or emptied, at
+    /// the end of the input. The same records as [`RecordReader::next_record`].
+    fn read_into(&mut self, record: &mut Record) -> std::io::Result<bool> {
+        Ok(match self.next_record()? {
+            Some(next) => {
+                *record = next;
+                true
+            }
+            None => false,
+        })
+    }
+
     /// Where the next unread line starts.
     fn position(&self) -> Position;
+
+    /// Consumes from the input every byte of the records returned so far. A reader may hold
+    /// back the consumption of the lines it has read (the line format does, to hand them to the
+    /// input in bulk); whoever looks at what the input has consumed (its hash, its byte count)
+    /// settles the reader first. At the end of the input, everything is consumed.
+    fn settle(&mut self) {}
 
     /// Whether records carry their own region layouts (a CSV `regions` column).
     fn has_regions(&self) -> bool {

@@ -23,6 +23,7 @@ use crate::shard::Plan;
 const SKIP_POLL: u64 = 4096;
 
 /// A record and the index of its input.
+#[derive(Default)]
 pub(super) struct Item {
     pub source: usize,
     pub record: Record,
@@ -70,6 +71,20 @@ pub(super) struct Feed<'a> {
     pub original: super::Original,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
+    /// The records of a chunk handled and given back ([`Feed::recycle`]), to read into again.
+    spare: Vec<Item>,
+    /// Chunks read so far: the first ones are smaller ([`chunk_records`]).
+    chunks: u32,
+}
+
+/// The most records of the chunk read after `chunks` others, when a chunk holds at most `most`:
+/// the first chunk a sixteenth of that (at least a batch), each next one twice the one before,
+/// up to `most`. The pool waits for the first chunk before it starts, and solving a chunk takes
+/// longer than reading one twice its size, so the pool starts early and never waits after.
+fn chunk_records(most: usize, chunks: u32) -> usize {
+    let first = (most / 16).max(super::BATCH);
+    let growth = 1usize.checked_shl(chunks).unwrap_or(usize::MAX);
+    first.saturating_mul(growth).min(most)
 }
 
 impl<'a> Feed<'a> {
@@ -99,13 +114,27 @@ impl<'a> Feed<'a> {
             regions: false,
             original: super::Original::None,
             plan,
+            spare: Vec::new(),
+            chunks: 0,
+        }
+    }
+
+    /// Takes back the records of a chunk that has been handled: the next chunk is read into
+    /// them, so that neither they nor their buffers are allocated again.
+    pub fn recycle(&mut self, items: Option<Vec<Item>>) {
+        if let Some(items) = items {
+            self.spare = items;
         }
     }
 
     /// The next chunk of records; empty at the end of the inputs or when interrupted.
     pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
         let limit = self.settings.chunk;
-        let mut items = Vec::new();
+        let most = chunk_records(limit.records, self.chunks);
+        self.chunks = self.chunks.saturating_add(1);
+        // Records of a handled chunk, each read into again; new ones past their end.
+        let mut items = std::mem::take(&mut self.spare);
+        let mut count = 0;
         let mut bytes = 0;
         // The chunk's records lie past the bytes read so far (past the skipped ones, if any).
         let mut read_from = self.raw_bytes.load(Ordering::Relaxed);
@@ -116,11 +145,16 @@ impl<'a> Feed<'a> {
         }
         // A check of the bytes an interrupted run read finishes before the chunk is handed over.
         let mut last = false;
-        while (items.len() < limit.records && bytes < limit.bytes) || self.check_pending() {
-            let Some(item) = self.next_item()? else {
+        while (count < most && bytes < limit.bytes) || self.check_pending() {
+            if count == items.len() {
+                items.push(Item::default());
+            }
+            let item = &mut items[count];
+            let Some(source) = self.next_item(&mut item.record)? else {
                 last = true;
                 break;
             };
+            item.source = source;
             if self.to_skip > 0 {
                 self.to_skip -= 1;
                 skipped = true;
@@ -132,10 +166,15 @@ impl<'a> Feed<'a> {
                 continue;
             }
             bytes += item.record.text_len();
-            if items.is_empty() && skipped {
+            if count == 0 && skipped {
                 read_from = self.raw_bytes.load(Ordering::Relaxed);
             }
-            items.push(item);
+            count += 1;
+        }
+        items.truncate(count);
+        // The chunk's digests cover its records' bytes.
+        if let Some(current) = &mut self.current {
+            current.reader.settle();
         }
         Ok(Chunk {
             items,
@@ -167,7 +206,9 @@ impl<'a> Feed<'a> {
             .is_some_and(|c| lock(&c.tracker).pending())
     }
 
-    fn next_item(&mut self) -> Result<Option<Item>, RunError> {
+    /// Reads the next record of the inputs into `record` and returns the index of its input;
+    /// `None` at the end of the inputs.
+    fn next_item(&mut self, record: &mut Record) -> Result<Option<usize>, RunError> {
         loop {
             let current = match &mut self.current {
                 Some(current) => current,
@@ -184,23 +225,26 @@ impl<'a> Feed<'a> {
                 }
             };
             let index = current.index;
-            let read = current.reader.next_record();
+            let read = current.reader.read_into(record);
             let input = &self.inputs[index];
             let changed = || RunError::InputChanged {
                 name: input.name.clone(),
                 bytes: self.settings.consumed[index].bytes,
             };
             match read {
-                Ok(Some(record)) => {
-                    if lock(&current.tracker).verdict() == Some(false) {
-                        return Err(changed());
+                Ok(true) => {
+                    // A resumed run checks each record's bytes before it hands the record on
+                    // (only an input read before has bytes to check).
+                    if self.settings.consumed.get(index).is_some() {
+                        current.reader.settle();
+                        if lock(&current.tracker).verdict() == Some(false) {
+                            return Err(changed());
+                        }
                     }
-                    return Ok(Some(Item {
-                        source: index,
-                        record,
-                    }));
+                    return Ok(Some(index));
                 }
-                Ok(None) => {
+                Ok(false) => {
+                    current.reader.settle();
                     let tracker = lock(&current.tracker);
                     match tracker.verdict() {
                         Some(false) => return Err(changed()),
@@ -293,4 +337,22 @@ impl<'a> Feed<'a> {
 
 fn lock(tracker: &Mutex<Tracker>) -> std::sync::MutexGuard<'_, Tracker> {
     tracker.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_grow_from_a_sixteenth_to_the_most() {
+        let sizes: Vec<usize> = (0..7).map(|n| chunk_records(8192, n)).collect();
+        assert_eq!(sizes, [512, 1024, 2048, 4096, 8192, 8192, 8192]);
+        for chunks in [58, 63, 64, 65, u32::MAX] {
+            assert_eq!(chunk_records(8192, chunks), 8192, "after {chunks}");
+        }
+        // Small chunks start at a batch, or are whole from the start.
+        assert_eq!(chunk_records(1000, 0), 64);
+        assert_eq!(chunk_records(7, 0), 7);
+        assert_eq!(chunk_records(1, 3), 1);
+    }
 }

@@ -255,6 +255,7 @@ fn stream(
         shape,
         cancel: AtomicBool::new(false),
         handled: AtomicU64::new(0),
+        spare_rows: Default::default(),
     });
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
     if sender
@@ -268,7 +269,7 @@ fn stream(
         let items = next()?;
         let started = (!items.is_empty()).then(|| Work::start(&work, pool, items));
         if let Some(running) = previous.take() {
-            let rows = gather(running.wait(stop, &work.cancel, &mut || {}), &kinds)?;
+            let rows = gather(running.wait(stop, &work.cancel, &mut || {}).0, &kinds)?;
             if sender.send(Ok(Message::Rows(rows))).is_err() {
                 return Ok(());
             }

@@ -12,6 +12,10 @@
 //! thread waits for `n`, writes its rows and reads chunk `n + 2`, so reading and writing overlap
 //! the solving and the pool never drains between chunks. Within a chunk, records are
 //! handled in batches; every batch formats its own rows, so the calling thread only copies bytes.
+//! The first chunks are smaller (a sixteenth of the chunk size, doubling), so that the pool starts
+//! soon. Nothing per record is allocated once the run is going: a handled chunk's records come
+//! back to the feed and the next chunk is read into them, and the buffers of the rows written go
+//! back to the pool for later batches to format into.
 //! Rows come out in input order and every per-record result is a pure function of the record and
 //! the settings, so the output is the same byte for byte for any thread count.
 //!
@@ -241,6 +245,7 @@ pub fn run(
         shape,
         cancel: AtomicBool::new(false),
         handled: AtomicU64::new(0),
+        spare_rows: Default::default(),
     });
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
@@ -269,6 +274,7 @@ pub fn run(
         in_flight: Default::default(),
         told: 0,
         written_to: 0,
+        written: Vec::new(),
         dedupe: match settings.job {
             Job::Canon(CanonOptions {
                 dedupe: Some(options),
@@ -289,9 +295,12 @@ pub fn run(
             )
         });
         if let Some((running, consumed)) = previous.take() {
-            let batches = running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            let (batches, records) =
+                running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            feed.recycle(records);
             let done = Done { batches, consumed };
             let interrupted = writer.write_chunk(done)?;
+            work.give_back(&mut writer.written);
             writer.tick(handled());
             if interrupted {
                 return writer.finish();

@@ -60,6 +60,9 @@ pub(super) struct Work {
     /// Records handled so far by every batch, for progress within a chunk (counted every
     /// [`HANDLED_STEP`] records and at the end of each batch).
     pub handled: AtomicU64,
+    /// Text rows written out and given back ([`Work::give_back`]), for batches to format
+    /// into again: the buffers, and their memory pages, are reused instead of allocated anew.
+    pub spare_rows: Mutex<Vec<Vec<u8>>>,
 }
 
 /// Records a batch handles between two updates of [`Work::handled`].
@@ -69,7 +72,12 @@ const HANDLED_STEP: u64 = 16;
 /// slot; the last job to end wakes the calling thread (one wake-up per chunk, not per batch).
 /// Separate jobs, not a parallel iterator: a worker blocked in a `join` may run other jobs, and
 /// with a chunk always queued behind the one being handled, chunks would nest on its stack.
-pub(super) struct Running(Arc<Results>);
+pub(super) struct Running {
+    results: Arc<Results>,
+    /// The chunk's records, shared with the batches; each batch lets go of them before it
+    /// counts as ended.
+    items: Arc<Vec<Item>>,
+}
 
 /// The results of a chunk's batches, as they arrive.
 struct Results {
@@ -142,18 +150,53 @@ impl Work {
             pool.spawn(move || {
                 let range = index * BATCH..((index + 1) * BATCH).min(items.len());
                 let batch = work.process_batch(&items[range]);
+                // Before the batch counts as ended: once all have, the caller holds the
+                // records alone and can reuse them.
+                drop(items);
                 // The slots are gone when the run has stopped waiting: the batch is dropped.
                 if let Some(slot) = ended.0.lock().batches.get_mut(index) {
                     *slot = Some(batch);
                 }
             });
         }
-        Running(results)
+        Running { results, items }
+    }
+
+    /// Gives back the text rows of batches written out, emptied, keeping at most as many as
+    /// two chunks have batches; columnar rows are dropped.
+    pub fn give_back(&self, written: &mut Vec<Rows>) {
+        let most = 2 * self.settings.chunk.records.div_ceil(BATCH);
+        let mut spare = self
+            .spare_rows
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for rows in written.drain(..) {
+            if let Rows::Text(mut bytes) = rows
+                && spare.len() < most
+            {
+                bytes.clear();
+                spare.push(bytes);
+            }
+        }
+    }
+
+    /// Rows to format a batch of `records` into: a buffer given back, or a new one.
+    fn batch_rows(&self, records: usize) -> Rows {
+        let text = self.settings.output_format != format::OutputFormat::Parquet;
+        let spare = text
+            .then(|| {
+                self.spare_rows
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop()
+            })
+            .flatten();
+        spare.map_or_else(|| self.writer.rows(records), Rows::Text)
     }
 
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
-            rows: self.writer.rows(items.len()),
+            rows: self.batch_rows(items.len()),
             dataset: self
                 .settings
                 .summarise
@@ -323,6 +366,11 @@ impl Work {
         cells: impl IntoIterator<Item = Cell<'a>>,
         out: &mut Rows,
     ) {
+        // The common row, the job's cells alone, without the chain of empty extras.
+        if self.names.len() == 1 && self.settings.columns.keep.is_empty() && !self.shape.regions {
+            self.writer.row(cells, out);
+            return;
+        }
         let file = (self.names.len() > 1).then(|| Cell::Text(&self.names[item.source]));
         // A record that could not be read has no kept values: their cells stay empty.
         let kept = item
@@ -350,15 +398,19 @@ impl Running {
     /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
     /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
     /// `tick` is called every [`POLL`] while the batches work, for progress.
+    ///
+    /// Also returns the chunk's records, for their buffers to be reused, when every batch has
+    /// ended (`None` when the wait ended early).
     pub fn wait(
         self,
         interrupt: &AtomicBool,
         cancel: &AtomicBool,
         tick: &mut dyn FnMut(),
-    ) -> Vec<Batch> {
+    ) -> (Vec<Batch>, Option<Vec<Item>>) {
         let mut deadline: Option<Instant> = None;
-        let mut guard = self.0.lock();
-        while guard.ended < self.0.count {
+        let results = &self.results;
+        let mut guard = results.lock();
+        while guard.ended < results.count {
             if deadline.is_none() && interrupt.load(Ordering::Relaxed) {
                 cancel.store(true, Ordering::Relaxed);
                 deadline = Some(Instant::now() + GRACE);
@@ -369,8 +421,7 @@ impl Running {
             let timeout = deadline.map_or(POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(POLL)
             });
-            let (woken, waited) = self
-                .0
+            let (woken, waited) = results
                 .ready
                 .wait_timeout(guard, timeout)
                 .unwrap_or_else(PoisonError::into_inner);
@@ -378,7 +429,7 @@ impl Running {
             if waited.timed_out() {
                 drop(guard);
                 tick();
-                guard = self.0.lock();
+                guard = results.lock();
             }
         }
         let slots = std::mem::take(&mut guard.batches);
@@ -395,7 +446,7 @@ impl Running {
                 break;
             }
         }
-        batches
+        (batches, Arc::try_unwrap(self.items).ok())
     }
 }
 

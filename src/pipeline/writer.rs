@@ -10,7 +10,7 @@ use super::pool::Batch;
 use super::{Events, RunOutcome};
 use crate::files::Input;
 use crate::files::digest::Prefix;
-use crate::format::Sink;
+use crate::format::{Rows, Sink};
 
 /// A chunk's results, ready to write.
 pub(super) struct Done {
@@ -34,6 +34,8 @@ pub(super) struct OrderedWriter<'a> {
     pub written_to: u64,
     /// `canon --dedupe`: the classes written so far.
     pub dedupe: Option<Dedupe>,
+    /// The rows of the batches written, their buffers to be given back to the pool.
+    pub written: Vec<Rows>,
 }
 
 /// A chunk handed to the pool: its records and the raw input bytes read before and after it.
@@ -113,6 +115,7 @@ impl<'a> OrderedWriter<'a> {
                     .map_err(|source| self.write_error(source))?;
             }
             self.outcome.tally += batch.tally;
+            self.written.push(std::mem::take(&mut batch.rows));
             if let (Some(part), Some(dataset)) = (&batch.dataset, &mut self.outcome.dataset) {
                 // Every batch summary is ungrouped, like the run's.
                 dataset
