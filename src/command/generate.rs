@@ -77,7 +77,7 @@ pub fn run(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, CommandErr
             Some(rows) => rows
                 .start(output.writer(), false, &[])
                 .map_err(write_error)?,
-            None => Sink::Text(output.writer()),
+            None => Sink::text(output.writer()),
         };
         while next < run.count {
             if interrupt.load(Ordering::Relaxed) {

@@ -202,27 +202,6 @@ impl Column {
     }
 }
 
-/// Emptied batches of columns handed back by the Parquet writer once their row group is
-/// written, for the next batches of rows to fill: a row is then built without allocating, and no
-/// memory goes from thread to thread to be freed. At most as many batches as the last row group
-/// had are kept.
-#[derive(Debug, Default)]
-pub struct SpareBatches(std::sync::Mutex<Vec<ColumnBatch>>);
-
-impl SpareBatches {
-    /// An emptied batch, if one is spare.
-    pub fn take(&self) -> Option<ColumnBatch> {
-        self.0.lock().expect("a spare batch list").pop()
-    }
-
-    /// Keeps emptied batches, as many as `limit` in all; the others are dropped.
-    pub fn give(&self, batches: impl IntoIterator<Item = ColumnBatch>, limit: usize) {
-        let mut spare = self.0.lock().expect("a spare batch list");
-        let room = limit.saturating_sub(spare.len());
-        spare.extend(batches.into_iter().take(room));
-    }
-}
-
 /// Rows held as columns, one [`Column`] per output column.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ColumnBatch {

@@ -23,7 +23,7 @@ mod lines;
 pub mod parquet;
 mod rows;
 
-pub use rows::{RowWriter, Rows, Sink};
+pub use rows::{RowWriter, Rows, Sink, SpareRows};
 
 /// The longest line a reader holds in memory; longer lines become invalid records.
 pub const MAX_LINE: usize = 64 * 1024;

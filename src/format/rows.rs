@@ -4,9 +4,9 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use super::columns::{ColumnBatch, ColumnKind, SpareBatches};
+use super::columns::{ColumnBatch, ColumnKind};
 use super::{Cell, OutputFormat, csv, jsonl, parquet};
 
 /// The rows of a batch, formatted: text (CSV, JSON lines) or columns (Parquet).
@@ -39,6 +39,48 @@ impl Default for Rows {
     }
 }
 
+/// Rows written out, emptied, for later batches to format into: their buffers (and memory
+/// pages) are reused instead of allocated anew on one thread and freed on another. At most
+/// `limit` are kept.
+#[derive(Debug, Default)]
+pub struct SpareRows {
+    rows: Mutex<Vec<Rows>>,
+    limit: usize,
+}
+
+impl SpareRows {
+    /// None kept yet, at most `limit` to keep.
+    pub fn new(limit: usize) -> Self {
+        SpareRows {
+            rows: Mutex::default(),
+            limit,
+        }
+    }
+
+    /// Emptied rows, if any are spare.
+    pub fn take(&self) -> Option<Rows> {
+        self.rows
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+    }
+
+    /// Keeps `rows`, emptied, while fewer than the limit are kept; drops the others.
+    pub fn give(&self, rows: impl IntoIterator<Item = Rows>) {
+        let mut spare = self.rows.lock().unwrap_or_else(PoisonError::into_inner);
+        for mut rows in rows
+            .into_iter()
+            .take(self.limit.saturating_sub(spare.len()))
+        {
+            match &mut rows {
+                Rows::Text(bytes) => bytes.clear(),
+                Rows::Columns(columns) => columns.clear(),
+            }
+            spare.push(rows);
+        }
+    }
+}
+
 /// Formats rows of one format with fixed columns.
 #[derive(Debug, Clone)]
 pub struct RowWriter {
@@ -47,8 +89,8 @@ pub struct RowWriter {
     kinds: Vec<ColumnKind>,
     /// JSON lines: each column's `"name":`, encoded once.
     keys: Vec<Vec<u8>>,
-    /// Parquet: batches emptied by the writer of the output, filled again by [`RowWriter::rows`].
-    spare: Arc<SpareBatches>,
+    /// Rows written out and given back, filled again by [`RowWriter::rows`].
+    spare: Arc<SpareRows>,
 }
 
 impl RowWriter {
@@ -68,15 +110,26 @@ impl RowWriter {
         }
     }
 
-    /// No rows yet, for about `rows` rows.
+    /// Keeps as many as `limit` rows written out, for later batches to format into (none by
+    /// default).
+    pub fn keeping_spare(mut self, limit: usize) -> Self {
+        self.spare = Arc::new(SpareRows::new(limit));
+        self
+    }
+
+    /// No rows yet, for about `rows` rows: rows written out and given back when there are.
     pub fn rows(&self, rows: usize) -> Rows {
+        if let Some(spare) = self.spare.take() {
+            return spare;
+        }
         match self.format {
             OutputFormat::Csv | OutputFormat::Jsonl => Rows::Text(Vec::with_capacity(rows * 256)),
-            // An emptied batch keeps the room its rows took; a new one gets room for the grids
-            // of every row (the longest text of most columns).
-            OutputFormat::Parquet => Rows::Columns(self.spare.take().unwrap_or_else(|| {
-                ColumnBatch::with_capacity(&self.kinds, rows, rows * crate::grid::CELLS)
-            })),
+            // Room for the grids of every row (the longest text of most columns).
+            OutputFormat::Parquet => Rows::Columns(ColumnBatch::with_capacity(
+                &self.kinds,
+                rows,
+                rows * crate::grid::CELLS,
+            )),
         }
     }
 
@@ -100,39 +153,61 @@ impl RowWriter {
         continued: bool,
         metadata: &[(String, String)],
     ) -> io::Result<Sink<'a>> {
-        match self.format {
+        let to = match self.format {
             OutputFormat::Csv | OutputFormat::Jsonl => {
                 if !continued && self.format == OutputFormat::Csv {
                     let mut header = Vec::new();
                     csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), &mut header);
                     out.write_all(&header)?;
                 }
-                Ok(Sink::Text(out))
+                Destination::Text(out)
             }
             OutputFormat::Parquet => {
                 assert!(!continued, "a Parquet output cannot be continued");
-                parquet::ParquetWriter::new(out, &self.columns, &self.kinds, metadata)
-                    .map(|writer| Sink::Parquet(Box::new(writer.recycling(self.spare.clone()))))
+                let writer =
+                    parquet::ParquetWriter::new(out, &self.columns, &self.kinds, metadata)?;
+                Destination::Parquet(Box::new(writer.recycling(Arc::clone(&self.spare))))
             }
-        }
+        };
+        Ok(Sink {
+            to,
+            spare: Arc::clone(&self.spare),
+        })
     }
 }
 
 /// Where formatted rows go, in order: text rows are written as they are; columns are gathered
-/// into row groups.
-pub enum Sink<'a> {
+/// into row groups. Rows written are given back to the [`RowWriter`] that made them.
+pub struct Sink<'a> {
+    to: Destination<'a>,
+    spare: Arc<SpareRows>,
+}
+
+enum Destination<'a> {
     /// CSV or JSON lines.
     Text(&'a mut dyn Write),
     /// A Parquet file.
     Parquet(Box<parquet::ParquetWriter<'a>>),
 }
 
-impl Sink<'_> {
+impl<'a> Sink<'a> {
+    /// Text rows written to `out` as they are, their buffers dropped.
+    pub fn text(out: &'a mut dyn Write) -> Self {
+        Sink {
+            to: Destination::Text(out),
+            spare: Arc::default(),
+        }
+    }
+
     /// Writes the rows of a batch (columns are kept until their row group is written).
     pub fn write(&mut self, rows: Rows) -> io::Result<()> {
-        match (self, rows) {
-            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(&bytes),
-            (Sink::Parquet(writer), Rows::Columns(columns)) => writer.write(columns),
+        match (&mut self.to, rows) {
+            (Destination::Text(out), Rows::Text(bytes)) => {
+                out.write_all(&bytes)?;
+                self.spare.give([Rows::Text(bytes)]);
+                Ok(())
+            }
+            (Destination::Parquet(writer), Rows::Columns(columns)) => writer.write(columns),
             _ => panic!("rows of another format than the output's"),
         }
     }
@@ -140,25 +215,30 @@ impl Sink<'_> {
     /// Writes some of the text rows of a batch: `rows[range]`, whole rows (as `canon --dedupe`
     /// chooses them). Columns cannot be chosen from this way: a bug of the caller.
     pub fn write_text_range(&mut self, rows: &Rows, range: Range<usize>) -> io::Result<()> {
-        match (self, rows) {
-            (Sink::Text(out), Rows::Text(bytes)) => out.write_all(&bytes[range]),
+        match (&mut self.to, rows) {
+            (Destination::Text(out), Rows::Text(bytes)) => out.write_all(&bytes[range]),
             _ => panic!("rows chosen by byte range from a columnar output"),
         }
     }
 
+    /// Gives back rows written by [`Sink::write_text_range`].
+    pub fn done_with(&self, rows: Rows) {
+        self.spare.give([rows]);
+    }
+
     /// Flushes the output (a Parquet row group being gathered stays in memory).
     pub fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::Text(out) => out.flush(),
-            Sink::Parquet(writer) => writer.flush(),
+        match &mut self.to {
+            Destination::Text(out) => out.flush(),
+            Destination::Parquet(writer) => writer.flush(),
         }
     }
 
     /// Ends the output: a Parquet file's last row group and footer. Text needs nothing.
     pub fn finish(self) -> io::Result<()> {
-        match self {
-            Sink::Text(out) => out.flush(),
-            Sink::Parquet(writer) => writer.finish(),
+        match self.to {
+            Destination::Text(out) => out.flush(),
+            Destination::Parquet(writer) => writer.finish(),
         }
     }
 }

@@ -157,7 +157,6 @@ fn handle(
         shape,
         cancel: AtomicBool::new(false),
         handled: Default::default(),
-        spare_rows: Default::default(),
     };
     let batch = work.process_batch(items);
     if let Some(error) = batch.stop {

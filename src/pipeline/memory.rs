@@ -255,7 +255,6 @@ fn stream(
         shape,
         cancel: AtomicBool::new(false),
         handled: AtomicU64::new(0),
-        spare_rows: Default::default(),
     });
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
     if sender

@@ -236,16 +236,17 @@ pub fn run(
     };
     let work = Arc::new(Work {
         settings: settings.clone(),
+        // Rows written go back to the pool, as many as two chunks' batches.
         writer: RowWriter::new(
             settings.output_format,
             columns(settings, &shape),
             column_kinds(settings, &shape),
-        ),
+        )
+        .keeping_spare(2 * settings.chunk.records.div_ceil(pool::BATCH)),
         names: inputs.iter().map(|i| i.name.clone()).collect(),
         shape,
         cancel: AtomicBool::new(false),
         handled: AtomicU64::new(0),
-        spare_rows: Default::default(),
     });
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
@@ -274,7 +275,6 @@ pub fn run(
         in_flight: Default::default(),
         told: 0,
         written_to: 0,
-        written: Vec::new(),
         dedupe: match settings.job {
             Job::Canon(CanonOptions {
                 dedupe: Some(options),
@@ -300,7 +300,6 @@ pub fn run(
             feed.recycle(records);
             let done = Done { batches, consumed };
             let interrupted = writer.write_chunk(done)?;
-            work.give_back(&mut writer.written);
             writer.tick(handled());
             if interrupted {
                 return writer.finish();

@@ -60,9 +60,6 @@ pub(super) struct Work {
     /// Records handled so far by every batch, for progress within a chunk (counted every
     /// [`HANDLED_STEP`] records and at the end of each batch).
     pub handled: AtomicU64,
-    /// Text rows written out and given back ([`Work::give_back`]), for batches to format
-    /// into again: the buffers, and their memory pages, are reused instead of allocated anew.
-    pub spare_rows: Mutex<Vec<Vec<u8>>>,
 }
 
 /// Records a batch handles between two updates of [`Work::handled`].
@@ -162,41 +159,9 @@ impl Work {
         Running { results, items }
     }
 
-    /// Gives back the text rows of batches written out, emptied, keeping at most as many as
-    /// two chunks have batches; columnar rows are dropped.
-    pub fn give_back(&self, written: &mut Vec<Rows>) {
-        let most = 2 * self.settings.chunk.records.div_ceil(BATCH);
-        let mut spare = self
-            .spare_rows
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        for rows in written.drain(..) {
-            if let Rows::Text(mut bytes) = rows
-                && spare.len() < most
-            {
-                bytes.clear();
-                spare.push(bytes);
-            }
-        }
-    }
-
-    /// Rows to format a batch of `records` into: a buffer given back, or a new one.
-    fn batch_rows(&self, records: usize) -> Rows {
-        let text = self.settings.output_format != format::OutputFormat::Parquet;
-        let spare = text
-            .then(|| {
-                self.spare_rows
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .pop()
-            })
-            .flatten();
-        spare.map_or_else(|| self.writer.rows(records), Rows::Text)
-    }
-
     pub fn process_batch(&self, items: &[Item]) -> Batch {
         let mut batch = Batch {
-            rows: self.batch_rows(items.len()),
+            rows: self.writer.rows(items.len()),
             dataset: self
                 .settings
                 .summarise

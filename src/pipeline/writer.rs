@@ -10,7 +10,7 @@ use super::pool::Batch;
 use super::{Events, RunOutcome};
 use crate::files::Input;
 use crate::files::digest::Prefix;
-use crate::format::{Rows, Sink};
+use crate::format::Sink;
 
 /// A chunk's results, ready to write.
 pub(super) struct Done {
@@ -34,8 +34,6 @@ pub(super) struct OrderedWriter<'a> {
     pub written_to: u64,
     /// `canon --dedupe`: the classes written so far.
     pub dedupe: Option<Dedupe>,
-    /// The rows of the batches written, their buffers to be given back to the pool.
-    pub written: Vec<Rows>,
 }
 
 /// A chunk handed to the pool: its records and the raw input bytes read before and after it.
@@ -109,13 +107,13 @@ impl<'a> OrderedWriter<'a> {
         for mut batch in done.batches {
             if self.dedupe.is_some() {
                 self.write_first_of_each_class(&batch)?;
+                self.sink.done_with(std::mem::take(&mut batch.rows));
             } else {
                 self.sink
                     .write(std::mem::take(&mut batch.rows))
                     .map_err(|source| self.write_error(source))?;
             }
             self.outcome.tally += batch.tally;
-            self.written.push(std::mem::take(&mut batch.rows));
             if let (Some(part), Some(dataset)) = (&batch.dataset, &mut self.outcome.dataset) {
                 // Every batch summary is ungrouped, like the run's.
                 dataset

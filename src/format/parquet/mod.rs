@@ -42,8 +42,9 @@ pub fn misnamed() -> crate::format::HeaderError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::columns::{ColumnBatch, ColumnKind, SpareBatches};
+    use crate::format::columns::{ColumnBatch, ColumnKind};
     use crate::format::{Cell, Columns, ReadOptions, RecordReader, Wanted};
+    use crate::format::{Rows, SpareRows};
     use std::sync::Arc;
 
     const KINDS: [ColumnKind; 4] = [
@@ -66,11 +67,7 @@ mod tests {
 
     /// A file of `n` rows written in batches of `batch` rows, each batch an emptied one from
     /// `spare` when there is one; and how many were.
-    fn written_recycling(
-        n: u64,
-        batch: usize,
-        spare: Option<Arc<SpareBatches>>,
-    ) -> (Vec<u8>, usize) {
+    fn written_recycling(n: u64, batch: usize, spare: Option<Arc<SpareRows>>) -> (Vec<u8>, usize) {
         let mut out = Vec::new();
         let mut writer = ParquetWriter::new(
             &mut out,
@@ -81,10 +78,11 @@ mod tests {
         .unwrap();
         let mut reused = 0;
         let mut next = || match spare.as_ref().and_then(|s| s.take()) {
-            Some(emptied) => {
+            Some(Rows::Columns(emptied)) => {
                 reused += 1;
                 emptied
             }
+            Some(Rows::Text(_)) => panic!("text rows given back to a Parquet writer"),
             None => ColumnBatch::new(&KINDS),
         };
         if let Some(spare) = &spare {
@@ -119,11 +117,13 @@ mod tests {
     #[test]
     fn batches_handed_back_emptied_and_filled_again_make_the_same_file() {
         let n = (2 * writer::ROW_GROUP_ROWS + 1500) as u64;
-        let spare = Arc::new(SpareBatches::default());
+        let spare = Arc::new(SpareRows::new(usize::MAX));
         let (recycled, reused) = written_recycling(n, 1000, Some(spare.clone()));
         assert!(reused > 100, "{reused} batches reused");
         assert_eq!(recycled, written(n, 1000));
-        let emptied = spare.take().expect("the last row group's batches");
+        let Some(Rows::Columns(emptied)) = spare.take() else {
+            panic!("the last row group's batches are given back");
+        };
         // Nothing left but the first offset of each of the two text columns.
         assert_eq!((emptied.rows(), emptied.bytes()), (0, 2 * 8));
     }

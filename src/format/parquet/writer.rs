@@ -19,7 +19,8 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, Type};
 
-use crate::format::columns::{Column, ColumnBatch, ColumnKind, SpareBatches};
+use crate::format::columns::{Column, ColumnBatch, ColumnKind};
+use crate::format::rows::{Rows, SpareRows};
 
 /// Rows per row group, at most.
 pub const ROW_GROUP_ROWS: usize = 128 * 1024;
@@ -101,7 +102,7 @@ pub struct ParquetWriter<'a> {
     group_rows: usize,
     group_bytes: usize,
     /// Where the written batches go, emptied, for new rows; `None`: they are dropped.
-    spare: Option<Arc<SpareBatches>>,
+    spare: Option<Arc<SpareRows>>,
     /// Buffers for the encoder's input, kept from one call to the next.
     texts: Vec<ByteArray>,
     counts: Vec<i64>,
@@ -224,7 +225,7 @@ impl<'a> ParquetWriter<'a> {
     }
 
     /// Hands the batches of every row group written, emptied, to `spare`.
-    pub fn recycling(mut self, spare: Arc<SpareBatches>) -> Self {
+    pub fn recycling(mut self, spare: Arc<SpareRows>) -> Self {
         self.spare = Some(spare);
         self
     }
@@ -322,8 +323,7 @@ impl<'a> ParquetWriter<'a> {
         }
         writer.close().map_err(encoding)?;
         if let Some(spare) = &self.spare {
-            let limit = group.len();
-            spare.give(group, limit);
+            spare.give(group.into_iter().map(Rows::Columns));
         }
         self.forward()
     }
