@@ -14,8 +14,8 @@
 //! handled in batches; every batch formats its own rows, so the calling thread only copies bytes.
 //! The first chunks are smaller (a sixteenth of the chunk size, doubling), so that the pool starts
 //! soon. Nothing per record is allocated once the run is going: a handled chunk's records come
-//! back to the feed and the next chunk is read into them, and the buffers of the rows written go
-//! back to the pool for later batches to format into.
+//! back to the feed and the next chunk is read into them, and the rows written go back to the row
+//! writer ([`format::SpareRows`]) for later batches to format into.
 //! Rows come out in input order and every per-record result is a pure function of the record and
 //! the settings, so the output is the same byte for byte for any thread count.
 //!
