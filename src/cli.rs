@@ -95,7 +95,7 @@ struct OutputArgs {
     #[arg(short, long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
 
-    /// Output format [default: csv; parquet for an OUT whose name ends in .parquet].
+    /// Output format [default: csv; parquet for an OUT whose name ends in .parquet, jsonl for .jsonl or .ndjson].
     #[arg(long, value_name = "FORMAT",
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
     output_format: Option<String>,
@@ -404,7 +404,7 @@ struct GenerateArgs {
 
     /// Output format: `line` writes `PUZZLE SOLUTION` per line; `csv`, `jsonl` and `parquet`
     /// write the columns index, puzzle, solution, givens (and regions on a jigsaw layout)
-    /// [default: csv; parquet for an OUT whose name ends in .parquet].
+    /// [default: csv; parquet for an OUT whose name ends in .parquet, jsonl for .jsonl or .ndjson].
     #[arg(long, value_name = "FORMAT",
           value_parser = format_names(["line"].into_iter().chain(OutputFormat::ALL.iter().map(|f| f.name()))))]
     output_format: Option<String>,

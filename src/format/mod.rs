@@ -508,10 +508,17 @@ impl OutputFormat {
         }
     }
 
-    /// The format an output file's name asks for: a name ending in `.parquet` is Parquet.
+    /// The format an output file's name asks for: a name ending in `.parquet` is Parquet, one
+    /// ending in `.jsonl` or `.ndjson` JSON lines, one ending in `.csv` CSV.
     pub fn of_name(path: &Path) -> Option<OutputFormat> {
         let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
-        name.ends_with(".parquet").then_some(OutputFormat::Parquet)
+        let extension = name.rsplit_once('.')?.1;
+        match extension {
+            "parquet" => Some(OutputFormat::Parquet),
+            "jsonl" | "ndjson" => Some(OutputFormat::Jsonl),
+            "csv" => Some(OutputFormat::Csv),
+            _ => None,
+        }
     }
 
     /// Whether the rows are text, one per line, that can be appended to and concatenated
@@ -583,6 +590,18 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_name_chooses_its_format_by_extension() {
+        let of = |name: &str| OutputFormat::of_name(Path::new(name));
+        assert_eq!(of("out.parquet"), Some(OutputFormat::Parquet));
+        assert_eq!(of("dir/OUT.JSONL"), Some(OutputFormat::Jsonl));
+        assert_eq!(of("out.ndjson"), Some(OutputFormat::Jsonl));
+        assert_eq!(of("out.csv"), Some(OutputFormat::Csv));
+        assert_eq!(of("out.jsonl.gz"), None);
+        assert_eq!(of("jsonl"), None);
+        assert_eq!(of("out.txt"), None);
+    }
 
     const PUZZLE: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
