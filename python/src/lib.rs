@@ -229,9 +229,11 @@ fn solve_file<'py>(
     let regions = text("regions", regions)?;
     let mut settings = settings(job, layout_of(regions.as_deref())?, threads_of(threads)?);
     let batch_size = count("batch_size", batch_size, DEFAULT_BATCH_SIZE, 1)?;
+    // Every chunk is a batch of `batch_size` rows, the first ones too.
     settings.chunk = ChunkSize {
         records: usize::try_from(batch_size).unwrap_or(usize::MAX),
         bytes: 64 << 20,
+        grow: false,
     };
     settings.input_format = text("input_format", input_format)?
         .map(|name| {

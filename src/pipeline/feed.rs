@@ -130,7 +130,10 @@ impl<'a> Feed<'a> {
     /// The next chunk of records; empty at the end of the inputs or when interrupted.
     pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
         let limit = self.settings.chunk;
-        let most = chunk_records(limit.records, self.chunks);
+        let most = match limit.grow {
+            true => chunk_records(limit.records, self.chunks),
+            false => limit.records,
+        };
         self.chunks = self.chunks.saturating_add(1);
         // Records of a handled chunk, each read into again; new ones past their end.
         let mut items = std::mem::take(&mut self.spare);

@@ -397,7 +397,11 @@ mod tests {
             .collect();
         assert_eq!(lines, (1..=500).collect::<Vec<u64>>());
         for (threads, records, bytes) in [(3, 7, 10_000), (2, 1000, 300), (1, 1, 1)] {
-            let chunk = ChunkSize { records, bytes };
+            let chunk = ChunkSize {
+                records,
+                bytes,
+                grow: true,
+            };
             let (text, _, other) = run_to_string(&inputs, &settings(threads, chunk), false);
             assert!(text == reference, "threads {threads}, chunk {chunk:?}");
             assert_eq!(other.flagged, events.flagged);

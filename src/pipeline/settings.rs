@@ -58,6 +58,9 @@ pub struct ChunkSize {
     pub records: usize,
     /// Bytes of record text per chunk (puzzle, solution and kept fields).
     pub bytes: usize,
+    /// Whether the first chunks are smaller and grow to `records`, so that the pool starts
+    /// sooner; `false` for a caller that hands each chunk out as a batch of `records` rows.
+    pub grow: bool,
 }
 
 /// Records per chunk by default.
@@ -73,6 +76,7 @@ impl Default for ChunkSize {
         ChunkSize {
             records: CHUNK_RECORDS,
             bytes: 2 << 20,
+            grow: true,
         }
     }
 }
