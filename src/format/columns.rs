@@ -267,6 +267,38 @@ impl ColumnBatch {
         debug_assert_eq!(pushed, self.columns.len(), "one cell per column");
     }
 
+    /// The rows of `parts`, in order, as one batch of columns of these kinds: every column
+    /// allocated once, at its size.
+    pub fn gathered(kinds: &[ColumnKind], parts: &[ColumnBatch]) -> ColumnBatch {
+        let mut all = ColumnBatch::new(kinds);
+        for (index, column) in all.columns.iter_mut().enumerate() {
+            let rows = parts.iter().map(|p| p.columns[index].len()).sum();
+            match column {
+                Column::Text(c) => {
+                    c.data.reserve(
+                        parts
+                            .iter()
+                            .map(|p| match &p.columns[index] {
+                                Column::Text(t) => t.data.len(),
+                                Column::Count(_) => 0,
+                            })
+                            .sum(),
+                    );
+                    c.offsets.reserve(rows);
+                    c.valid.reserve(rows);
+                }
+                Column::Count(c) => {
+                    c.values.reserve(rows);
+                    c.valid.reserve(rows);
+                }
+            }
+        }
+        for part in parts {
+            all.append(part);
+        }
+        all
+    }
+
     /// Appends the rows of `other`, whose columns are of the same kinds.
     pub fn append(&mut self, other: &ColumnBatch) {
         for (column, more) in self.columns.iter_mut().zip(&other.columns) {

@@ -117,6 +117,16 @@ impl RowWriter {
         self
     }
 
+    /// The types of the columns.
+    pub fn kinds(&self) -> &[ColumnKind] {
+        &self.kinds
+    }
+
+    /// Gives back rows that are done with (copied elsewhere), for later batches to format into.
+    pub fn give_back(&self, rows: impl IntoIterator<Item = Rows>) {
+        self.spare.give(rows);
+    }
+
     /// No rows yet, for about `rows` rows: rows written out and given back when there are.
     pub fn rows(&self, rows: usize) -> Rows {
         if let Some(spare) = self.spare.take() {

@@ -250,7 +250,9 @@ fn stream(
     let kinds = super::column_kinds(settings, &shape);
     let work = Arc::new(Work {
         settings: settings.clone(),
-        writer: RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone()),
+        // The batches' rows, once gathered, go back for later batches to fill.
+        writer: RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone())
+            .keeping_spare(2 * settings.chunk.records.div_ceil(super::pool::BATCH)),
         names,
         shape,
         cancel: AtomicBool::new(false),
@@ -268,7 +270,7 @@ fn stream(
         let items = next()?;
         let started = (!items.is_empty()).then(|| Work::start(&work, pool, items));
         if let Some(running) = previous.take() {
-            let rows = gather(running.wait(stop, &work.cancel, &mut || {}).0, &kinds)?;
+            let rows = gather(running.wait(stop, &work.cancel, &mut || {}).0, &work.writer)?;
             if sender.send(Ok(Message::Rows(rows))).is_err() {
                 return Ok(());
             }
@@ -279,19 +281,22 @@ fn stream(
     Ok(())
 }
 
-/// The rows of a chunk's batches, in order, as one batch of columns; the first batch that
-/// stopped early (an interrupt, a solver bug) ends the run with its error.
-fn gather(batches: Vec<super::pool::Batch>, kinds: &[ColumnKind]) -> Result<ColumnBatch, RunError> {
-    let mut rows = ColumnBatch::new(kinds);
+/// The rows of a chunk's batches, in order, as one batch of columns (the batches' own go back to
+/// `writer`); the first batch that stopped early (an interrupt, a solver bug) ends the run with
+/// its error.
+fn gather(batches: Vec<super::pool::Batch>, writer: &RowWriter) -> Result<ColumnBatch, RunError> {
+    let mut parts = Vec::with_capacity(batches.len());
     for batch in batches {
         match batch.rows {
-            Rows::Columns(columns) => rows.append(&columns),
+            Rows::Columns(columns) => parts.push(columns),
             Rows::Text(_) => unreachable!("a columnar run's batches hold columns"),
         }
         if let Some(error) = batch.stop {
             return Err(error);
         }
     }
+    let rows = ColumnBatch::gathered(writer.kinds(), &parts);
+    writer.give_back(parts.into_iter().map(Rows::Columns));
     Ok(rows)
 }
 
