@@ -104,26 +104,6 @@ impl Column {
         }
     }
 
-    /// An empty column of the same kind with room for as many rows and bytes as this one
-    /// holds.
-    fn empty_like(&self) -> Column {
-        match self {
-            Column::Text(c) => {
-                let mut offsets = Vec::with_capacity(c.offsets.len());
-                offsets.push(0);
-                Column::Text(TextColumn {
-                    data: Vec::with_capacity(c.data.len()),
-                    offsets,
-                    valid: Vec::with_capacity(c.valid.len()),
-                })
-            }
-            Column::Count(c) => Column::Count(CountColumn {
-                values: Vec::with_capacity(c.values.len()),
-                valid: Vec::with_capacity(c.valid.len()),
-            }),
-        }
-    }
-
     /// The rows held.
     pub fn len(&self) -> usize {
         match self {
@@ -235,14 +215,6 @@ impl ColumnBatch {
             }
         }
         batch
-    }
-
-    /// An empty batch of the same columns with room for as many rows and bytes as this one
-    /// holds (the next row group, which grows as the last did).
-    pub fn empty_like(&self) -> Self {
-        ColumnBatch {
-            columns: self.columns.iter().map(Column::empty_like).collect(),
-        }
     }
 
     /// The rows held.
