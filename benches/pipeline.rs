@@ -20,8 +20,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use sudoku_bulk::files::input::Input;
-use sudoku_bulk::format::{Columns, OutputFormat};
-use sudoku_bulk::pipeline::{self, ChunkSize, Events, Job, Settings};
+use sudoku_bulk::pipeline::{self, Events, Job, Settings};
 use sudoku_bulk::row::RowStatus;
 use sudoku_bulk::solver::{SolveOptions, solve};
 use sudoku_bulk::{Grid, Layout};
@@ -99,24 +98,13 @@ impl Events for Quiet {
 }
 
 fn settings(threads: usize) -> Settings {
-    Settings {
-        job: Job::Solve(SolveOptions {
+    Settings::new(
+        Job::Solve(SolveOptions {
             max_recursions: sudoku_bulk::command::config::DEFAULT_MAX_RECURSIONS,
             ..SolveOptions::default()
         }),
-        layout: Layout::standard(),
-        input_format: None,
-        columns: Columns::default(),
-        output_format: OutputFormat::Csv,
         threads,
-        skip_records: 0,
-        consumed: Vec::new(),
-        summarise: false,
-        canonical: false,
-        chunk: ChunkSize::default(),
-        shard: None,
-        file_metadata: Vec::new(),
-    }
+    )
 }
 
 /// One run of the pipeline as the binary does it, writing to /dev/null.

@@ -15,7 +15,7 @@ use sudoku_bulk::files::Target;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::generate::{GenerateOptions, GivensRange, Regions, Symmetry};
 use sudoku_bulk::pipeline::{
-    CanonOptions, ChunkSize, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
+    CanonOptions, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
 };
 use sudoku_bulk::rate::CandidatesShown;
 use sudoku_bulk::resume::Checkpoints;
@@ -655,7 +655,6 @@ fn bulk(
         summaries: Vec::new(),
         duplicates: None,
         pipeline: Settings {
-            job,
             layout: config::regions(input.regions.as_deref())?,
             input_format: input.input_format.as_deref().map(parse_known),
             columns: Columns {
@@ -665,14 +664,7 @@ fn bulk(
                 regions: input.regions_column,
             },
             output_format,
-            threads: config::threads(output.threads)?,
-            skip_records: 0,
-            consumed: Vec::new(),
-            summarise: false,
-            canonical: false,
-            chunk: ChunkSize::default(),
-            shard: None,
-            file_metadata: Vec::new(),
+            ..Settings::new(job, config::threads(output.threads)?)
         },
         checkpoints: Checkpoints {
             resume: output.resume,

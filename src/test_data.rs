@@ -51,19 +51,8 @@ pub(crate) const SOLUTION: &str =
 
 /// The settings of a `solve` run with every default, on `threads` threads.
 pub(crate) fn solve_settings(threads: usize) -> crate::pipeline::Settings {
-    crate::pipeline::Settings {
-        job: crate::pipeline::Job::Solve(crate::solver::SolveOptions::default()),
-        layout: crate::Layout::standard(),
-        input_format: None,
-        columns: crate::format::Columns::default(),
-        output_format: crate::format::OutputFormat::Csv,
+    crate::pipeline::Settings::new(
+        crate::pipeline::Job::Solve(crate::solver::SolveOptions::default()),
         threads,
-        skip_records: 0,
-        consumed: Vec::new(),
-        summarise: false,
-        canonical: false,
-        chunk: crate::pipeline::ChunkSize::default(),
-        shard: None,
-        file_metadata: Vec::new(),
-    }
+    )
 }

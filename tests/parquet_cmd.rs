@@ -575,27 +575,13 @@ impl sudoku_bulk::pipeline::Events for Quiet {
 fn a_resumed_run_checks_a_parquet_input_whole_and_skips_its_rows() {
     use std::sync::atomic::AtomicBool;
     use sudoku_bulk::files::Input;
-    use sudoku_bulk::pipeline::{self, ChunkSize, Job, RunError, Settings};
+    use sudoku_bulk::pipeline::{self, Job, RunError, Settings};
 
     let dir = Workdir::new();
     dir.write("mixed.csv", MIXED);
     ok(&dir, &["solve", "mixed.csv", "-o", "in.parquet"]);
     let input = Input::file(dir.path("in.parquet"));
-    let settings = Settings {
-        job: Job::Solve(Default::default()),
-        layout: sudoku_bulk::Layout::standard(),
-        input_format: None,
-        columns: Columns::default(),
-        output_format: sudoku_bulk::format::OutputFormat::Csv,
-        threads: 2,
-        skip_records: 0,
-        consumed: Vec::new(),
-        summarise: false,
-        canonical: false,
-        chunk: ChunkSize::default(),
-        shard: None,
-        file_metadata: Vec::new(),
-    };
+    let settings = Settings::new(Job::Solve(Default::default()), 2);
     let run = |settings: &Settings| {
         let mut out = Vec::new();
         pipeline::run(

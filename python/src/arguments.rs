@@ -11,8 +11,8 @@ use pyo3::types::{PyBool, PyInt, PyString};
 
 use sudoku_bulk::Layout;
 use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
-use sudoku_bulk::format::{Columns, OutputFormat, Record};
-use sudoku_bulk::pipeline::{ChunkSize, Job, Settings};
+use sudoku_bulk::format::{OutputFormat, Record};
+use sudoku_bulk::pipeline::{Job, Settings};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
 
 use crate::errors::type_name;
@@ -188,19 +188,9 @@ pub(crate) fn paths(path: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// The settings of a columnar run.
 pub(crate) fn settings(job: Job, layout: Layout, threads: usize) -> Settings {
     Settings {
-        job,
         layout,
-        input_format: None,
-        columns: Columns::default(),
         output_format: OutputFormat::Parquet,
-        threads,
-        skip_records: 0,
-        consumed: Vec::new(),
-        summarise: false,
-        canonical: false,
-        chunk: ChunkSize::default(),
-        shard: None,
-        file_metadata: Vec::new(),
+        ..Settings::new(job, threads)
     }
 }
 

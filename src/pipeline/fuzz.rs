@@ -18,7 +18,7 @@ use crate::solver::{self, Algorithm, SolveOptions, Status};
 
 use super::feed::Item;
 use super::pool::Work;
-use super::{ChunkSize, Job, Settings, VerifyOptions};
+use super::{Job, Settings, VerifyOptions};
 
 /// The search budget per puzzle: enough for any real puzzle, small enough that a fuzz input
 /// full of near-empty grids stays fast.
@@ -117,19 +117,9 @@ fn read(format: InputFormat, bytes: &[u8], job: &Job) -> Result<Option<(Vec<Item
 /// The settings of a run of `job` writing `output_format`.
 fn settings(job: &Job, output_format: OutputFormat) -> Settings {
     Settings {
-        job: *job,
-        layout: Layout::standard(),
-        input_format: None,
-        columns: format::Columns::default(),
         output_format,
-        threads: 1,
-        skip_records: 0,
-        consumed: Vec::new(),
         summarise: matches!(job, Job::Solve(_)),
-        canonical: false,
-        chunk: ChunkSize::default(),
-        shard: None,
-        file_metadata: Vec::new(),
+        ..Settings::new(*job, 1)
     }
 }
 

@@ -116,3 +116,26 @@ pub struct Settings {
     /// run's options, set by the command ([`crate::identity::file_metadata`]).
     pub file_metadata: Vec<(String, String)>,
 }
+
+impl Settings {
+    /// The settings of a plain run of `job` on `threads` workers: the standard layout, formats
+    /// detected, CSV out, every record, chunks of the default size; the other fields are set
+    /// where a run wants them.
+    pub fn new(job: Job, threads: usize) -> Self {
+        Settings {
+            job,
+            layout: Layout::standard(),
+            input_format: None,
+            columns: Columns::default(),
+            output_format: OutputFormat::Csv,
+            threads,
+            skip_records: 0,
+            consumed: Vec::new(),
+            summarise: false,
+            canonical: false,
+            chunk: ChunkSize::default(),
+            shard: None,
+            file_metadata: Vec::new(),
+        }
+    }
+}
