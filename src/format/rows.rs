@@ -209,6 +209,24 @@ impl<'a> Sink<'a> {
         }
     }
 
+    /// Shares the encoding of a Parquet output's row groups with `pool` (text rows need no
+    /// encoding): see [`parquet::ParquetWriter::sharing`].
+    pub fn sharing(mut self, pool: &'a rayon::ThreadPool) -> Self {
+        if let Destination::Parquet(writer) = self.to {
+            self.to = Destination::Parquet(Box::new(writer.sharing(pool)));
+        }
+        self
+    }
+
+    /// Does a piece of the output's pending work on this thread (a column of a full Parquet
+    /// row group); `false` when there is none.
+    pub fn help(&mut self) -> bool {
+        match &mut self.to {
+            Destination::Text(_) => false,
+            Destination::Parquet(writer) => writer.help(),
+        }
+    }
+
     /// Writes the rows of a batch (columns are kept until their row group is written).
     pub fn write(&mut self, rows: Rows) -> io::Result<()> {
         match (&mut self.to, rows) {

@@ -270,7 +270,7 @@ fn stream(
         let items = next()?;
         let started = (!items.is_empty()).then(|| Work::start(&work, pool, items));
         if let Some(running) = previous.take() {
-            let rows = gather(running.wait(stop, &work.cancel, &mut || {}).0, &work.writer)?;
+            let rows = gather(running.wait(stop, &work.cancel, &mut ()).0, &work.writer)?;
             if sender.send(Ok(Message::Rows(rows))).is_err() {
                 return Ok(());
             }

@@ -70,7 +70,7 @@ pub use verify::Original;
 
 use feed::Feed;
 use pool::{CancelOnDrop, Running, Work};
-use writer::{Done, OrderedWriter};
+use writer::{Done, OrderedWriter, Waiting};
 
 /// What a run reports as it goes; called on the thread that called [`run`].
 pub trait Events {
@@ -257,7 +257,8 @@ pub fn run(
         .map_err(|source| RunError::Write {
             name: out_name.to_string(),
             source,
-        })?;
+        })?
+        .sharing(&pool);
     let mut writer = OrderedWriter {
         sink,
         name: out_name,
@@ -295,8 +296,14 @@ pub fn run(
             )
         });
         if let Some((running, consumed)) = previous.take() {
-            let (batches, records) =
-                running.wait(interrupt, &work.cancel, &mut || writer.tick(handled()));
+            let (batches, records) = running.wait(
+                interrupt,
+                &work.cancel,
+                &mut Waiting {
+                    writer: &mut writer,
+                    handled: &work.handled,
+                },
+            );
             feed.recycle(records);
             let done = Done { batches, consumed };
             let interrupted = writer.write_chunk(done)?;

@@ -358,11 +358,27 @@ impl Work {
     }
 }
 
+/// What the calling thread does while it waits for a chunk.
+pub trait Waiter {
+    /// Called every [`POLL`], for progress.
+    fn tick(&mut self) {}
+
+    /// Does a piece of other work (of a few milliseconds at most) on the waiting thread;
+    /// `false` when there is none.
+    fn help(&mut self) -> bool {
+        false
+    }
+}
+
+/// Waits and does nothing else.
+impl Waiter for () {}
+
 impl Running {
     /// The chunk's batches in order, up to the first that stopped early. Once `interrupt` is set,
     /// batches are cancelled and get [`GRACE`] to report; one that has not reported by then (it
     /// is deep in a long search) ends the chunk as interrupted, and so does a task that died.
-    /// `tick` is called every [`POLL`] while the batches work, for progress.
+    /// `waiter` is told every [`POLL`] while the batches work, for progress, and asked for
+    /// other work to do meanwhile.
     ///
     /// Also returns the chunk's records, for their buffers to be reused, when every batch has
     /// ended (`None` when the wait ended early).
@@ -370,7 +386,7 @@ impl Running {
         self,
         interrupt: &AtomicBool,
         cancel: &AtomicBool,
-        tick: &mut dyn FnMut(),
+        waiter: &mut dyn Waiter,
     ) -> (Vec<Batch>, Option<Vec<Item>>) {
         let mut deadline: Option<Instant> = None;
         let results = &self.results;
@@ -383,6 +399,14 @@ impl Running {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
+            if deadline.is_none() {
+                drop(guard);
+                let helped = waiter.help();
+                guard = results.lock();
+                if helped {
+                    continue;
+                }
+            }
             let timeout = deadline.map_or(POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(POLL)
             });
@@ -393,7 +417,7 @@ impl Running {
             guard = woken;
             if waited.timed_out() {
                 drop(guard);
-                tick();
+                waiter.tick();
                 guard = results.lock();
             }
         }

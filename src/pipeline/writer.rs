@@ -3,10 +3,11 @@
 
 use std::collections::VecDeque;
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::canon::{Dedupe, Verdict};
 use super::error::RunError;
-use super::pool::Batch;
+use super::pool::{Batch, Waiter};
 use super::{Events, RunOutcome};
 use crate::files::Input;
 use crate::files::digest::Prefix;
@@ -17,6 +18,24 @@ pub(super) struct Done {
     pub batches: Vec<Batch>,
     /// The input bytes consumed up to the chunk's last record.
     pub consumed: Vec<Prefix>,
+}
+
+/// The calling thread while it waits for a chunk: it tells the progress, and encodes what
+/// the output has ready to encode (a Parquet row group's columns).
+pub(super) struct Waiting<'w, 'a> {
+    pub writer: &'w mut OrderedWriter<'a>,
+    /// Records handled by the pool so far.
+    pub handled: &'w AtomicU64,
+}
+
+impl Waiter for Waiting<'_, '_> {
+    fn tick(&mut self) {
+        self.writer.tick(self.handled.load(Ordering::Relaxed));
+    }
+
+    fn help(&mut self) -> bool {
+        self.writer.sink.help()
+    }
 }
 
 /// Writes batches in order, counts rows, reports progress.

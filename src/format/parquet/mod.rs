@@ -62,12 +62,18 @@ mod tests {
 
     /// A file of `n` rows written in batches of `batch` rows.
     fn written(n: u64, batch: usize) -> Vec<u8> {
-        written_recycling(n, batch, None).0
+        written_recycling(n, batch, None, None).0
     }
 
     /// A file of `n` rows written in batches of `batch` rows, each batch an emptied one from
-    /// `spare` when there is one; and how many were.
-    fn written_recycling(n: u64, batch: usize, spare: Option<Arc<SpareRows>>) -> (Vec<u8>, usize) {
+    /// `spare` when there is one (and how many were), the row groups encoded on `pool` and,
+    /// between batches, on this thread ([`ParquetWriter::help`]).
+    fn written_recycling(
+        n: u64,
+        batch: usize,
+        spare: Option<Arc<SpareRows>>,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> (Vec<u8>, usize) {
         let mut out = Vec::new();
         let mut writer = ParquetWriter::new(
             &mut out,
@@ -88,6 +94,9 @@ mod tests {
         if let Some(spare) = &spare {
             writer = writer.recycling(spare.clone());
         }
+        if let Some(pool) = pool {
+            writer = writer.sharing(pool);
+        }
         let mut rows = next();
         for i in 0..n {
             let note = format!("n{}", i % 3);
@@ -107,6 +116,7 @@ mod tests {
             ]);
             if rows.rows() == batch {
                 writer.write(std::mem::replace(&mut rows, next())).unwrap();
+                writer.help();
             }
         }
         writer.write(rows).unwrap();
@@ -118,7 +128,7 @@ mod tests {
     fn batches_handed_back_emptied_and_filled_again_make_the_same_file() {
         let n = (2 * writer::ROW_GROUP_ROWS + 1500) as u64;
         let spare = Arc::new(SpareRows::new(usize::MAX));
-        let (recycled, reused) = written_recycling(n, 1000, Some(spare.clone()));
+        let (recycled, reused) = written_recycling(n, 1000, Some(spare.clone()), None);
         assert!(reused > 100, "{reused} batches reused");
         assert_eq!(recycled, written(n, 1000));
         let Some(Rows::Columns(emptied)) = spare.take() else {
@@ -126,6 +136,20 @@ mod tests {
         };
         // Nothing left but the first offset of each of the two text columns.
         assert_eq!((emptied.rows(), emptied.bytes()), (0, 2 * 8));
+    }
+
+    #[test]
+    fn row_groups_encoded_on_a_pool_make_the_same_file() {
+        let n = (3 * writer::ROW_GROUP_ROWS + 700) as u64;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let spare = Arc::new(SpareRows::new(usize::MAX));
+        let (shared, reused) = written_recycling(n, 1000, Some(spare), Some(&pool));
+        assert!(reused > 100, "{reused} batches reused");
+        assert_eq!(shared, written(n, 1000));
+        assert_eq!(read_back(&shared, &["note"]).len() as u64, n);
     }
 
     fn read_back(bytes: &[u8], keep: &[&str]) -> Vec<crate::format::Record> {

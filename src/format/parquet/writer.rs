@@ -1,23 +1,25 @@
 //! The Parquet writer: batches of rows as columns ([`ColumnBatch`]) gathered into row groups of
-//! bounded size, each encoded and compressed on the writer thread and written out at once, the
-//! footer (schema, row group index, key-value metadata) at the end.
+//! bounded size; a full row group is encoded and compressed column by column (each column
+//! chunk into its own pages in memory, by the run's pool and by the writer's thread while it
+//! waits) as the next one is gathered, then written out at once; the footer (schema, row group
+//! index, key-value metadata) at the end.
 //!
-//! The file is written front to back, never sought: it can go to a pipe. The encoder writes into
-//! a spool in memory that is emptied into the output after every row group, so that at most one
-//! row group (its rows as columns, then encoded) is held.
+//! The file is written front to back, never sought: it can go to a pipe. At most two row
+//! groups are held: one gathered, one being encoded (its rows as columns, then its pages).
 
 use std::io::{self, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use bytes::Bytes;
 use parquet::basic::{
     Compression, Encoding, IntType, LogicalType, Repetition, Type as PhysicalType,
 };
-use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer};
+use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::{ColumnPath, Type};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 use crate::format::columns::{Column, ColumnBatch, ColumnKind};
 use crate::format::rows::{Rows, SpareRows};
@@ -26,7 +28,8 @@ use crate::format::rows::{Rows, SpareRows};
 pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 
 /// Bytes of values gathered for a row group, at most (kept columns may be long): the memory a
-/// Parquet output holds is a small multiple of this (the rows as they grow, then encoded).
+/// Parquet output holds is a small multiple of this (a group's rows as they grow; the group
+/// before, as rows and then as pages).
 pub const ROW_GROUP_BYTES: usize = 8 << 20;
 
 /// Values handed to the encoder at a time: the encoder's view of a text column (a slice handle
@@ -95,18 +98,142 @@ impl ColumnPolicy {
 pub struct ParquetWriter<'a> {
     file: SerializedFileWriter<Spool>,
     out: &'a mut dyn Write,
-    /// The batches of rows of the row group being gathered, written column by column when it
+    /// The batches of rows of the row group being gathered, encoded column by column when it
     /// is full (never copied into one).
     group: Vec<ColumnBatch>,
     /// Rows and bytes of values in `group`.
     group_rows: usize,
     group_bytes: usize,
+    /// The row group before `group`, being encoded.
+    encoding: Option<GroupEncoding>,
+    /// Where the encoding of a row group's columns is shared out; `None`: this thread encodes
+    /// every column as soon as the group is full.
+    pool: Option<&'a rayon::ThreadPool>,
     /// Where the written batches go, emptied, for new rows; `None`: they are dropped.
     spare: Option<Arc<SpareRows>>,
-    /// Buffers for the encoder's input, kept from one call to the next.
-    texts: Vec<ByteArray>,
-    counts: Vec<i64>,
-    levels: Vec<i16>,
+}
+
+/// A full row group being encoded, one column chunk at a time, by whichever thread claims a
+/// column first: a job of the pool, or the writer's own thread when it would otherwise wait.
+struct GroupEncoding {
+    shared: Arc<Claims>,
+    done: mpsc::Receiver<Encoded>,
+    /// Columns, and batches the rows came in.
+    columns: usize,
+    batches: usize,
+}
+
+/// The columns of a row group not yet claimed, and where each encoded one goes.
+struct Claims {
+    tasks: Mutex<Vec<ColumnTask>>,
+    done: Mutex<mpsc::Sender<Encoded>>,
+    properties: WriterPropertiesPtr,
+}
+
+/// One column of a row group: its values in every batch.
+struct ColumnTask {
+    index: usize,
+    descriptor: ColumnDescPtr,
+    parts: Vec<Column>,
+}
+
+/// One column chunk encoded (its pages, and what the footer says of them), and its parts,
+/// emptied.
+struct Encoded {
+    index: usize,
+    chunk: parquet::errors::Result<(Bytes, ColumnCloseResult)>,
+    parts: Vec<Column>,
+}
+
+impl Claims {
+    /// Claims a column not yet claimed and encodes it; `false` when none was left.
+    fn encode_one(&self) -> bool {
+        let Some(mut task) = self
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+        else {
+            return false;
+        };
+        let chunk = encode(&mut task, &self.properties);
+        let encoded = Encoded {
+            index: task.index,
+            chunk,
+            parts: task.parts,
+        };
+        // The writer is gone when the run has stopped: the column is dropped.
+        let _ = self
+            .done
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(encoded);
+        true
+    }
+}
+
+/// Encodes one column of a row group into its pages, in memory.
+fn encode(
+    task: &mut ColumnTask,
+    properties: &WriterPropertiesPtr,
+) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+    let mut pages = TrackedWrite::new(Vec::new());
+    let mut writer = get_column_writer(
+        Arc::clone(&task.descriptor),
+        Arc::clone(properties),
+        Box::new(SerializedPageWriter::new(&mut pages)),
+    );
+    let mut levels = Vec::with_capacity(WRITE_BATCH);
+    for part in &mut task.parts {
+        match part {
+            Column::Text(text) => {
+                let ColumnWriter::ByteArrayColumnWriter(out) = &mut writer else {
+                    unreachable!("a text column's writer takes byte arrays");
+                };
+                // The bytes become the encoder's without a copy, and come back emptied.
+                let data = Bytes::from(std::mem::take(&mut text.data));
+                let mut values = Vec::with_capacity(WRITE_BATCH);
+                for start in (0..text.valid.len()).step_by(WRITE_BATCH) {
+                    let rows = start..(start + WRITE_BATCH).min(text.valid.len());
+                    values.clear();
+                    values.extend(rows.clone().filter(|&i| text.valid[i]).map(|i| {
+                        ByteArray::from(data.slice(text.offsets[i]..text.offsets[i + 1]))
+                    }));
+                    definition_levels(&text.valid[rows], &mut levels);
+                    out.write_batch(&values, Some(&levels), None)?;
+                }
+                drop(values);
+                // The encoder holds no value any more: the bytes are the column's again.
+                text.data = Vec::from(data);
+                text.data.clear();
+                text.offsets.truncate(1);
+                text.valid.clear();
+            }
+            Column::Count(counts) => {
+                let ColumnWriter::Int64ColumnWriter(out) = &mut writer else {
+                    unreachable!("a count column's writer takes 64-bit integers");
+                };
+                let mut values = Vec::with_capacity(WRITE_BATCH);
+                for start in (0..counts.valid.len()).step_by(WRITE_BATCH) {
+                    let rows = start..(start + WRITE_BATCH).min(counts.valid.len());
+                    // Unsigned values in the signed physical type, bit for bit (the logical
+                    // type says they are unsigned).
+                    values.clear();
+                    values.extend(
+                        rows.clone()
+                            .filter(|&i| counts.valid[i])
+                            .map(|i| counts.values[i] as i64),
+                    );
+                    definition_levels(&counts.valid[rows], &mut levels);
+                    out.write_batch(&values, Some(&levels), None)?;
+                }
+                counts.values.clear();
+                counts.valid.clear();
+            }
+        }
+    }
+    let close = writer.close()?;
+    Ok((Bytes::from(pages.into_inner()?), close))
 }
 
 /// The encoder's output, emptied into the real one after every row group.
@@ -125,7 +252,7 @@ impl Write for Spool {
 }
 
 /// An error of the Parquet encoder, as an I/O error of the output.
-fn encoding(e: parquet::errors::ParquetError) -> io::Error {
+fn encoding_error(e: parquet::errors::ParquetError) -> io::Error {
     match e {
         parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
             Ok(io) => *io,
@@ -159,11 +286,11 @@ fn schema(columns: &[String], kinds: &[ColumnKind]) -> io::Result<Type> {
                 .map(Arc::new)
         })
         .collect::<Result<Vec<_>, _>>()
-        .map_err(encoding)?;
+        .map_err(encoding_error)?;
     Type::group_type_builder("sudoku_bulk")
         .with_fields(fields)
         .build()
-        .map_err(encoding)
+        .map_err(encoding_error)
 }
 
 impl<'a> ParquetWriter<'a> {
@@ -208,17 +335,16 @@ impl<'a> ParquetWriter<'a> {
             Arc::new(schema(columns, kinds)?),
             Arc::new(properties.build()),
         )
-        .map_err(encoding)?;
+        .map_err(encoding_error)?;
         let mut writer = ParquetWriter {
             file,
             out,
             group: Vec::new(),
             group_rows: 0,
             group_bytes: 0,
+            encoding: None,
+            pool: None,
             spare: None,
-            texts: Vec::with_capacity(WRITE_BATCH),
-            counts: Vec::with_capacity(WRITE_BATCH),
-            levels: Vec::with_capacity(WRITE_BATCH),
         };
         writer.forward()?;
         Ok(writer)
@@ -230,7 +356,15 @@ impl<'a> ParquetWriter<'a> {
         self
     }
 
-    /// Appends rows; a full row group is written out.
+    /// Shares the encoding of full row groups with `pool`: a row group is encoded, a column at
+    /// a time, by the pool's threads and by this one (in [`ParquetWriter::help`], and when the
+    /// next group is full), while the next group is gathered. At most two row groups are held.
+    pub fn sharing(mut self, pool: &'a rayon::ThreadPool) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
+    /// Appends rows; a full row group is handed to the encoders.
     pub fn write(&mut self, rows: ColumnBatch) -> io::Result<()> {
         self.group_rows += rows.rows();
         self.group_bytes += rows.bytes();
@@ -241,89 +375,114 @@ impl<'a> ParquetWriter<'a> {
         Ok(())
     }
 
-    /// Flushes the output. Rows of the row group being gathered stay in memory: they are
-    /// written with it.
+    /// Encodes a column of the row group being encoded, if one is left unclaimed: work for
+    /// this thread while it waits for rows. `false` when there was none.
+    pub fn help(&mut self) -> bool {
+        self.encoding
+            .as_ref()
+            .is_some_and(|encoding| encoding.shared.encode_one())
+    }
+
+    /// Flushes the output. Rows of the row groups being gathered and encoded stay in memory:
+    /// they are written with their groups.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 
-    /// Writes the last row group and the footer, and flushes the output.
+    /// Writes the last row groups and the footer, and flushes the output.
     pub fn finish(mut self) -> io::Result<()> {
         self.write_group()?;
-        self.file.finish().map_err(encoding)?;
+        self.write_encoded()?;
+        self.file.finish().map_err(encoding_error)?;
         self.forward()?;
         self.out.flush()
     }
 
-    /// Encodes the gathered rows as one row group and writes it out.
+    /// Writes out the row group being encoded, then hands the gathered rows to the encoders.
     fn write_group(&mut self) -> io::Result<()> {
+        self.write_encoded()?;
         if self.group_rows == 0 {
             return Ok(());
         }
         let mut group = std::mem::take(&mut self.group);
         (self.group_rows, self.group_bytes) = (0, 0);
-        let mut writer = self.file.next_row_group().map_err(encoding)?;
-        for index in 0.. {
-            let Some(mut out) = writer.next_column().map_err(encoding)? else {
-                break;
-            };
-            for batch in &mut group {
-                // Each column is taken by value: its bytes become the encoder's without a copy,
-                // and come back emptied.
-                let column =
-                    std::mem::replace(&mut batch.columns[index], Column::Count(Default::default()));
-                batch.columns[index] = match column {
-                    Column::Text(mut text) => {
-                        let data = Bytes::from(std::mem::take(&mut text.data));
-                        for start in (0..text.valid.len()).step_by(WRITE_BATCH) {
-                            let rows = start..(start + WRITE_BATCH).min(text.valid.len());
-                            self.texts.clear();
-                            self.texts
-                                .extend(rows.clone().filter(|&i| text.valid[i]).map(|i| {
-                                    ByteArray::from(
-                                        data.slice(text.offsets[i]..text.offsets[i + 1]),
-                                    )
-                                }));
-                            levels(&text.valid[rows], &mut self.levels);
-                            out.typed::<ByteArrayType>()
-                                .write_batch(&self.texts, Some(&self.levels), None)
-                                .map_err(encoding)?;
-                        }
-                        self.texts.clear();
-                        // The encoder holds no value any more: the bytes are the column's again.
-                        text.data = Vec::from(data);
-                        text.data.clear();
-                        text.offsets.truncate(1);
-                        text.valid.clear();
-                        Column::Text(text)
-                    }
-                    Column::Count(mut counts) => {
-                        for start in (0..counts.valid.len()).step_by(WRITE_BATCH) {
-                            let rows = start..(start + WRITE_BATCH).min(counts.valid.len());
-                            // Unsigned values in the signed physical type, bit for bit (the
-                            // logical type says they are unsigned).
-                            self.counts.clear();
-                            self.counts.extend(
-                                rows.clone()
-                                    .filter(|&i| counts.valid[i])
-                                    .map(|i| counts.values[i] as i64),
-                            );
-                            levels(&counts.valid[rows], &mut self.levels);
-                            out.typed::<Int64Type>()
-                                .write_batch(&self.counts, Some(&self.levels), None)
-                                .map_err(encoding)?;
-                        }
-                        counts.values.clear();
-                        counts.valid.clear();
-                        Column::Count(counts)
-                    }
+        let schema = self.file.schema_descr();
+        let columns = schema.num_columns();
+        // Each column is taken out of its batches by value, to come back emptied.
+        let tasks = (0..columns)
+            .rev()
+            .map(|index| ColumnTask {
+                index,
+                descriptor: schema.column(index),
+                parts: group
+                    .iter_mut()
+                    .map(|batch| {
+                        std::mem::replace(
+                            &mut batch.columns[index],
+                            Column::Count(Default::default()),
+                        )
+                    })
+                    .collect(),
+            })
+            .collect();
+        let (done, receiver) = mpsc::channel();
+        let shared = Arc::new(Claims {
+            tasks: Mutex::new(tasks),
+            done: Mutex::new(done),
+            properties: Arc::clone(self.file.properties()),
+        });
+        self.encoding = Some(GroupEncoding {
+            shared: Arc::clone(&shared),
+            done: receiver,
+            columns,
+            batches: group.len(),
+        });
+        match self.pool {
+            Some(pool) => {
+                for _ in 0..columns.min(pool.current_num_threads()) {
+                    let shared = Arc::clone(&shared);
+                    pool.spawn(move || while shared.encode_one() {});
                 }
             }
-            out.close().map_err(encoding)?;
+            None => self.write_encoded()?,
         }
-        writer.close().map_err(encoding)?;
+        Ok(())
+    }
+
+    /// Waits for the columns of the row group being encoded (encoding those still unclaimed
+    /// on this thread) and writes them out as a row group.
+    fn write_encoded(&mut self) -> io::Result<()> {
+        let Some(encoding) = self.encoding.take() else {
+            return Ok(());
+        };
+        while encoding.shared.encode_one() {}
+        let mut chunks: Vec<Option<Encoded>> = (0..encoding.columns).map(|_| None).collect();
+        for _ in 0..encoding.columns {
+            let encoded = encoding
+                .done
+                .recv()
+                .expect("every claimed column is sent back");
+            let index = encoded.index;
+            chunks[index] = Some(encoded);
+        }
+        let mut batches: Vec<ColumnBatch> = (0..encoding.batches)
+            .map(|_| ColumnBatch {
+                columns: Vec::new(),
+            })
+            .collect();
+        let mut writer = self.file.next_row_group().map_err(encoding_error)?;
+        for encoded in chunks.into_iter().map(|c| c.expect("every column encoded")) {
+            let (pages, close) = encoded.chunk.map_err(encoding_error)?;
+            writer
+                .append_column(&pages, close)
+                .map_err(encoding_error)?;
+            for (batch, part) in batches.iter_mut().zip(encoded.parts) {
+                batch.columns.push(part);
+            }
+        }
+        writer.close().map_err(encoding_error)?;
         if let Some(spare) = &self.spare {
-            spare.give(group.into_iter().map(Rows::Columns));
+            spare.give(batches.into_iter().map(Rows::Columns));
         }
         self.forward()
     }
@@ -339,7 +498,7 @@ impl<'a> ParquetWriter<'a> {
 }
 
 /// The definition levels of an optional column into `levels`: 1 for a value, 0 for a null.
-fn levels(valid: &[bool], levels: &mut Vec<i16>) {
+fn definition_levels(valid: &[bool], levels: &mut Vec<i16>) {
     levels.clear();
     levels.extend(valid.iter().map(|&v| i16::from(v)));
 }
