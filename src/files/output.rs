@@ -112,10 +112,54 @@ enum Destination {
     Direct(BufWriter<File>),
     /// The partial file, renamed over `paths.dest` by [`Output::finish`].
     Partial {
-        file: BufWriter<File>,
+        file: BufWriter<WritingBack>,
         files: Owned,
     },
 }
+
+/// The partial file, whose bytes the system is asked to start writing to disk at every flush
+/// (after every chunk), without waiting for them: the sync that seals the file then waits for
+/// the last chunk only, and dirty pages do not pile up in memory on a long run.
+struct WritingBack {
+    file: File,
+    /// Where the next byte goes, and the first byte not yet handed to write-back.
+    written: u64,
+    handed: u64,
+}
+
+impl Write for WritingBack {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()?;
+        if self.written > self.handed {
+            start_write_back(&self.file, self.handed, self.written - self.handed);
+            self.handed = self.written;
+        }
+        Ok(())
+    }
+}
+
+/// Asks the system to start writing `len` bytes of `file` from `offset` to disk, not waiting.
+/// Advice only: a failure is left for the sync that seals the file to report.
+#[cfg(target_os = "linux")]
+fn start_write_back(file: &File, offset: u64, len: u64) {
+    use std::os::fd::AsRawFd;
+    let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+        return;
+    };
+    // SAFETY: a plain system call on a file descriptor this process owns; it reads no memory.
+    unsafe {
+        libc::sync_file_range(file.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_write_back(_file: &File, _offset: u64, _len: u64) {}
 
 /// The partial files of a run that holds their lock: removed on drop unless kept.
 struct Owned {
@@ -193,11 +237,19 @@ impl Output {
             });
         };
         let file = open_partial(&paths, resume_at)?;
+        let start = resume_at.unwrap_or(0);
         Ok(Output {
             name,
             path: Some(path.clone()),
             sink: Destination::Partial {
-                file: BufWriter::with_capacity(BUFFER, file),
+                file: BufWriter::with_capacity(
+                    BUFFER,
+                    WritingBack {
+                        file,
+                        written: start,
+                        handed: start,
+                    },
+                ),
                 // A resumed run's partial file holds an earlier run's work: it stays if this
                 // run fails too, as its last checkpoint describes it.
                 files: Owned {
@@ -230,7 +282,7 @@ impl Output {
     /// written through [`Output::writer`].
     pub fn partial_file(&self) -> Option<io::Result<File>> {
         match &self.sink {
-            Destination::Partial { file, .. } => Some(file.get_ref().try_clone()),
+            Destination::Partial { file, .. } => Some(file.get_ref().file.try_clone()),
             _ => None,
         }
     }
@@ -250,7 +302,7 @@ impl Output {
     pub fn keep_partial(mut self) {
         let _ = self.writer().flush();
         if let Destination::Partial { file, files } = &mut self.sink {
-            let _ = file.get_ref().sync_data();
+            let _ = file.get_ref().file.sync_data();
             files.keep = true;
         }
     }
@@ -286,7 +338,8 @@ impl Output {
             Destination::Partial { file, files } => {
                 let file = file
                     .into_inner()
-                    .map_err(|e| error("write", e.into_error()))?;
+                    .map_err(|e| error("write", e.into_error()))?
+                    .file;
                 file.sync_all().map_err(|e| error("write", e))?;
                 SealedState::Partial { file, files }
             }
