@@ -288,7 +288,7 @@ impl Output {
     }
 
     /// The writer rows go to.
-    pub fn writer(&mut self) -> &mut dyn Write {
+    pub fn writer(&mut self) -> &mut (dyn Write + Send) {
         match &mut self.sink {
             Destination::Stdout(w) => w,
             Destination::Direct(w) => w,

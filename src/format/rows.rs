@@ -159,7 +159,7 @@ impl RowWriter {
     /// its footer.
     pub fn start<'a>(
         &self,
-        out: &'a mut dyn Write,
+        out: &'a mut (dyn Write + Send),
         continued: bool,
         metadata: &[(String, String)],
     ) -> io::Result<Sink<'a>> {

@@ -210,7 +210,7 @@ fn solving_threads(settings: &Settings, first: &feed::Chunk) -> usize {
 pub fn run(
     inputs: &[Input],
     settings: &Settings,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
     out_name: &str,
     events: &mut dyn Events,
     interrupt: &AtomicBool,

@@ -96,8 +96,9 @@ impl ColumnPolicy {
 
 /// Writes rows as a Parquet file to `out`.
 pub struct ParquetWriter<'a> {
-    file: SerializedFileWriter<Spool>,
-    out: &'a mut dyn Write,
+    /// The file, written straight to the output (the encoded pages, a row group's at a time,
+    /// while they are fresh in the cache).
+    file: SerializedFileWriter<&'a mut (dyn Write + Send)>,
     /// The batches of rows of the row group being gathered, encoded column by column when it
     /// is full (never copied into one).
     group: Vec<ColumnBatch>,
@@ -236,21 +237,6 @@ fn encode(
     Ok((Bytes::from(pages.into_inner()?), close))
 }
 
-/// The encoder's output, emptied into the real one after every row group.
-#[derive(Default)]
-struct Spool(Vec<u8>);
-
-impl Write for Spool {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// An error of the Parquet encoder, as an I/O error of the output.
 fn encoding_error(e: parquet::errors::ParquetError) -> io::Error {
     match e {
@@ -297,7 +283,7 @@ impl<'a> ParquetWriter<'a> {
     /// A writer of rows with these columns to `out`; `metadata` goes to the file's key-value
     /// metadata. Writes the file's magic bytes.
     pub fn new(
-        out: &'a mut dyn Write,
+        out: &'a mut (dyn Write + Send),
         columns: &[String],
         kinds: &[ColumnKind],
         metadata: &[(String, String)],
@@ -331,14 +317,13 @@ impl<'a> ParquetWriter<'a> {
             }
         }
         let file = SerializedFileWriter::new(
-            Spool::default(),
+            out,
             Arc::new(schema(columns, kinds)?),
             Arc::new(properties.build()),
         )
         .map_err(encoding_error)?;
         let mut writer = ParquetWriter {
             file,
-            out,
             group: Vec::new(),
             group_rows: 0,
             group_bytes: 0,
@@ -346,7 +331,7 @@ impl<'a> ParquetWriter<'a> {
             pool: None,
             spare: None,
         };
-        writer.forward()?;
+        writer.file.flush()?;
         Ok(writer)
     }
 
@@ -386,7 +371,7 @@ impl<'a> ParquetWriter<'a> {
     /// Flushes the output. Rows of the row groups being gathered and encoded stay in memory:
     /// they are written with their groups.
     pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        self.file.flush()
     }
 
     /// Writes the last row groups and the footer, and flushes the output.
@@ -394,8 +379,7 @@ impl<'a> ParquetWriter<'a> {
         self.write_group()?;
         self.write_encoded()?;
         self.file.finish().map_err(encoding_error)?;
-        self.forward()?;
-        self.out.flush()
+        self.file.flush()
     }
 
     /// Writes out the row group being encoded, then hands the gathered rows to the encoders.
@@ -484,15 +468,6 @@ impl<'a> ParquetWriter<'a> {
         if let Some(spare) = &self.spare {
             spare.give(batches.into_iter().map(Rows::Columns));
         }
-        self.forward()
-    }
-
-    /// Moves what the encoder wrote to the output.
-    fn forward(&mut self) -> io::Result<()> {
-        self.file.flush()?;
-        let spool = self.file.inner_mut();
-        self.out.write_all(&spool.0)?;
-        spool.0.clear();
         Ok(())
     }
 }
