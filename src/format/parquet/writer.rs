@@ -184,54 +184,68 @@ fn encode(
         Arc::clone(properties),
         Box::new(SerializedPageWriter::new(&mut pages)),
     );
-    let mut levels = Vec::with_capacity(WRITE_BATCH);
-    for part in &mut task.parts {
-        match part {
-            Column::Text(text) => {
-                let ColumnWriter::ByteArrayColumnWriter(out) = &mut writer else {
-                    unreachable!("a text column's writer takes byte arrays");
+    // The values of the parts are handed over WRITE_BATCH rows or more at a time, whatever the
+    // size of the batches they came in.
+    let mut levels = Vec::with_capacity(2 * WRITE_BATCH);
+    match &mut writer {
+        ColumnWriter::ByteArrayColumnWriter(out) => {
+            let mut values = Vec::with_capacity(2 * WRITE_BATCH);
+            // The bytes of the parts whose values are in `values`: the encoder's, without a
+            // copy, until they are written; then the parts' again, emptied.
+            let mut lent = Vec::new();
+            for index in 0..task.parts.len() {
+                let Column::Text(text) = &mut task.parts[index] else {
+                    unreachable!("the parts of a column are of one kind");
                 };
-                // The bytes become the encoder's without a copy, and come back emptied.
                 let data = Bytes::from(std::mem::take(&mut text.data));
-                let mut values = Vec::with_capacity(WRITE_BATCH);
-                for start in (0..text.valid.len()).step_by(WRITE_BATCH) {
-                    let rows = start..(start + WRITE_BATCH).min(text.valid.len());
-                    values.clear();
-                    values.extend(rows.clone().filter(|&i| text.valid[i]).map(|i| {
-                        ByteArray::from(data.slice(text.offsets[i]..text.offsets[i + 1]))
-                    }));
-                    definition_levels(&text.valid[rows], &mut levels);
-                    out.write_batch(&values, Some(&levels), None)?;
-                }
-                drop(values);
-                // The encoder holds no value any more: the bytes are the column's again.
-                text.data = Vec::from(data);
-                text.data.clear();
+                values.extend(
+                    (0..text.valid.len())
+                        .filter(|&i| text.valid[i])
+                        .map(|i| ByteArray::from(data.slice(text.offsets[i]..text.offsets[i + 1]))),
+                );
+                extend_levels(&text.valid, &mut levels);
                 text.offsets.truncate(1);
                 text.valid.clear();
-            }
-            Column::Count(counts) => {
-                let ColumnWriter::Int64ColumnWriter(out) = &mut writer else {
-                    unreachable!("a count column's writer takes 64-bit integers");
-                };
-                let mut values = Vec::with_capacity(WRITE_BATCH);
-                for start in (0..counts.valid.len()).step_by(WRITE_BATCH) {
-                    let rows = start..(start + WRITE_BATCH).min(counts.valid.len());
-                    // Unsigned values in the signed physical type, bit for bit (the logical
-                    // type says they are unsigned).
-                    values.clear();
-                    values.extend(
-                        rows.clone()
-                            .filter(|&i| counts.valid[i])
-                            .map(|i| counts.values[i] as i64),
-                    );
-                    definition_levels(&counts.valid[rows], &mut levels);
+                lent.push((index, data));
+                let last = index + 1 == task.parts.len();
+                if levels.len() >= WRITE_BATCH || last {
                     out.write_batch(&values, Some(&levels), None)?;
+                    values.clear();
+                    levels.clear();
+                    for (index, data) in lent.drain(..) {
+                        if let Column::Text(text) = &mut task.parts[index] {
+                            text.data = Vec::from(data);
+                            text.data.clear();
+                        }
+                    }
                 }
-                counts.values.clear();
-                counts.valid.clear();
             }
         }
+        ColumnWriter::Int64ColumnWriter(out) => {
+            let mut values = Vec::with_capacity(2 * WRITE_BATCH);
+            let parts = task.parts.len();
+            for (index, part) in task.parts.iter_mut().enumerate() {
+                let Column::Count(counts) = part else {
+                    unreachable!("the parts of a column are of one kind");
+                };
+                // Unsigned values in the signed physical type, bit for bit (the logical type
+                // says they are unsigned).
+                values.extend(
+                    (0..counts.valid.len())
+                        .filter(|&i| counts.valid[i])
+                        .map(|i| counts.values[i] as i64),
+                );
+                extend_levels(&counts.valid, &mut levels);
+                counts.values.clear();
+                counts.valid.clear();
+                if levels.len() >= WRITE_BATCH || index + 1 == parts {
+                    out.write_batch(&values, Some(&levels), None)?;
+                    values.clear();
+                    levels.clear();
+                }
+            }
+        }
+        _ => unreachable!("columns are text or counts"),
     }
     let close = writer.close()?;
     Ok((Bytes::from(pages.into_inner()?), close))
@@ -472,8 +486,8 @@ impl<'a> ParquetWriter<'a> {
     }
 }
 
-/// The definition levels of an optional column into `levels`: 1 for a value, 0 for a null.
-fn definition_levels(valid: &[bool], levels: &mut Vec<i16>) {
-    levels.clear();
+/// Appends the definition levels of an optional column to `levels`: 1 for a value, 0 for a
+/// null.
+fn extend_levels(valid: &[bool], levels: &mut Vec<i16>) {
     levels.extend(valid.iter().map(|&v| i16::from(v)));
 }
