@@ -30,7 +30,7 @@ pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 /// Bytes of values gathered for a row group, at most (kept columns may be long): the memory a
 /// Parquet output holds is a small multiple of this (a group's rows as they grow; the group
 /// before, as rows and then as pages).
-pub const ROW_GROUP_BYTES: usize = 8 << 20;
+pub const ROW_GROUP_BYTES: usize = 4 << 20;
 
 /// Values handed to the encoder at a time: the encoder's view of a text column (a slice handle
 /// per value) is built for this many values only.
@@ -112,6 +112,8 @@ pub struct ParquetWriter<'a> {
     pool: Option<&'a rayon::ThreadPool>,
     /// Where the written batches go, emptied, for new rows; `None`: they are dropped.
     spare: Option<Arc<SpareRows>>,
+    /// The page buffers of the last row group written, emptied, by column: the next group's.
+    spare_pages: Vec<Vec<u8>>,
 }
 
 /// A full row group being encoded, one column chunk at a time, by whichever thread claims a
@@ -136,6 +138,8 @@ struct ColumnTask {
     index: usize,
     descriptor: ColumnDescPtr,
     parts: Vec<Column>,
+    /// Where its pages go: the emptied buffer of the same column of the group before, if any.
+    pages: Vec<u8>,
 }
 
 /// One column chunk encoded (its pages, and what the footer says of them), and its parts,
@@ -178,7 +182,7 @@ fn encode(
     task: &mut ColumnTask,
     properties: &WriterPropertiesPtr,
 ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-    let mut pages = TrackedWrite::new(Vec::new());
+    let mut pages = TrackedWrite::new(std::mem::take(&mut task.pages));
     let mut writer = get_column_writer(
         Arc::clone(&task.descriptor),
         Arc::clone(properties),
@@ -344,6 +348,7 @@ impl<'a> ParquetWriter<'a> {
             encoding: None,
             pool: None,
             spare: None,
+            spare_pages: Vec::new(),
         };
         writer.file.flush()?;
         Ok(writer)
@@ -421,6 +426,11 @@ impl<'a> ParquetWriter<'a> {
                         )
                     })
                     .collect(),
+                pages: self
+                    .spare_pages
+                    .get_mut(index)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
             })
             .collect();
         let (done, receiver) = mpsc::channel();
@@ -468,22 +478,32 @@ impl<'a> ParquetWriter<'a> {
                 columns: Vec::new(),
             })
             .collect();
+        let mut spare_pages = Vec::with_capacity(encoding.columns);
         let mut writer = self.file.next_row_group().map_err(encoding_error)?;
         for encoded in chunks.into_iter().map(|c| c.expect("every column encoded")) {
             let (pages, close) = encoded.chunk.map_err(encoding_error)?;
             writer
                 .append_column(&pages, close)
                 .map_err(encoding_error)?;
+            spare_pages.push(emptied(pages));
             for (batch, part) in batches.iter_mut().zip(encoded.parts) {
                 batch.columns.push(part);
             }
         }
         writer.close().map_err(encoding_error)?;
+        self.spare_pages = spare_pages;
         if let Some(spare) = &self.spare {
             spare.give(batches.into_iter().map(Rows::Columns));
         }
         Ok(())
     }
+}
+
+/// The buffer of `pages`, emptied (a copy only if the encoder still held them, which it does not).
+fn emptied(pages: Bytes) -> Vec<u8> {
+    let mut buffer = Vec::from(pages);
+    buffer.clear();
+    buffer
 }
 
 /// Appends the definition levels of an optional column to `levels`: 1 for a value, 0 for a
