@@ -1,8 +1,8 @@
 //! The Parquet writer: batches of rows as columns ([`ColumnBatch`]) gathered into row groups of
 //! bounded size; a full row group is encoded and compressed column by column (each column
 //! chunk into its own pages in memory, by the run's pool and by the writer's thread while it
-//! waits) as the next one is gathered, then written out at once; the footer (schema, row group
-//! index, key-value metadata) at the end.
+//! waits) as the next one is gathered, then its chunks are written to the output in order; the
+//! footer (schema, row group index, key-value metadata) at the end.
 //!
 //! The file is written front to back, never sought: it can go to a pipe. At most two row
 //! groups are held: one gathered, one being encoded (its rows as columns, then its pages).
@@ -32,8 +32,8 @@ pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 /// before, as rows and then as pages).
 pub const ROW_GROUP_BYTES: usize = 4 << 20;
 
-/// Values handed to the encoder at a time: the encoder's view of a text column (a slice handle
-/// per value) is built for this many values only.
+/// Rows handed to the encoder at a time, at least (then up to a batch more): the encoder's view
+/// of a text column (a slice handle per value) is built for about this many values only.
 const WRITE_BATCH: usize = 8192;
 
 /// The compression of every column but the solution's.
@@ -96,8 +96,7 @@ impl ColumnPolicy {
 
 /// Writes rows as a Parquet file to `out`.
 pub struct ParquetWriter<'a> {
-    /// The file, written straight to the output (the encoded pages, a row group's at a time,
-    /// while they are fresh in the cache).
+    /// The file, written straight to the output (no copy of an encoded row group is held).
     file: SerializedFileWriter<&'a mut (dyn Write + Send)>,
     /// The batches of rows of the row group being gathered, encoded column by column when it
     /// is full (never copied into one).
