@@ -32,12 +32,16 @@ pub const REGIONS_NAME: &str = "regions";
 ///
 /// Lines come from the capped line splitter shared by every reader (line numbers, offsets, byte
 /// order mark, CRLF, over-long lines); `csv_core` parses them into fields, so quotes, `""` and
-/// quoted line breaks follow RFC 4180 exactly. A record's fields are held in a buffer of at
-/// most [`MAX_LINE`] bytes: a longer record is read to its end and reported, never held.
+/// quoted line breaks follow RFC 4180 exactly. A record on one line without a quote, the
+/// common case, is split at its separators directly, which gives the same fields. A record's
+/// fields are held in a buffer of at most [`MAX_LINE`] bytes: a longer record is read to its
+/// end and reported, never held. Records are read into the buffers of the ones given back.
 pub struct CsvReader<R> {
     lines: Lines<R>,
     span: Span,
     parser: csv_core::Reader,
+    /// The field separator (the parser's).
+    delimiter: u8,
     /// Whether the parser still has to learn the separator from the header's first line.
     separator_unknown: bool,
     /// Header names (trimmed), as found.
@@ -69,9 +73,10 @@ impl<R: BufRead> CsvReader<R> {
     /// Reads the header of `input` and finds the columns `options` asks for.
     pub fn new(input: R, options: &ReadOptions) -> Result<Self, super::ReaderError> {
         let mut reader = CsvReader {
-            lines: Lines::new(input, options.span.start, MAX_LINE),
+            lines: Lines::new(input, options.span.start, MAX_LINE).deferred(),
             span: options.span,
             parser: parser(b','),
+            delimiter: b',',
             separator_unknown: true,
             names: Vec::new(),
             puzzle: None,
@@ -168,7 +173,8 @@ impl<R: BufRead> CsvReader<R> {
                 }
                 None if self.separator_unknown => {
                     self.separator_unknown = false;
-                    self.parser = parser(delimiter_of(line.text));
+                    self.delimiter = delimiter_of(line.text);
+                    self.parser = parser(self.delimiter);
                     raw.insert(Raw {
                         line: line.number,
                         offset: line.offset,
@@ -186,6 +192,13 @@ impl<R: BufRead> CsvReader<R> {
             if line.too_long {
                 current.too_long = true;
                 self.parser.reset();
+                return Ok(raw);
+            }
+            // The common record: one line without quotes, whose fields are what lies between
+            // the separators (as the parser would find them, at less cost).
+            if !open && self.fields.count == 0 && memchr::memchr(b'"', line.text).is_none() {
+                self.fields.split(line.text, self.delimiter);
+                current.too_long = self.fields.overflow;
                 return Ok(raw);
             }
             for _ in memchr::memchr_iter(b'"', line.text) {
@@ -254,82 +267,98 @@ fn parser(delimiter: u8) -> csv_core::Reader {
 
 impl<R: BufRead + Send> RecordReader for CsvReader<R> {
     fn next_record(&mut self) -> io::Result<Option<Record>> {
+        let mut record = Record::default();
+        Ok(self.read_into(&mut record)?.then_some(record))
+    }
+
+    fn read_into(&mut self, record: &mut Record) -> io::Result<bool> {
         // Only a record's first line starts it, and which lines are first lines depends on the
         // quotes before them: records before the span are read to find where the next starts.
         let raw = loop {
             let Some(raw) = self.next_raw()? else {
-                return Ok(None);
+                return Ok(false);
             };
             if self.span.starts_after(raw.offset) {
                 continue;
             }
             if self.span.ends_before(raw.offset) {
-                return Ok(None);
+                return Ok(false);
             }
             let whole = !raw.too_long && raw.unclosed_quote.is_none();
             if !(whole && self.repeats_header()) {
                 break raw;
             }
         };
-        let mut record = Record {
-            line: raw.line,
-            offset: raw.offset,
-            ..Record::default()
-        };
-        if let Some(line) = raw.unclosed_quote {
-            record.defect = Some(Defect::UnclosedQuote { line });
-            return Ok(Some(record));
-        }
-        if raw.too_long {
-            record.defect = Some(Defect::RecordTooLong { limit: MAX_LINE });
-            return Ok(Some(record));
-        }
-        if self.strict && self.fields.len() != self.names.len() {
-            record.defect = Some(Defect::FieldCount {
+        // Every field is set afresh (the pattern names them all, so a new one cannot be left
+        // stale); the buffers of the puzzle, the solution and the values are reused.
+        let Record {
+            line,
+            offset,
+            puzzle,
+            solution,
+            kept,
+            regions,
+            optional,
+            defect,
+        } = record;
+        (*line, *offset) = (raw.line, raw.offset);
+        puzzle.clear();
+        let solution_buffer = solution.take();
+        let mut kept_buffers = std::mem::take(kept);
+        *regions = None;
+        optional.clear();
+        *defect = if let Some(line) = raw.unclosed_quote {
+            Some(Defect::UnclosedQuote { line })
+        } else if raw.too_long {
+            Some(Defect::RecordTooLong { limit: MAX_LINE })
+        } else if self.strict && self.fields.len() != self.names.len() {
+            Some(Defect::FieldCount {
                 found: self.fields.len(),
                 expected: self.names.len(),
-            });
-            return Ok(Some(record));
-        }
-        let needed = self
-            .puzzle
-            .into_iter()
-            .chain(self.solution)
-            .chain(self.regions)
-            .chain(self.kept.iter().copied());
-        for column in needed {
-            if column >= self.fields.len() {
-                record.defect = Some(Defect::MissingField {
+            })
+        } else {
+            self.puzzle
+                .into_iter()
+                .chain(self.solution)
+                .chain(self.regions)
+                .chain(self.kept.iter().copied())
+                .find(|&column| column >= self.fields.len())
+                .map(|column| Defect::MissingField {
                     column: escape(&self.names[column]),
                     fields: self.fields.len(),
-                });
-                return Ok(Some(record));
-            }
+                })
+        };
+        if defect.is_some() {
+            return Ok(true);
         }
-        if let Some(puzzle) = self.puzzle {
-            record.puzzle = self.fields.get(puzzle).to_vec();
+        if let Some(column) = self.puzzle {
+            puzzle.extend_from_slice(self.fields.get(column));
         }
-        record.solution = self.solution.map(|i| self.fields.get(i).to_vec());
-        record.kept = self
-            .kept
-            .iter()
-            .map(|&i| self.fields.get(i).to_vec())
-            .collect();
-        record.regions = self.regions.map(|i| self.fields.get(i).to_vec());
-        record.optional = self
-            .optional
-            .iter()
-            .map(|column| {
-                column
-                    .filter(|&i| i < self.fields.len())
-                    .map(|i| self.fields.get(i).to_vec())
-            })
-            .collect();
-        Ok(Some(record))
+        *solution = self
+            .solution
+            .map(|column| filled(solution_buffer, self.fields.get(column)));
+        kept_buffers.truncate(self.kept.len());
+        kept_buffers.resize_with(self.kept.len(), Vec::new);
+        for (buffer, &column) in kept_buffers.iter_mut().zip(&self.kept) {
+            buffer.clear();
+            buffer.extend_from_slice(self.fields.get(column));
+        }
+        *kept = kept_buffers;
+        *regions = self.regions.map(|column| self.fields.get(column).to_vec());
+        optional.extend(self.optional.iter().map(|column| {
+            column
+                .filter(|&i| i < self.fields.len())
+                .map(|i| self.fields.get(i).to_vec())
+        }));
+        Ok(true)
     }
 
     fn position(&self) -> Position {
         self.lines.position()
+    }
+
+    fn settle(&mut self) {
+        self.lines.settle();
     }
 
     fn has_regions(&self) -> bool {
@@ -339,6 +368,14 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
     fn has_column(&self, name: &str) -> bool {
         self.find("optional", Some(name), &[]).is_ok()
     }
+}
+
+/// `bytes` in `buffer` (reused when there is one).
+fn filled(buffer: Option<Vec<u8>>, bytes: &[u8]) -> Vec<u8> {
+    let mut buffer = buffer.unwrap_or_default();
+    buffer.clear();
+    buffer.extend_from_slice(bytes);
+    buffer
 }
 
 /// The fields of one record, unquoted, stored back to back in at most [`MAX_LINE`] bytes.
@@ -426,6 +463,30 @@ impl Fields {
         }
     }
 
+    /// The fields of a whole record on one line without quotes: the bytes between the
+    /// separators `delimiter`.
+    fn split(&mut self, line: &[u8], delimiter: u8) {
+        let mut start = 0;
+        for end in memchr::memchr_iter(delimiter, line).chain([line.len()]) {
+            let field = &line[start..end];
+            start = end + 1;
+            if self.count == self.ends.len() {
+                if self.ends.len() >= MAX_LINE {
+                    self.overflow = true;
+                    self.count = 0;
+                    return;
+                }
+                let more = self.ends.len();
+                self.ends.resize(more * 2, 0);
+            }
+            // A line is at most MAX_LINE bytes, as `bytes` is: every field fits.
+            self.bytes[self.used..self.used + field.len()].copy_from_slice(field);
+            self.used += field.len();
+            self.ends[self.count] = self.used;
+            self.count += 1;
+        }
+    }
+
     fn len(&self) -> usize {
         self.count
     }
@@ -504,6 +565,28 @@ mod tests {
     use super::super::{Columns, ReaderError};
     use super::*;
 
+    proptest::proptest! {
+        /// A line without quotes is split into the fields the parser finds in it, whatever
+        /// the separator, blanks and empty fields.
+        #[test]
+        fn a_line_without_quotes_splits_as_the_parser_parses_it(
+            line in proptest::collection::vec(
+                proptest::sample::select(b"1.a ,;\t\x00\xff".to_vec()), 1..40),
+            delimiter in proptest::sample::select(b",;\t".to_vec()),
+        ) {
+            let mut parsed = Fields::default();
+            let mut parser = parser(delimiter);
+            parsed.feed(&mut parser, &line);
+            proptest::prop_assert!(parsed.feed(&mut parser, b"\n"));
+            let mut split = Fields::default();
+            split.split(&line, delimiter);
+            proptest::prop_assert_eq!(
+                split.iter().collect::<Vec<_>>(),
+                parsed.iter().collect::<Vec<_>>()
+            );
+        }
+    }
+
     fn options(want_solution: bool, keep: &[&str]) -> ReadOptions {
         ReadOptions {
             wanted: if want_solution {
@@ -526,6 +609,29 @@ mod tests {
             out.push(r);
         }
         Ok(out)
+    }
+
+    #[test]
+    fn a_reused_record_reads_as_a_fresh_one() {
+        let input = "id,puzzle,solution,note\n1,1.3,x,a\n2,\"4,5\",y\n3,7.8,z,\"two\nlines\"\n4\n5,9..,w,b\n";
+        let options = ReadOptions {
+            optional: vec!["note".to_string()],
+            ..options(true, &["id"])
+        };
+        let fresh = read(input, &options).unwrap();
+        assert_eq!(fresh.len(), 5);
+        assert!(fresh[3].defect.is_some());
+        let mut reader = CsvReader::new(input.as_bytes(), &options).unwrap();
+        let mut record = Record {
+            kept: vec![b"old".to_vec(), b"older".to_vec()],
+            regions: Some(b"old".to_vec()),
+            ..fresh[2].clone()
+        };
+        for expected in &fresh {
+            assert!(reader.read_into(&mut record).unwrap());
+            assert_eq!(&record, expected);
+        }
+        assert!(!reader.read_into(&mut record).unwrap());
     }
 
     #[test]
