@@ -305,8 +305,8 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
         puzzle.clear();
         let solution_buffer = solution.take();
         let mut kept_buffers = std::mem::take(kept);
-        *regions = None;
-        optional.clear();
+        let regions_buffer = regions.take();
+        let mut optional_buffers = std::mem::take(optional);
         *defect = if let Some(line) = raw.unclosed_quote {
             Some(Defect::UnclosedQuote { line })
         } else if raw.too_long {
@@ -344,12 +344,18 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             buffer.extend_from_slice(self.fields.get(column));
         }
         *kept = kept_buffers;
-        *regions = self.regions.map(|column| self.fields.get(column).to_vec());
-        optional.extend(self.optional.iter().map(|column| {
-            column
+        *regions = self
+            .regions
+            .map(|column| filled(regions_buffer, self.fields.get(column)));
+        optional_buffers.truncate(self.optional.len());
+        optional_buffers.resize_with(self.optional.len(), || None);
+        for (buffer, column) in optional_buffers.iter_mut().zip(&self.optional) {
+            let old = buffer.take();
+            *buffer = column
                 .filter(|&i| i < self.fields.len())
-                .map(|i| self.fields.get(i).to_vec())
-        }));
+                .map(|i| filled(old, self.fields.get(i)));
+        }
+        *optional = optional_buffers;
         Ok(true)
     }
 

@@ -413,10 +413,15 @@ fn read_rows<'a>(
             message: other.to_string(),
         },
     })?;
-    while let Some(record) = reader.next_record().map_err(|source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })? {
+    // One record, read into again and again.
+    let mut record = crate::format::Record::default();
+    while reader
+        .read_into(&mut record)
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+    {
         if let Some(defect) = &record.defect {
             return Err(ReadError::Syntax {
                 path: path.to_path_buf(),
