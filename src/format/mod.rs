@@ -587,6 +587,23 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
+/// Reads every record of `reader` into one record that starts as `stale` (buffers and fields
+/// of another record) and checks each against `fresh`, the same input read record by record:
+/// a reader that reuses buffers must leave nothing of the record before.
+#[cfg(test)]
+pub(crate) fn assert_reads_as_fresh(
+    reader: &mut dyn RecordReader,
+    stale: Record,
+    fresh: &[Record],
+) {
+    let mut record = stale;
+    for expected in fresh {
+        assert!(reader.read_into(&mut record).unwrap());
+        assert_eq!(&record, expected);
+    }
+    assert!(!reader.read_into(&mut record).unwrap());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
