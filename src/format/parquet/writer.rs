@@ -120,15 +120,14 @@ pub struct ParquetWriter<'a> {
 struct GroupEncoding {
     shared: Arc<Claims>,
     done: mpsc::Receiver<Encoded>,
-    /// Columns, and batches the rows came in.
-    columns: usize,
+    /// Batches the rows came in.
     batches: usize,
 }
 
 /// The columns of a row group not yet claimed, and where each encoded one goes.
 struct Claims {
     tasks: Mutex<Vec<ColumnTask>>,
-    done: Mutex<mpsc::Sender<Encoded>>,
+    done: mpsc::Sender<Encoded>,
     properties: WriterPropertiesPtr,
 }
 
@@ -167,11 +166,7 @@ impl Claims {
             parts: task.parts,
         };
         // The writer is gone when the run has stopped: the column is dropped.
-        let _ = self
-            .done
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(encoded);
+        let _ = self.done.send(encoded);
         true
     }
 }
@@ -435,13 +430,12 @@ impl<'a> ParquetWriter<'a> {
         let (done, receiver) = mpsc::channel();
         let shared = Arc::new(Claims {
             tasks: Mutex::new(tasks),
-            done: Mutex::new(done),
+            done,
             properties: Arc::clone(self.file.properties()),
         });
         self.encoding = Some(GroupEncoding {
             shared: Arc::clone(&shared),
             done: receiver,
-            columns,
             batches: group.len(),
         });
         match self.pool {
@@ -463,23 +457,24 @@ impl<'a> ParquetWriter<'a> {
             return Ok(());
         };
         while encoding.shared.encode_one() {}
-        let mut chunks: Vec<Option<Encoded>> = (0..encoding.columns).map(|_| None).collect();
-        for _ in 0..encoding.columns {
-            let encoded = encoding
-                .done
-                .recv()
-                .expect("every claimed column is sent back");
-            let index = encoded.index;
-            chunks[index] = Some(encoded);
-        }
+        let columns = self.file.schema_descr().num_columns();
+        let mut chunks: Vec<Encoded> = (0..columns)
+            .map(|_| {
+                encoding
+                    .done
+                    .recv()
+                    .expect("every claimed column is sent back")
+            })
+            .collect();
+        chunks.sort_unstable_by_key(|encoded| encoded.index);
         let mut batches: Vec<ColumnBatch> = (0..encoding.batches)
             .map(|_| ColumnBatch {
                 columns: Vec::new(),
             })
             .collect();
-        let mut spare_pages = Vec::with_capacity(encoding.columns);
+        let mut spare_pages = Vec::with_capacity(columns);
         let mut writer = self.file.next_row_group().map_err(encoding_error)?;
-        for encoded in chunks.into_iter().map(|c| c.expect("every column encoded")) {
+        for encoded in chunks {
             let (pages, close) = encoded.chunk.map_err(encoding_error)?;
             writer
                 .append_column(&pages, close)
