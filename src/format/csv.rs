@@ -455,12 +455,10 @@ impl Fields {
                     self.count = 0;
                 }
                 csv_core::ReadRecordResult::OutputEndsFull => {
-                    if self.overflow || self.ends.len() >= MAX_LINE {
-                        self.overflow = true;
+                    if self.overflow {
                         self.count = 0;
                     } else {
-                        let more = self.ends.len();
-                        self.ends.resize(more * 2, 0);
+                        self.more_ends();
                     }
                 }
                 csv_core::ReadRecordResult::Record => return true,
@@ -476,14 +474,8 @@ impl Fields {
         for end in memchr::memchr_iter(delimiter, line).chain([line.len()]) {
             let field = &line[start..end];
             start = end + 1;
-            if self.count == self.ends.len() {
-                if self.ends.len() >= MAX_LINE {
-                    self.overflow = true;
-                    self.count = 0;
-                    return;
-                }
-                let more = self.ends.len();
-                self.ends.resize(more * 2, 0);
+            if self.count == self.ends.len() && !self.more_ends() {
+                return;
             }
             // A line is at most MAX_LINE bytes, as `bytes` is: every field fits.
             self.bytes[self.used..self.used + field.len()].copy_from_slice(field);
@@ -491,6 +483,19 @@ impl Fields {
             self.ends[self.count] = self.used;
             self.count += 1;
         }
+    }
+
+    /// Room for twice as many field ends; at the limit (a record of more than [`MAX_LINE`]
+    /// fields), none: the record overflows and its fields are dropped.
+    fn more_ends(&mut self) -> bool {
+        if self.ends.len() >= MAX_LINE {
+            self.overflow = true;
+            self.count = 0;
+            return false;
+        }
+        let more = self.ends.len();
+        self.ends.resize(more * 2, 0);
+        true
     }
 
     fn len(&self) -> usize {
