@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use crate::files::digest::{Digest, Hasher};
 use crate::files::file_id::{Clash, RunFiles};
+use crate::files::input::filled;
 use crate::files::output::{Output, OutputError, Target, sealed_file};
 use crate::identity::options;
 use crate::shard;
@@ -508,11 +509,7 @@ fn copy(
     hasher: &mut Hasher,
 ) -> Result<(), JoinError> {
     loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(JoinError::Read(path.to_path_buf(), e)),
-        };
+        let buf = filled(input).map_err(|e| JoinError::Read(path.to_path_buf(), e))?;
         if buf.is_empty() {
             return Ok(());
         }

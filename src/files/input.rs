@@ -294,15 +294,23 @@ pub const PARQUET_MAGIC: &[u8] = b"PAR1";
 /// The first two bytes of every gzip member.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
 
-/// The first `n` bytes of `input` (fewer at its end), left unread.
-fn peek(input: &mut impl BufRead, n: usize) -> io::Result<Vec<u8>> {
+/// The buffer of `input`, filled if it is empty (empty at the end of the input); a read
+/// interrupted by a signal is tried again.
+pub fn filled(input: &mut impl BufRead) -> io::Result<&[u8]> {
     loop {
         match input.fill_buf() {
-            Ok(bytes) => return Ok(bytes[..bytes.len().min(n)].to_vec()),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
+            Ok(_) => break,
         }
     }
+    input.fill_buf()
+}
+
+/// The first `n` bytes of `input` (fewer at its end), left unread.
+fn peek(input: &mut impl BufRead, n: usize) -> io::Result<Vec<u8>> {
+    let bytes = filled(input)?;
+    Ok(bytes[..bytes.len().min(n)].to_vec())
 }
 
 /// The input without a UTF-8 byte order mark at its start.
@@ -404,11 +412,7 @@ impl<R: BufRead> Read for GzipMembers<R> {
 /// Reads `input` to its end, which must hold only zero bytes.
 fn skip_zeros(input: &mut impl BufRead) -> io::Result<()> {
     loop {
-        let bytes = match input.fill_buf() {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let bytes = filled(input)?;
         if bytes.is_empty() {
             return Ok(());
         }

@@ -13,6 +13,7 @@
 use std::io::{self, BufRead};
 
 use super::Position;
+use crate::files::input::filled;
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -87,11 +88,7 @@ impl<R: BufRead> Lines<R> {
         }
         self.settle();
         loop {
-            let available = match self.input.fill_buf() {
-                Ok(bytes) => bytes,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let available = filled(&mut self.input)?;
             if available.is_empty() {
                 return Ok(());
             }
@@ -130,11 +127,7 @@ impl<R: BufRead> Lines<R> {
         let mut overflow = false;
         let mut read_any = false;
         loop {
-            let available = match self.input.fill_buf() {
-                Ok(bytes) => bytes,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let available = filled(&mut self.input)?;
             if available.is_empty() {
                 if !read_any {
                     return Ok(None);
@@ -166,17 +159,20 @@ impl<R: BufRead> Lines<R> {
         }
         let too_long = overflow || self.buf.len() > self.cap;
         self.buf.truncate(self.cap);
-        let text = if start.offset == 0 && self.buf.starts_with(BOM) {
-            &self.buf[BOM.len()..]
-        } else {
-            &self.buf[..]
-        };
         Ok(Some(Line {
             number: start.line,
             offset: start.offset,
-            text,
+            text: without_bom(&self.buf, start.offset),
             too_long,
         }))
+    }
+}
+
+/// `text` without the byte order mark that may open the input (on the line at offset 0).
+fn without_bom(text: &[u8], offset: u64) -> &[u8] {
+    match text.strip_prefix(BOM) {
+        Some(rest) if offset == 0 => rest,
+        _ => text,
     }
 }
 
@@ -184,13 +180,7 @@ impl<R: BufRead> Lines<R> {
     /// Where the next line ends in the input's buffer (its newline), when it lies there whole
     /// and within the cap.
     fn whole_line_held(&mut self) -> io::Result<Option<usize>> {
-        let available = loop {
-            match self.input.fill_buf() {
-                Ok(bytes) => break bytes,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
+        let available = filled(&mut self.input)?;
         let rest = available.get(self.held..).unwrap_or_default();
         Ok(memchr::memchr(b'\n', rest)
             .filter(|&n| n <= self.cap)
@@ -209,15 +199,10 @@ impl<R: BufRead> Lines<R> {
         if let [rest @ .., b'\r'] = text {
             text = rest;
         }
-        if start.offset == 0
-            && let Some(rest) = text.strip_prefix(BOM)
-        {
-            text = rest;
-        }
         Ok(Line {
             number: start.line,
             offset: start.offset,
-            text,
+            text: without_bom(text, start.offset),
             too_long: false,
         })
     }
