@@ -252,7 +252,7 @@ fn stream(
         settings: settings.clone(),
         // The batches' rows, once gathered, go back for later batches to fill.
         writer: RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone())
-            .keeping_spare(2 * settings.chunk.records.div_ceil(super::pool::BATCH)),
+            .keeping_spare(settings.chunk.pool_batches()),
         names,
         shape,
         cancel: AtomicBool::new(false),

@@ -197,7 +197,7 @@ fn solving_threads(settings: &Settings, first: &feed::Chunk) -> usize {
     let batches = if first.last {
         first.items.len().div_ceil(BATCH)
     } else {
-        2 * settings.chunk.records.div_ceil(BATCH)
+        settings.chunk.pool_batches()
     };
     settings.threads.min(batches).max(1)
 }
@@ -242,7 +242,7 @@ pub fn run(
             columns(settings, &shape),
             column_kinds(settings, &shape),
         )
-        .keeping_spare(2 * settings.chunk.records.div_ceil(pool::BATCH)),
+        .keeping_spare(settings.chunk.pool_batches()),
         names: inputs.iter().map(|i| i.name.clone()).collect(),
         shape,
         cancel: AtomicBool::new(false),

@@ -71,6 +71,13 @@ pub const CHUNK_RECORDS: usize = 8192;
 /// [`BATCH`](super::BATCH), so no more batches than this are ever waiting for a thread.
 pub const MAX_THREADS: usize = 2 * CHUNK_RECORDS / super::BATCH;
 
+impl ChunkSize {
+    /// The most batches the pool holds: two chunks' worth.
+    pub fn pool_batches(&self) -> usize {
+        2 * self.records.div_ceil(super::BATCH)
+    }
+}
+
 impl Default for ChunkSize {
     fn default() -> Self {
         ChunkSize {
