@@ -17,6 +17,7 @@ use std::io::{self, BufRead};
 use super::lines::Lines;
 use super::{
     Cell, Defect, HeaderError, MAX_LINE, Position, ReadOptions, Record, RecordReader, Span, escape,
+    refilled,
 };
 
 /// Header names taken as the puzzle column, in order of preference.
@@ -336,7 +337,7 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
         }
         *solution = self
             .solution
-            .map(|column| filled(solution_buffer, self.fields.get(column)));
+            .map(|column| refilled(solution_buffer, self.fields.get(column)));
         kept_buffers.truncate(self.kept.len());
         kept_buffers.resize_with(self.kept.len(), Vec::new);
         for (buffer, &column) in kept_buffers.iter_mut().zip(&self.kept) {
@@ -346,14 +347,14 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
         *kept = kept_buffers;
         *regions = self
             .regions
-            .map(|column| filled(regions_buffer, self.fields.get(column)));
+            .map(|column| refilled(regions_buffer, self.fields.get(column)));
         optional_buffers.truncate(self.optional.len());
         optional_buffers.resize_with(self.optional.len(), || None);
         for (buffer, column) in optional_buffers.iter_mut().zip(&self.optional) {
             let old = buffer.take();
             *buffer = column
                 .filter(|&i| i < self.fields.len())
-                .map(|i| filled(old, self.fields.get(i)));
+                .map(|i| refilled(old, self.fields.get(i)));
         }
         *optional = optional_buffers;
         Ok(true)
@@ -374,14 +375,6 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
     fn has_column(&self, name: &str) -> bool {
         self.find("optional", Some(name), &[]).is_ok()
     }
-}
-
-/// `bytes` in `buffer` (reused when there is one).
-fn filled(buffer: Option<Vec<u8>>, bytes: &[u8]) -> Vec<u8> {
-    let mut buffer = buffer.unwrap_or_default();
-    buffer.clear();
-    buffer.extend_from_slice(bytes);
-    buffer
 }
 
 /// The fields of one record, unquoted, stored back to back in at most [`MAX_LINE`] bytes.

@@ -66,7 +66,7 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
                 optional,
                 defect,
             } = record;
-            let mut solution_buffer = solution.take().unwrap_or_default();
+            let solution_buffer = solution.take();
             (*number, *offset) = (line.number, line.offset);
             puzzle_buffer.clear();
             kept.clear();
@@ -82,11 +82,7 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
             if self.want_solution {
                 *solution = fields(&text[puzzle.len()..])
                     .find(|f| f.len() == CELLS && f.iter().all(u8::is_ascii_digit))
-                    .map(|f| {
-                        solution_buffer.clear();
-                        solution_buffer.extend_from_slice(f);
-                        solution_buffer
-                    });
+                    .map(|f| super::refilled(solution_buffer, f));
             }
             return Ok(true);
         }

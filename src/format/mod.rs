@@ -112,6 +112,15 @@ impl Record {
     }
 }
 
+/// `bytes` in `buffer`, a field's buffer from a record read before, when there is one: what
+/// a reader that reuses records fills a field with.
+pub(crate) fn refilled(buffer: Option<Vec<u8>>, bytes: &[u8]) -> Vec<u8> {
+    let mut buffer = buffer.unwrap_or_default();
+    buffer.clear();
+    buffer.extend_from_slice(bytes);
+    buffer
+}
+
 /// A record the reader could not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Defect {
