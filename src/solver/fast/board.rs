@@ -12,7 +12,7 @@ use super::tables::{
     BAND, COLUMN_CELLS, GIVEN_ROWS_AND_BOXES, KEEP_IN_BAND, OTHER_BANDS, PERMUTATIONS, POINTING,
     fold_columns, spread_columns, unsolved_peers,
 };
-use crate::grid::Grid;
+use crate::grid::{CELLS, Grid};
 use crate::layout::UnitName;
 use crate::solver::{Event, Observer, Rule, Search};
 
@@ -345,7 +345,7 @@ impl Board {
     #[inline(always)]
     pub(super) fn placed_count(&self) -> u64 {
         let unsolved: u32 = self.unsolved.iter().map(|u| u.count_ones()).sum();
-        81 - u64::from(unsolved)
+        CELLS as u64 - u64::from(unsolved)
     }
 
     #[inline(always)]
