@@ -20,6 +20,7 @@ fn main() -> ExitCode {
     };
     let interrupt = interrupt_flag();
     survive_file_size_limit();
+    keep_freed_memory();
     match command::run(config, &interrupt) {
         Ok(exit) => exit.into(),
         Err(e) => {
@@ -69,6 +70,31 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     }
     flag
 }
+
+/// Tells the C library's allocator to keep the memory a run frees for the run's next buffers,
+/// instead of handing it back to the system and faulting it in again a moment later. A run
+/// frees and allocates the same large buffers over and over (chunks of rows; a Parquet row
+/// group's columns and pages, on every worker thread), and by default each worker's arena is
+/// shrunk as soon as a megabyte or so is free at its top: writing 1,000,000 rows to Parquet
+/// took 110,000 page faults and 12% more CPU. The process holds no more than its peak (a
+/// run's memory is bounded: see the README), it only stops returning it early.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn keep_freed_memory() {
+    /// Freed memory kept at the top of a heap before any is returned: more than a run holds.
+    const TRIM_THRESHOLD: i32 = 256 << 20;
+    /// Blocks up to this size come from the heaps (and are reused) rather than from their own
+    /// mapping (returned when freed): the largest the C library allows.
+    const MMAP_THRESHOLD: i32 = 32 << 20;
+    // SAFETY: `mallopt` only sets allocator parameters; it is called before any other thread
+    // exists. A failure (0) leaves the defaults, which are correct, only slower.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn keep_freed_memory() {}
 
 /// Makes a write past the file-size limit (`ulimit -f`) fail with "File too large", reported
 /// like any write error, instead of killing the process with SIGXFSZ: the signal is caught and
