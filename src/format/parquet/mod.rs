@@ -202,6 +202,77 @@ mod tests {
         }
     }
 
+    /// A grid column's value for row `i`: nulls, empty values and values of any length, some
+    /// not ASCII.
+    fn grid_value(i: usize) -> Option<String> {
+        match i % 13 {
+            0 => None,
+            1 => Some(String::new()),
+            2 => Some(format!("é{}", "9".repeat(i % 300))),
+            _ => Some(format!("{i:0>81}")),
+        }
+    }
+
+    #[test]
+    fn grid_columns_read_back_with_nulls_across_pages_and_in_single_runs() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use parquet::record::Field;
+        // The puzzles mix nulls and values on more pages than one; the solutions are null in
+        // the first half of the rows and present in the second: all null in the first row
+        // group, all present in the last, mixed in the one that holds the middle.
+        let kinds = [ColumnKind::Count, ColumnKind::Text, ColumnKind::Text];
+        let names = ["line", "puzzle", "solution"].map(String::from);
+        let n = writer::ROW_GROUP_ROWS + 20_000;
+        let mut out = Vec::new();
+        let mut file = ParquetWriter::new(&mut out, &names, &kinds, &[]).unwrap();
+        let mut rows = ColumnBatch::new(&kinds);
+        for i in 0..n {
+            let puzzle = grid_value(i);
+            rows.push_row([
+                Cell::Int(i as u64),
+                puzzle.as_deref().map_or(Cell::Null, Cell::Text),
+                if i < n / 2 {
+                    Cell::Null
+                } else {
+                    Cell::Plain(b"123456789")
+                },
+            ]);
+            if rows.rows() == 1000 {
+                file.write(std::mem::replace(&mut rows, ColumnBatch::new(&kinds)))
+                    .unwrap();
+            }
+        }
+        file.write(rows).unwrap();
+        file.finish().unwrap();
+
+        let reader = SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
+        let groups = reader.metadata().row_groups();
+        assert!(groups.len() >= 3, "{} row groups", groups.len());
+        let puzzle_pages = reader
+            .get_row_group(0)
+            .unwrap()
+            .get_column_page_reader(1)
+            .unwrap()
+            .count();
+        assert!(puzzle_pages > 1, "{puzzle_pages} pages");
+        let mut read = 0;
+        for (i, row) in reader.get_row_iter(None).unwrap().enumerate() {
+            let row = row.unwrap();
+            let fields: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
+            assert_eq!(fields[0], &Field::ULong(i as u64), "row {i}");
+            let puzzle = grid_value(i).map_or(Field::Null, Field::Str);
+            assert_eq!(fields[1], &puzzle, "row {i}");
+            let solution = if i < n / 2 {
+                Field::Null
+            } else {
+                Field::Str("123456789".to_string())
+            };
+            assert_eq!(fields[2], &solution, "row {i}");
+            read += 1;
+        }
+        assert_eq!(read, n);
+    }
+
     #[test]
     fn an_empty_file_has_a_schema_and_no_rows() {
         let bytes = written(0, 10);
