@@ -69,7 +69,7 @@ impl TextColumn {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_bytes(&mut self, bytes: &[u8], utf8: bool) {
         if utf8 {
             self.data.extend_from_slice(bytes);
@@ -81,6 +81,7 @@ impl TextColumn {
         self.valid.push(true);
     }
 
+    #[inline(always)]
     fn push_null(&mut self) {
         self.offsets.push(self.data.len());
         self.valid.push(false);
@@ -127,7 +128,7 @@ impl Column {
 
     /// Appends one value. A count in a text column, or text in a count column, is a bug in the
     /// job's column types.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, cell: Cell<'_>) {
         match (self, cell) {
             (Column::Text(c), Cell::Text(s)) => c.push_bytes(s.as_bytes(), true),
