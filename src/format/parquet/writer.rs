@@ -2,7 +2,9 @@
 //! bounded size; a full row group is encoded and compressed column by column (each column
 //! chunk into its own pages in memory, by the run's pool and by the writer's thread while it
 //! waits) as the next one is gathered, then its chunks are written to the output in order; the
-//! footer (schema, row group index, key-value metadata) at the end.
+//! footer (schema, row group index, key-value metadata) at the end. The grid columns' pages are
+//! built here from the rows' bytes ([`encode_plain_text`]); the other columns go through the
+//! `parquet` crate's column writer.
 //!
 //! The file is written front to back, never sought: it can go to a pipe. At most two row
 //! groups are held: one gathered, one being encoded (its rows as columns, then its pages).
