@@ -359,7 +359,8 @@ impl PlainPage {
             self.valid.push(valid);
             if valid {
                 let value = &text.data[text.offsets[row]..text.offsets[row + 1]];
-                // A value is far shorter than 4 GiB: row groups hold at most a few MiB.
+                // A value fits Parquet's 4-byte length: a field of a record is at most a line
+                // of input (`format::MAX_LINE`) or a value of a Parquet input, itself so stored.
                 self.values
                     .extend_from_slice(&(value.len() as u32).to_le_bytes());
                 self.values.extend_from_slice(value);
