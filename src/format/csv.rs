@@ -16,8 +16,8 @@ use std::io::{self, BufRead};
 
 use super::lines::Lines;
 use super::{
-    Cell, Defect, HeaderError, MAX_LINE, Position, ReadOptions, Record, RecordReader, Span, escape,
-    refilled,
+    Cell, Defect, HeaderError, MAX_LINE, Position, ReadOptions, Record, RecordReader, Span, Spare,
+    escape, refilled,
 };
 
 /// Header names taken as the puzzle column, in order of preference.
@@ -290,25 +290,13 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
                 break raw;
             }
         };
-        // Every field is set afresh (the pattern names them all, so a new one cannot be left
-        // stale); the buffers of the puzzle, the solution and the values are reused.
-        let Record {
-            line,
-            offset,
-            puzzle,
-            solution,
-            kept,
-            regions,
-            optional,
-            defect,
-        } = record;
-        (*line, *offset) = (raw.line, raw.offset);
-        puzzle.clear();
-        let solution_buffer = solution.take();
-        let mut kept_buffers = std::mem::take(kept);
-        let regions_buffer = regions.take();
-        let mut optional_buffers = std::mem::take(optional);
-        *defect = if let Some(line) = raw.unclosed_quote {
+        let Spare {
+            solution: solution_buffer,
+            kept: mut kept_buffers,
+            regions: regions_buffer,
+            optional: mut optional_buffers,
+        } = record.restart(raw.line, raw.offset);
+        record.defect = if let Some(line) = raw.unclosed_quote {
             Some(Defect::UnclosedQuote { line })
         } else if raw.too_long {
             Some(Defect::RecordTooLong { limit: MAX_LINE })
@@ -329,13 +317,13 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
                     fields: self.fields.len(),
                 })
         };
-        if defect.is_some() {
+        if record.defect.is_some() {
             return Ok(true);
         }
         if let Some(column) = self.puzzle {
-            puzzle.extend_from_slice(self.fields.get(column));
+            record.puzzle.extend_from_slice(self.fields.get(column));
         }
-        *solution = self
+        record.solution = self
             .solution
             .map(|column| refilled(solution_buffer, self.fields.get(column)));
         kept_buffers.truncate(self.kept.len());
@@ -344,8 +332,8 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             buffer.clear();
             buffer.extend_from_slice(self.fields.get(column));
         }
-        *kept = kept_buffers;
-        *regions = self
+        record.kept = kept_buffers;
+        record.regions = self
             .regions
             .map(|column| refilled(regions_buffer, self.fields.get(column)));
         optional_buffers.truncate(self.optional.len());
@@ -356,7 +344,7 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
                 .filter(|&i| i < self.fields.len())
                 .map(|i| refilled(old, self.fields.get(i)));
         }
-        *optional = optional_buffers;
+        record.optional = optional_buffers;
         Ok(true)
     }
 

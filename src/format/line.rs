@@ -54,35 +54,17 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
             if self.span.ends_before(line.offset) {
                 return Ok(false);
             }
-            // Every field is set afresh (the pattern names them all, so a new one cannot be
-            // left stale); the buffers of the puzzle and solution are reused.
-            let Record {
-                line: number,
-                offset,
-                puzzle: puzzle_buffer,
-                solution,
-                kept,
-                regions,
-                optional,
-                defect,
-            } = record;
-            let solution_buffer = solution.take();
-            (*number, *offset) = (line.number, line.offset);
-            puzzle_buffer.clear();
-            kept.clear();
-            *regions = None;
-            optional.clear();
-            *defect = None;
+            let spare = record.restart(line.number, line.offset);
             if line.too_long {
-                *defect = Some(Defect::LineTooLong { limit: MAX_LINE });
+                record.defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 return Ok(true);
             }
             let puzzle = plain.unwrap_or_else(|| puzzle_token(text));
-            puzzle_buffer.extend_from_slice(puzzle);
+            record.puzzle.extend_from_slice(puzzle);
             if self.want_solution {
-                *solution = fields(&text[puzzle.len()..])
+                record.solution = fields(&text[puzzle.len()..])
                     .find(|f| f.len() == CELLS && f.iter().all(u8::is_ascii_digit))
-                    .map(|f| super::refilled(solution_buffer, f));
+                    .map(|f| super::refilled(spare.solution, f));
             }
             return Ok(true);
         }

@@ -110,6 +110,40 @@ impl Record {
             + self.kept.iter().map(Vec::len).sum::<usize>()
             + self.optional.iter().flatten().map(Vec::len).sum::<usize>()
     }
+
+    /// Starts the record over as the one at `line` and `offset`, for a reader that reuses
+    /// records: every field is set afresh (the pattern names them all, so a field added later
+    /// cannot be left stale), the puzzle emptied in its buffer, and the buffers of the other
+    /// fields handed back for the reader to fill ([`refilled`]) or drop.
+    pub(crate) fn restart(&mut self, line: u64, offset: u64) -> Spare {
+        let Record {
+            line: number,
+            offset: start,
+            puzzle,
+            solution,
+            kept,
+            regions,
+            optional,
+            defect,
+        } = self;
+        (*number, *start) = (line, offset);
+        puzzle.clear();
+        *defect = None;
+        Spare {
+            solution: solution.take(),
+            kept: std::mem::take(kept),
+            regions: regions.take(),
+            optional: std::mem::take(optional),
+        }
+    }
+}
+
+/// The buffers of a record's fields beside the puzzle, taken by [`Record::restart`].
+pub(crate) struct Spare {
+    pub solution: Option<Vec<u8>>,
+    pub kept: Vec<Vec<u8>>,
+    pub regions: Option<Vec<u8>>,
+    pub optional: Vec<Option<Vec<u8>>>,
 }
 
 /// `bytes` in `buffer`, a field's buffer from a record read before, when there is one: what
