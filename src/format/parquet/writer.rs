@@ -43,6 +43,14 @@ const WRITE_BATCH: usize = 8192;
 /// page ends with the value that reaches this): the `parquet` crate's own default.
 const PAGE_BYTES: usize = 1 << 20;
 
+/// Rows in such a page, at most (short values and nulls take few bytes).
+const PAGE_ROWS: usize = 32 * 1024;
+
+/// The room left before a page's values for its definition levels, which are known only when
+/// the page ends: their length (4 bytes), a run's header (a varint, 10 bytes at most) and a
+/// bit for each row.
+const LEVELS_ROOM: usize = 4 + 10 + PAGE_ROWS / 8;
+
 /// The compression of every column but the solution's.
 pub const COMPRESSION: Compression = Compression::SNAPPY;
 
@@ -272,8 +280,8 @@ fn encode(
 }
 
 /// Encodes a text column that has neither dictionary nor statistics (the grids) straight from
-/// the parts' bytes, into data pages (format v1) of about [`PAGE_BYTES`] of values: the nulls as
-/// definition levels, each value PLAIN (its length in 4 bytes, little-endian, then its bytes),
+/// the parts' bytes, into data pages (format v1) of about [`PAGE_BYTES`] of values and at most
+/// [`PAGE_ROWS`] rows: the nulls as definition levels, each value PLAIN (its length in 4 bytes, little-endian, then its bytes),
 /// the page compressed as a whole. The `parquet` crate's column writer would make a handle per
 /// value and copy the values twice before compressing them: for the grids of an easy run that
 /// is about a tenth of the CPU.
@@ -283,7 +291,7 @@ fn encode_plain_text(
 ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
     let mut out = TrackedWrite::new(std::mem::take(&mut task.pages));
     let mut writer = SerializedPageWriter::new(&mut out);
-    let mut page = PlainPage::default();
+    let mut page = PlainPage::new();
     let mut chunk = ChunkSizes::default();
     for part in &mut task.parts {
         let Column::Text(text) = part else {
@@ -292,7 +300,7 @@ fn encode_plain_text(
         let mut row = 0;
         while row < text.valid.len() {
             row = page.fill(text, row);
-            if page.values.len() >= PAGE_BYTES {
+            if page.is_full() {
                 chunk.add(page.write(&mut writer, compression)?);
             }
         }
@@ -324,12 +332,14 @@ fn encode_plain_text(
 }
 
 /// The rows of a data page being built by [`encode_plain_text`].
-#[derive(Default)]
 struct PlainPage {
     /// Whether each row has a value.
     valid: Vec<bool>,
-    /// The values, PLAIN.
-    values: Vec<u8>,
+    /// [`LEVELS_ROOM`] bytes of room for the definition levels, then the values, PLAIN: the
+    /// page is written from here, its values never copied behind its levels.
+    body: Vec<u8>,
+    /// The definition levels of the page being written.
+    levels: Vec<u8>,
 }
 
 /// What a column chunk's pages add up to, for the footer.
@@ -351,45 +361,72 @@ impl ChunkSizes {
 }
 
 impl PlainPage {
-    /// Adds the rows of `text` from `row` on until the page holds [`PAGE_BYTES`] of values or
-    /// the rows end; returns the first row not added.
+    fn new() -> PlainPage {
+        PlainPage {
+            valid: Vec::new(),
+            body: Self::room(),
+            levels: Vec::new(),
+        }
+    }
+
+    /// A page body with nothing but the room for the levels.
+    fn room() -> Vec<u8> {
+        let mut body = Vec::with_capacity(LEVELS_ROOM + PAGE_BYTES + 128);
+        body.resize(LEVELS_ROOM, 0);
+        body
+    }
+
+    fn is_full(&self) -> bool {
+        self.body.len() - LEVELS_ROOM >= PAGE_BYTES || self.valid.len() >= PAGE_ROWS
+    }
+
+    /// Adds the rows of `text` from `row` on until the page is full or the rows end; returns
+    /// the first row not added.
     fn fill(&mut self, text: &TextColumn, mut row: usize) -> usize {
-        while row < text.valid.len() && self.values.len() < PAGE_BYTES {
+        while row < text.valid.len() && !self.is_full() {
             let valid = text.valid[row];
             self.valid.push(valid);
             if valid {
                 let value = &text.data[text.offsets[row]..text.offsets[row + 1]];
                 // A value fits Parquet's 4-byte length: a field of a record is at most a line
                 // of input (`format::MAX_LINE`) or a value of a Parquet input, itself so stored.
-                self.values
+                self.body
                     .extend_from_slice(&(value.len() as u32).to_le_bytes());
-                self.values.extend_from_slice(value);
+                self.body.extend_from_slice(value);
             }
             row += 1;
         }
         row
     }
 
-    /// Writes the page (its definition levels, then its values, compressed together) and
-    /// empties it.
+    /// Writes the page (its definition levels, put in the room before its values, then the
+    /// values, compressed together) and empties it.
     fn write(
         &mut self,
         writer: &mut SerializedPageWriter<'_, Vec<u8>>,
         compression: Compression,
     ) -> parquet::errors::Result<parquet::column::page::PageWriteSpec> {
-        let mut body = Vec::with_capacity(self.values.len() + self.valid.len() / 8 + 16);
-        definition_levels(&self.valid, &mut body);
-        body.extend_from_slice(&self.values);
-        let uncompressed = body.len();
+        self.levels.clear();
+        definition_levels(&self.valid, &mut self.levels);
+        let start = LEVELS_ROOM - self.levels.len();
+        self.body[start..LEVELS_ROOM].copy_from_slice(&self.levels);
+        let uncompressed = self.body.len() - start;
         let buf = match compression {
-            Compression::UNCOMPRESSED => body,
-            Compression::SNAPPY => snap::raw::Encoder::new()
-                .compress_vec(&body)
-                .map_err(|e| parquet::errors::ParquetError::External(Box::new(e)))?,
+            // The body goes to the page as it is, and the next page gets a new one.
+            Compression::UNCOMPRESSED => {
+                Bytes::from(std::mem::replace(&mut self.body, Self::room())).slice(start..)
+            }
+            Compression::SNAPPY => {
+                let compressed = snap::raw::Encoder::new()
+                    .compress_vec(&self.body[start..])
+                    .map_err(|e| parquet::errors::ParquetError::External(Box::new(e)))?;
+                self.body.truncate(LEVELS_ROOM);
+                Bytes::from(compressed)
+            }
             other => unreachable!("no text column is written with {other}"),
         };
         let page = Page::DataPage {
-            buf: Bytes::from(buf),
+            buf,
             num_values: self.valid.len() as u32,
             encoding: Encoding::PLAIN,
             def_level_encoding: Encoding::RLE,
@@ -397,7 +434,6 @@ impl PlainPage {
             statistics: None,
         };
         self.valid.clear();
-        self.values.clear();
         writer.write_page(CompressedPage::new(page, uncompressed))
     }
 }
