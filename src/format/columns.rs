@@ -168,7 +168,7 @@ impl Column {
     }
 
     /// Empties the column, keeping its memory.
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         match self {
             Column::Text(c) => {
                 c.data.clear();

@@ -264,8 +264,7 @@ fn encode(
                         .map(|i| counts.values[i] as i64),
                 );
                 extend_levels(&counts.valid, &mut levels);
-                counts.values.clear();
-                counts.valid.clear();
+                part.clear();
                 if levels.len() >= WRITE_BATCH || index + 1 == parts {
                     out.write_batch(&values, Some(&levels), None)?;
                     values.clear();
@@ -304,9 +303,7 @@ fn encode_plain_text(
                 chunk.add(page.write(&mut writer, compression)?);
             }
         }
-        text.data.clear();
-        text.offsets.truncate(1);
-        text.valid.clear();
+        part.clear();
     }
     if !page.valid.is_empty() {
         chunk.add(page.write(&mut writer, compression)?);
