@@ -69,12 +69,17 @@ pub const CHUNK_RECORDS: usize = 8192;
 /// The most worker threads a run can keep busy, and so the most `--threads` accepts: the pool
 /// holds two chunks of at most [`CHUNK_RECORDS`] records, in batches of
 /// [`BATCH`](super::BATCH), so no more batches than this are ever waiting for a thread.
-pub const MAX_THREADS: usize = 2 * CHUNK_RECORDS / super::BATCH;
+pub const MAX_THREADS: usize = pool_batches(CHUNK_RECORDS);
+
+/// The most batches the pool holds with chunks of `records`: two chunks' worth.
+const fn pool_batches(records: usize) -> usize {
+    2 * records.div_ceil(super::BATCH)
+}
 
 impl ChunkSize {
     /// The most batches the pool holds: two chunks' worth.
     pub fn pool_batches(&self) -> usize {
-        2 * self.records.div_ceil(super::BATCH)
+        pool_batches(self.records)
     }
 }
 
