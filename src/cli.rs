@@ -40,8 +40,9 @@ enum Command {
     /// row per record, in input order, with the level, score, hardest technique and the steps
     /// of each technique family.
     Rate(RateArgs),
-    /// Summarise the results of `solve` or `rate` (CSV or JSON lines, or saved summaries):
-    /// statuses and the exact distribution of every counter, level counts and scores.
+    /// Summarise the results of `solve` or `rate` (CSV, JSON lines or Parquet, or saved
+    /// summaries): statuses and the exact distribution of every counter, level counts and
+    /// scores.
     Stats(StatsArgs),
     /// Solve one puzzle and show it, its solution and every statistic as grids and text.
     Show(ShowArgs),
@@ -69,11 +70,11 @@ struct InputArgs {
     #[arg(long, value_name = "FORMAT", value_parser = format_names(InputFormat::ALL.iter().map(|f| f.name())))]
     input_format: Option<String>,
 
-    /// CSV: the puzzle column's name [default: puzzle, quizzes, quiz, question or sudoku].
+    /// CSV, JSON lines, Parquet: the puzzle column's name [default: puzzle, quizzes, quiz, question or sudoku].
     #[arg(long, value_name = "NAME")]
     puzzle_column: Option<String>,
 
-    /// CSV: input columns passed through to the output, comma-separated.
+    /// CSV, JSON lines, Parquet: input columns passed through to the output, comma-separated.
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     keep_columns: Vec<String>,
 
@@ -82,8 +83,8 @@ struct InputArgs {
     #[arg(long, value_name = "LAYOUT")]
     regions: Option<OsString>,
 
-    /// CSV: the column holding each record's region layout [default: a column named
-    /// `regions`, if there is one].
+    /// CSV, JSON lines, Parquet: the column holding each record's region layout [default: a
+    /// column named `regions`, if there is one].
     #[arg(long, value_name = "NAME")]
     regions_column: Option<String>,
 }
@@ -268,8 +269,8 @@ struct ShowArgs {
 
 #[derive(Debug, Args)]
 struct StatsArgs {
-    /// Result files of `solve` or `rate` (CSV or JSON lines, plain or gzip) or summaries saved with
-    /// `--json` or `solve --summary`; `-` for standard input.
+    /// Result files of `solve` or `rate` (CSV or JSON lines, plain or gzip, or Parquet) or
+    /// summaries saved with `--json` or `solve --summary`; `-` for standard input.
     #[arg(value_name = "RESULTS", required = true)]
     inputs: Vec<PathBuf>,
 
@@ -476,7 +477,7 @@ struct VerifyArgs {
     #[command(flatten)]
     output: OutputArgs,
 
-    /// CSV: the solution column's name [default: solution, solutions or answer].
+    /// CSV, JSON lines, Parquet: the solution column's name [default: solution, solutions or answer].
     #[arg(long, value_name = "NAME")]
     solution_column: Option<String>,
 
