@@ -61,12 +61,13 @@ enum Command {
 /// Options shared by the commands that read records.
 #[derive(Debug, Args)]
 struct InputArgs {
-    /// Input files, plain or gzip; `-` or none for standard input. Several are read in order as
-    /// one stream.
+    /// Input files: text, plain or gzip, or Parquet; `-` or none for standard input (text).
+    /// Several are read in order as one stream.
     #[arg(value_name = "INPUT")]
     inputs: Vec<OsString>,
 
-    /// Read every input in this format instead of detecting it per file.
+    /// Read every input in this format instead of detecting it per file (gzip and Parquet are
+    /// still known by their first bytes).
     #[arg(long, value_name = "FORMAT", value_parser = format_names(InputFormat::ALL.iter().map(|f| f.name())))]
     input_format: Option<String>,
 
