@@ -986,3 +986,35 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
     eprintln!("peak RSS over {written} bytes of input: {kib} KiB");
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
 }
+
+/// A named pipe given as an input is opened once: the check that no output is an input only
+/// looks at it, so what its writer sent is all read (opening and closing it first had thrown
+/// that away, and the run then waited for a writer that never came).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_as_input_is_read_whole() {
+    let dir = Workdir::new();
+    let fifo = dir.path("in.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let text: String = puzzles("puzzles6_forum_hardest_1106.txt.gz", 3)
+        .iter()
+        .map(|p| format!("{p}\n"))
+        .collect();
+    let writer = std::thread::spawn(move || {
+        // Blocks until the run opens the pipe for reading.
+        fs::write(fifo, text).unwrap();
+    });
+    let child = dir.spawn(&["solve", "in.fifo", "-o", "out.csv"], false);
+    let (code, stderr) = wait_or_fail(child, "solve of a named pipe");
+    writer.join().unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    let rows = csv_rows(&dir.read("out.csv"));
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r["status"] == "solved"));
+}

@@ -120,11 +120,17 @@ fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
     for input in &run.inputs {
         match &input.source {
             Source::File(path) => {
-                let file = File::open(path).map_err(|source| RunError::Open {
+                let cannot_open = |source| RunError::Open {
                     name: input.name.clone(),
                     source,
-                })?;
-                files.input(&input.name, Some(&file))?;
+                };
+                // A regular file is opened to show that it can be; a named pipe or a device is
+                // only looked at, since opening and closing a pipe would throw away what its
+                // writer sent.
+                if std::fs::metadata(path).map_err(cannot_open)?.is_file() {
+                    File::open(path).map_err(cannot_open)?;
+                }
+                files.input_path(&input.name, path)?;
             }
             Source::Stdin => files.input(&input.name, None)?,
         }

@@ -223,6 +223,20 @@ impl RunFiles {
             Some(file) => FileId::of_file(file),
             None => FileId::of_stdin(),
         };
+        self.input_id(name, id)
+    }
+
+    /// Checks that the input at `path` is none of the files written. The path is not opened:
+    /// opening and closing a named pipe would throw away what its writer sent.
+    pub fn input_path(&self, name: &str, path: &Path) -> Result<(), Clash> {
+        match fs::metadata(path) {
+            Ok(meta) => self.input_id(name, FileId::of_metadata(&meta)),
+            // An input that cannot be found is reported when it is read.
+            Err(_) => Ok(()),
+        }
+    }
+
+    fn input_id(&self, name: &str, id: Option<FileId>) -> Result<(), Clash> {
         let Some(id) = id else { return Ok(()) };
         match self.written.iter().find(|(_, out)| out.clashes_with(&id)) {
             Some((output, _)) => Err(Clash::OverInput {
@@ -230,15 +244,6 @@ impl RunFiles {
                 input: name.to_string(),
             }),
             None => Ok(()),
-        }
-    }
-
-    /// Checks that the input at `path` is none of the files written.
-    pub fn input_path(&self, name: &str, path: &Path) -> Result<(), Clash> {
-        match File::open(path) {
-            Ok(file) => self.input(name, Some(&file)),
-            // An input that cannot be opened is reported when it is read.
-            Err(_) => Ok(()),
         }
     }
 }
