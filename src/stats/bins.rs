@@ -182,21 +182,32 @@ impl Bins {
         let (first, last) = (sorted.first()?.0, sorted.last()?.0);
         let n = n.max(1);
         let total = numbers.rows();
+        let (bins, rows) = (n as u128, u128::from(total));
         let mut edges = vec![first];
         let mut seen = 0u64;
         let mut values = sorted.iter();
         let mut current = values.next();
-        for k in 1..n {
-            // The smallest value with at least ceil(k * total / n) numbers at or below it.
-            let rank = (u128::from(total) * k as u128).div_ceil(n as u128).max(1);
-            while let Some(&(value, times)) = current {
+        // Edge k is the smallest value with at least ceil(k * total / n) numbers at or below
+        // it. Each distinct value is visited once: the edges a value makes for several k are
+        // one edge, so the loop and the edges are bounded by the distinct values, not by `n`.
+        let mut k = 1u128;
+        while k < bins {
+            let rank = (rows * k).div_ceil(bins).max(1);
+            while let Some(&(_, times)) = current {
                 if u128::from(seen + times) >= rank {
-                    edges.push(value);
                     break;
                 }
                 seen += times;
                 current = values.next();
             }
+            let Some(&(value, times)) = current else {
+                break;
+            };
+            if edges.last() != Some(&value) {
+                edges.push(value);
+            }
+            // The next k whose rank lies past this value's numbers.
+            k = u128::from(seen + times) * bins / rows + 1;
         }
         edges.push(last);
         edges.dedup();
@@ -393,6 +404,32 @@ mod tests {
         let single = Bins::quantiles(&numbers(&[4.0, 4.0]), 3, Chosen::Quantiles).unwrap();
         assert_eq!(edges(&single), [4.0]);
         assert!(Bins::quantiles(&Numbers::default(), 3, Chosen::Quantiles).is_none());
+    }
+
+    #[test]
+    fn quantile_edges_cost_the_distinct_values_not_the_bins_asked_for() {
+        let values = [1.0, 1.0, 2.0, 3.0, 3.0, 3.0, 7.0, 8.0, 8.0, 9.5];
+        let set = numbers(&values);
+        // The nearest-rank rule computed bin by bin.
+        let by_bin = |n: usize| {
+            let mut edges = vec![values[0]];
+            for k in 1..n {
+                let rank = (values.len() * k).div_ceil(n).max(1);
+                edges.push(values[rank - 1]);
+            }
+            edges.push(values[values.len() - 1]);
+            edges.dedup();
+            edges
+        };
+        for n in 1..=40 {
+            let bins = Bins::quantiles(&set, n, Chosen::Quantiles).unwrap();
+            assert_eq!(edges(&bins), by_bin(n), "{n} bins");
+        }
+        // Asking for 2^64 - 1 bins makes every distinct value an edge, at once and in a few
+        // bytes (bin by bin, it had allocated an edge per bin asked for).
+        let bins = Bins::quantiles(&set, usize::MAX, Chosen::Quantiles).unwrap();
+        assert_eq!(edges(&bins), [1.0, 2.0, 3.0, 7.0, 8.0, 9.5]);
+        assert_eq!(bins.asked(), Some(usize::MAX));
     }
 
     #[test]
