@@ -24,6 +24,7 @@ use crate::files::digest::{Digest, Hasher};
 use crate::files::file_id::{Clash, RunFiles};
 use crate::files::input::filled;
 use crate::files::output::{Output, OutputError, Target, sealed_file};
+use crate::format::OutputFormat;
 use crate::identity::options;
 use crate::shard;
 use crate::stats::Summary;
@@ -141,6 +142,19 @@ pub enum MergeError {
         /// The output named.
         output: PathBuf,
     },
+    /// The merged output's name asks for another format than the shards are in.
+    #[error(
+        "{} names a {named} file, but the shards are {shards}: merge joins their rows as they are; give the merged output a .{shards} name",
+        output.display()
+    )]
+    FormatName {
+        /// The output named.
+        output: PathBuf,
+        /// The format its name asks for.
+        named: OutputFormat,
+        /// The shards' format.
+        shards: String,
+    },
     /// The merged output and summary are one file, or one of them is a shard's file.
     #[error(transparent)]
     Clash(#[from] Clash),
@@ -227,6 +241,21 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
                 difference,
             });
         }
+    }
+    // The shards share their options, the output format among them.
+    let shards_format = first
+        .run
+        .options
+        .get("output_format")
+        .and_then(|f| f.as_str());
+    if let (Some(named), Some(shards)) = (OutputFormat::of_name(&run.output), shards_format)
+        && named.name() != shards
+    {
+        return Err(MergeError::FormatName {
+            output: run.output.clone(),
+            named,
+            shards: shards.to_string(),
+        });
     }
     let count = first.shard.count;
     let mut by_index: BTreeMap<u64, &Part> = BTreeMap::new();

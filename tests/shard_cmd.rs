@@ -413,6 +413,26 @@ fn merge_never_overwrites_a_shard() {
 }
 
 #[test]
+fn a_merged_output_named_for_another_format_is_refused() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(10));
+    shards(&dir, "s", "in.txt", 2, &[0, 1], &[]);
+    for out in ["all.parquet", "all.jsonl"] {
+        let run = dir.run(&["merge", out, "s/part-0.csv", "s/part-1.csv"]);
+        refused(
+            &run,
+            &format!("{out} names a {} file, but the shards are csv", &out[4..]),
+        );
+        assert!(!dir.path(out).exists());
+    }
+    // A name that asks for no format takes the shards' rows as they are.
+    ok(
+        &dir.run(&["merge", "all.txt", "s/part-0.csv", "s/part-1.csv"]),
+        "all.txt",
+    );
+}
+
+#[test]
 fn a_retried_shard_rewrites_the_same_files() {
     let dir = Workdir::new();
     dir.write("in.txt", lines(10));
