@@ -173,6 +173,29 @@ fn a_failed_run_leaves_the_old_output_and_no_temporary_file() {
 
 #[cfg(unix)]
 #[test]
+fn a_link_to_a_file_is_kept_and_its_target_written_made_or_replaced() {
+    let dir = Workdir::new();
+    dir.write("p.txt", format!("{PUZZLE}\n"));
+    std::fs::create_dir(dir.path("t")).unwrap();
+    dir.write("t/old.csv", "old\n");
+    std::os::unix::fs::symlink("t/old.csv", dir.path("old-link.csv")).unwrap();
+    // A link to a file not made yet (a dangling link) makes its target.
+    std::os::unix::fs::symlink("t/new.csv", dir.path("new-link.csv")).unwrap();
+    for (link, target) in [("old-link.csv", "t/old.csv"), ("new-link.csv", "t/new.csv")] {
+        let run = dir.run(&["solve", "p.txt", "-o", link]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let meta = std::fs::symlink_metadata(dir.path(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link} is still a link");
+        assert_eq!(csv_rows(&dir.read(target)).len(), 1, "{target}");
+    }
+    assert_eq!(
+        dir.entries(),
+        ["new-link.csv", "old-link.csv", "p.txt", "t"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
 fn devices_and_links_to_them_are_written_never_replaced() {
     use std::os::unix::fs::FileTypeExt;
     let dir = Workdir::new();

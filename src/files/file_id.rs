@@ -101,7 +101,7 @@ impl FileId {
 
 /// The target of `path` when it is a symlink to a file that does not exist yet (followed as
 /// far as the links go), else `path`.
-fn follow_dangling(path: &Path) -> PathBuf {
+pub(super) fn follow_dangling(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     // As many links as the kernel follows before it gives up (ELOOP).
     for _ in 0..40 {

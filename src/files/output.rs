@@ -61,9 +61,9 @@ impl PartialPaths {
             Ok(meta) if !meta.is_file() => return Ok(None),
             _ => {}
         }
-        // Replace the link's target, not the link.
+        // Replace the link's target, not the link; a link to a file not made yet makes it.
         let dest = if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-            fs::canonicalize(path).unwrap_or_else(|_| path.clone())
+            fs::canonicalize(path).unwrap_or_else(|_| super::file_id::follow_dangling(path))
         } else {
             path.clone()
         };
