@@ -444,10 +444,7 @@ impl GenerateArgs {
             }
             (None, Target::Stdout) => GeneratedFormat::Rows(OutputFormat::default()),
         };
-        if format == GeneratedFormat::Rows(OutputFormat::Parquet)
-            && output == Target::Stdout
-            && std::io::stdout().is_terminal()
-        {
+        if format == GeneratedFormat::Rows(OutputFormat::Parquet) && is_terminal(&output) {
             return Err(ConfigError::ParquetToTerminal);
         }
         if format == GeneratedFormat::Line && matches!(regions, Regions::RandomJigsaw { .. }) {
@@ -616,6 +613,33 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     Ok(())
 }
 
+/// Whether `target` is a terminal: standard output, or a path naming one (`-o /dev/stdout` or
+/// `-o /dev/tty` at a terminal). Only a character device is opened to ask, read-only and
+/// without waiting, so that a named pipe is never opened here.
+fn is_terminal(target: &Target) -> bool {
+    match target {
+        Target::Stdout => std::io::stdout().is_terminal(),
+        Target::Path(path) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+                let device = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device());
+                device
+                    && std::fs::OpenOptions::new()
+                        .read(true)
+                        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+                        .open(path)
+                        .is_ok_and(|file| file.is_terminal())
+            }
+            #[cfg(not(unix))]
+            {
+                let _ = path;
+                false
+            }
+        }
+    }
+}
+
 /// Parses a name clap has already checked against the known names.
 fn parse_known<T: std::str::FromStr>(name: &str) -> T
 where
@@ -645,7 +669,7 @@ fn bulk(
         if output.resume {
             return Err(ConfigError::ParquetResume);
         }
-        if target == Target::Stdout && std::io::stdout().is_terminal() {
+        if is_terminal(&target) {
             return Err(ConfigError::ParquetToTerminal);
         }
     }

@@ -171,6 +171,64 @@ fn a_failed_run_leaves_the_old_output_and_no_temporary_file() {
     assert_eq!(dir.entries(), ["cut.txt.gz", "out.csv"]);
 }
 
+/// `-o` naming a terminal (a pseudo-terminal here, as `-o /dev/stdout` or `-o /dev/tty` at a
+/// shell would) is refused for Parquet as standard output at a terminal is, before any work.
+#[cfg(target_os = "linux")]
+#[test]
+fn parquet_to_a_terminal_named_by_o_is_refused() {
+    let (mut leader, mut follower) = (0, 0);
+    // SAFETY: openpty writes the two descriptors; the name, settings and size are optional.
+    let opened = unsafe {
+        libc::openpty(
+            &mut leader,
+            &mut follower,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    let terminal = std::fs::read_link(format!("/proc/self/fd/{follower}")).unwrap();
+    let terminal = terminal.to_str().unwrap();
+    let dir = Workdir::new();
+    dir.write("p.txt", format!("{PUZZLE}\n"));
+    for args in [
+        &[
+            "solve",
+            "p.txt",
+            "--output-format",
+            "parquet",
+            "-o",
+            terminal,
+        ][..],
+        &[
+            "generate",
+            "--count",
+            "1",
+            "--output-format",
+            "parquet",
+            "-o",
+            terminal,
+        ],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("Parquet output is binary"),
+            "{}",
+            run.stderr
+        );
+    }
+    // CSV goes to the terminal as it would to standard output.
+    let run = dir.run(&["solve", "p.txt", "-q", "-o", terminal]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // SAFETY: both descriptors are this test's own, closed once.
+    unsafe {
+        libc::close(follower);
+        libc::close(leader);
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_link_to_a_file_is_kept_and_its_target_written_made_or_replaced() {
