@@ -294,6 +294,45 @@ fn a_closed_standard_output_is_an_error_not_a_silent_success() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_standard_input_is_an_error_not_an_empty_input() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(5));
+    dir.write("out.csv", "old\n");
+    // As a shell runs `sudoku-bulk ARGS <&-`.
+    let closed = |args: &[&str]| {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$@\" <&-")
+            .arg("sh")
+            .arg(BIN)
+            .args(args)
+            .current_dir(dir.path(""))
+            .output()
+            .unwrap();
+        Run {
+            code: output.status.code(),
+            stdout: String::new(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    };
+    let message = "standard input is closed, so there is nothing to read";
+    refused(&closed(&["solve", "-o", "out.csv"]), message);
+    refused(
+        &closed(&["verify", "in.txt", "-", "-o", "out.csv"]),
+        message,
+    );
+    refused(&closed(&["stats", "-"]), message);
+    refused(&closed(&["show", "-"]), message);
+    // The output an empty input would have replaced is as it was.
+    assert_eq!(dir.read("out.csv"), "old\n");
+    // Files named need no standard input.
+    let run = closed(&["solve", "-q", "in.txt", "-o", "out.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(dir.read("out.csv").lines().count(), 6);
+}
+
 #[test]
 fn an_output_in_a_missing_directory_names_the_directory() {
     let dir = Workdir::new();

@@ -73,6 +73,16 @@ impl Config {
             Config::Stats(_) | Config::Show(_) => Some("report"),
         }
     }
+
+    /// Whether the command reads standard input.
+    pub fn reads_stdin(&self) -> bool {
+        match self {
+            Config::Bulk(run) => run.inputs.iter().any(|i| i.source == Source::Stdin),
+            Config::Stats(run) => run.inputs.iter().any(|p| p.as_os_str() == "-"),
+            Config::Show(run) => run.puzzle == PuzzleSource::Stdin,
+            Config::Merge(_) | Config::Generate(_) => false,
+        }
+    }
 }
 
 /// Where `show` reads its puzzle.

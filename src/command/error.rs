@@ -41,6 +41,11 @@ pub enum CommandError {
         /// What would have been written: `rows` or `report`.
         results: &'static str,
     },
+    /// Standard input is closed, but the command reads it.
+    #[error(
+        "standard input is closed, so there is nothing to read: give input files, or pipe them in"
+    )]
+    StdinClosed,
     /// The run could not start or resume as asked.
     #[error(transparent)]
     Resume(#[from] ResumeError),

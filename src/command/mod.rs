@@ -24,13 +24,16 @@ use crate::files::OutputError;
 use crate::files::standard;
 use crate::format::escape_controls;
 
-/// Runs a command; `interrupt` is set by Ctrl-C. A command whose results go to standard output
-/// refuses to start when it is closed.
+/// Runs a command; `interrupt` is set by Ctrl-C. A command whose results go to standard output,
+/// or that reads standard input, refuses to start when that stream is closed.
 pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     if let Some(results) = config.results_on_stdout()
         && standard::stdout_closed()
     {
         return Err(CommandError::StdoutClosed { results });
+    }
+    if config.reads_stdin() && standard::stdin_closed() {
+        return Err(CommandError::StdinClosed);
     }
     match config {
         Config::Bulk(run) => bulk::run(&run, interrupt),

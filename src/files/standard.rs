@@ -1,5 +1,7 @@
-//! Whether the caller closed standard output (`>&-`): results written there would be lost
-//! while the run reports success, so a command whose results go there refuses to start.
+//! Whether the caller closed standard output (`>&-`) or input (`<&-`): results written there
+//! would be lost while the run reports success, and a closed input would read as empty, so a
+//! command whose results go to a closed standard output, or that reads a closed standard input,
+//! refuses to start.
 //!
 //! The Rust runtime opens `/dev/null` (read-write) on every standard stream that is closed when
 //! the process starts, before `main`, so that no file the run opens can take its number; writes
@@ -19,6 +21,19 @@ pub fn stdout_closed() -> bool {
     #[cfg(not(target_os = "linux"))]
     {
         let _ = io::stdout();
+        false
+    }
+}
+
+/// Whether standard input was closed when the process started (see the module page): it would
+/// read as empty, and a run would replace its output with no rows.
+pub fn stdin_closed() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        stand_in_for_closed(0, &io::stdin())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
         false
     }
 }
