@@ -208,7 +208,7 @@ fn grid_input_has_no_solutions_to_verify() {
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
-        "sudoku-bulk: error: g.txt: the grid format holds no solutions: verify reads line or CSV input\n"
+        "sudoku-bulk: error: g.txt: the grid format holds no solutions: verify reads line, CSV, JSON lines or Parquet input (give --input-format line for one puzzle and its solution a line, if the first line made this input look like grids)\n"
     );
 }
 

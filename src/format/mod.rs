@@ -221,7 +221,9 @@ pub enum HeaderError {
         header: String,
     },
     /// The grid format has no field for a solution.
-    #[error("the grid format holds no solutions: verify reads line or CSV input")]
+    #[error(
+        "the grid format holds no solutions: verify reads line, CSV, JSON lines or Parquet input (give --input-format line for one puzzle and its solution a line, if the first line made this input look like grids)"
+    )]
     NoSolutionField,
     /// A column of region layouts was asked for, but the format has no columns.
     #[error("--regions-column needs CSV or JSON-lines input, but this input is read as {format}")]
