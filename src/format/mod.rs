@@ -170,6 +170,14 @@ pub enum Defect {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A Parquet value longer than [`parquet::reader::MAX_VALUE`] (not read).
+    #[error("value of column {column} longer than {limit} bytes")]
+    ValueTooLong {
+        /// The column's name.
+        column: String,
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// A CSV record with another number of fields than its header (only where every field is
     /// read by name: the rows of a results file).
     #[error("{found} fields where the header has {expected}")]

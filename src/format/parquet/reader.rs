@@ -5,8 +5,17 @@
 //! columns of one value per row are read; every physical type but `INT96` is taken as text the
 //! way a CSV would hold it (strings and binary as their bytes, integers in decimal, unsigned
 //! when their logical type says so, booleans as `true`/`false`, floats as Rust prints them);
-//! a null is an empty value. Memory stays bounded by a page of each column read, and a thousand
-//! rows: a row group is never held whole.
+//! a null is an empty value. Memory stays bounded by a page of each column read, and a batch
+//! of at most a thousand rows and [`BATCH_BYTES`] bytes: a row group is never held whole.
+//!
+//! A value longer than [`MAX_VALUE`] is not copied: its record is invalid, with a
+//! [`Defect::ValueTooLong`], and reading goes on, as the text readers do with an over-long
+//! line. The `parquet` crate hands byte-array values over as shared slices of the page (or of
+//! the dictionary) that holds them, so such a value is never copied at all; the page itself is
+//! held whole by the crate while it is read. Only `DELTA_BYTE_ARRAY` pages build each value anew
+//! (a prefix of the one before and a suffix): a column chunk whose metadata lists that encoding
+//! is read one row at a time, so at most one such value (no longer than its page) is built at
+//! once.
 //!
 //! A record's `line` is its row number in the file, from 1, and its `offset` the row number
 //! from 0: a Parquet file has no lines, and these are what a reader of it counts.
@@ -15,7 +24,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use parquet::basic::{ConvertedType, LogicalType, Type as PhysicalType};
+use parquet::basic::{ConvertedType, Encoding, LogicalType, Type as PhysicalType};
 use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
 use parquet::data_type::{AsBytes, DataType};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -23,10 +32,20 @@ use parquet::schema::types::ColumnDescPtr;
 
 use crate::format::columns::TextColumn;
 use crate::format::csv::{self, PUZZLE_NAMES, REGIONS_NAME, SOLUTION_NAMES};
-use crate::format::{HeaderError, Position, ReadOptions, ReaderError, Record, RecordReader};
+use crate::format::{
+    Defect, HeaderError, MAX_LINE, Position, ReadOptions, ReaderError, Record, RecordReader,
+};
 
-/// Rows read from each column at a time.
+/// Rows read from each column at a time, at most.
 const BATCH_ROWS: usize = 1024;
+
+/// The bytes of values a batch holds at most, all its columns together (unless one row at
+/// [`MAX_VALUE`] in every column is more: a batch holds one row at least).
+pub const BATCH_BYTES: usize = 4 << 20;
+
+/// The longest value copied, as the text readers' longest line: a longer value makes its record
+/// invalid.
+pub const MAX_VALUE: usize = MAX_LINE;
 
 /// Reads the records of a Parquet file.
 pub struct ParquetReader {
@@ -42,12 +61,17 @@ pub struct ParquetReader {
     optional: Vec<Option<usize>>,
     /// The names of the file's top-level columns.
     names: Vec<Vec<u8>>,
+    /// The name of each column read, in the order of `leaves`.
+    leaf_names: Vec<String>,
     /// The next row group to open.
     next_group: usize,
     /// The open row group's column readers, one per leaf read.
     cursors: Vec<Cursor>,
     /// The current batch of rows, one text column per leaf read.
     batch: Vec<TextColumn>,
+    /// The rows of the batch whose value is longer than [`MAX_VALUE`] (not copied: an empty
+    /// value in `batch`), in order, one list per leaf read.
+    too_long: Vec<Vec<usize>>,
     /// The next row of the batch.
     at: usize,
     /// Rows read before the current batch.
@@ -136,10 +160,16 @@ impl ParquetReader {
         let regions = regions.map(&mut slot);
         let kept = kept.into_iter().map(&mut slot).collect();
         let optional = optional.into_iter().map(|o| o.map(&mut slot)).collect();
+        let leaf_names: Vec<String> = leaves
+            .iter()
+            .map(|&leaf| schema.column(leaf).name().to_string())
+            .collect();
         Ok(ParquetReader {
             file,
             batch: vec![TextColumn::default(); leaves.len()],
+            too_long: vec![Vec::new(); leaves.len()],
             leaves,
+            leaf_names,
             puzzle,
             solution,
             regions,
@@ -159,15 +189,11 @@ impl ParquetReader {
         self.at = 0;
         loop {
             if !self.cursors.is_empty() {
-                let mut rows = None;
-                for (cursor, column) in self.cursors.iter_mut().zip(&mut self.batch) {
+                for (column, long) in self.batch.iter_mut().zip(&mut self.too_long) {
                     *column = TextColumn::default();
-                    let read = cursor.read(BATCH_ROWS, column).map_err(invalid)?;
-                    if *rows.get_or_insert(read) != read {
-                        return Err(invalid("columns of a row group hold different row counts"));
-                    }
+                    long.clear();
                 }
-                if rows.unwrap_or(0) > 0 {
+                if self.fill_batch()? > 0 {
                     return Ok(true);
                 }
                 self.cursors.clear();
@@ -184,10 +210,12 @@ impl ParquetReader {
                 .leaves
                 .iter()
                 .map(|&leaf| {
-                    let descr = group.metadata().column(leaf).column_descr_ptr();
+                    let chunk = group.metadata().column(leaf);
+                    let encodings: Vec<Encoding> = chunk.encodings().collect();
+                    let descr = chunk.column_descr_ptr();
                     group
                         .get_column_reader(leaf)
-                        .map(|reader| Cursor::new(reader, descr))
+                        .map(|reader| Cursor::new(reader, descr, &encodings))
                 })
                 .collect::<Result<_, _>>()
                 .map_err(invalid)?;
@@ -199,6 +227,54 @@ impl ParquetReader {
                 return Ok(true);
             }
         }
+    }
+
+    /// Reads the open row group's next rows into the emptied batch, in rounds, until it holds
+    /// [`BATCH_ROWS`] rows, or the row group ends, or another round could take it past
+    /// [`BATCH_BYTES`]; the rows read. A round reads only as many rows as fit in the bytes left
+    /// were every value [`MAX_VALUE`] long (one row at least), so the bound holds whatever the
+    /// values are: rows of short values are read in a few rounds, long ones in many.
+    fn fill_batch(&mut self) -> io::Result<usize> {
+        let most_per_row = self.cursors.len() * MAX_VALUE;
+        let mut rows = 0;
+        while rows < BATCH_ROWS {
+            let held: usize = self.batch.iter().map(|c| c.data.len()).sum();
+            let fit = BATCH_BYTES.saturating_sub(held) / most_per_row;
+            if fit == 0 && rows > 0 {
+                break;
+            }
+            let wanted = fit.clamp(1, BATCH_ROWS - rows);
+            let mut read = None;
+            for ((cursor, column), long) in self
+                .cursors
+                .iter_mut()
+                .zip(&mut self.batch)
+                .zip(&mut self.too_long)
+            {
+                let n = cursor.read(wanted, column, long).map_err(invalid)?;
+                if *read.get_or_insert(n) != n {
+                    return Err(invalid("columns of a row group hold different row counts"));
+                }
+            }
+            let read = read.unwrap_or(0);
+            rows += read;
+            if read < wanted {
+                break;
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The defect of the current row: the first column read whose value is too long.
+    fn defect(&self) -> Option<Defect> {
+        let slot = self
+            .too_long
+            .iter()
+            .position(|rows| rows.binary_search(&self.at).is_ok())?;
+        Some(Defect::ValueTooLong {
+            column: self.leaf_names[slot].clone(),
+            limit: MAX_VALUE,
+        })
     }
 
     fn value(&self, slot: usize) -> Vec<u8> {
@@ -219,6 +295,15 @@ impl RecordReader for ParquetReader {
             return Ok(None);
         }
         let row = self.rows_before + self.at as u64;
+        if let Some(defect) = self.defect() {
+            self.at += 1;
+            return Ok(Some(Record {
+                line: row + 1,
+                offset: row,
+                defect: Some(defect),
+                ..Record::default()
+            }));
+        }
         let record = Record {
             line: row + 1,
             offset: row,
@@ -260,10 +345,13 @@ struct Cursor {
     descr: ColumnDescPtr,
     /// Whether integers are unsigned (their logical or converted type says so).
     unsigned: bool,
+    /// The rows asked of the `parquet` crate at once: one where it builds each value anew
+    /// (`DELTA_BYTE_ARRAY`), since each of those values may be as long as its page.
+    step: usize,
 }
 
 impl Cursor {
-    fn new(reader: ColumnReader, descr: ColumnDescPtr) -> Cursor {
+    fn new(reader: ColumnReader, descr: ColumnDescPtr, encodings: &[Encoding]) -> Cursor {
         let unsigned = match descr.logical_type_ref() {
             Some(LogicalType::Integer(int)) => !int.is_signed,
             _ => matches!(
@@ -274,50 +362,96 @@ impl Cursor {
                     | ConvertedType::UINT_64
             ),
         };
+        let step = if encodings.contains(&Encoding::DELTA_BYTE_ARRAY) {
+            1
+        } else {
+            usize::MAX
+        };
         Cursor {
             reader,
             descr,
             unsigned,
+            step,
         }
     }
 
-    /// Reads up to `rows` rows into `out`, as text; the rows read.
-    fn read(&mut self, rows: usize, out: &mut TextColumn) -> parquet::errors::Result<usize> {
+    /// Reads up to `rows` rows into `out`, as text, and the rows of `out` whose value is longer
+    /// than [`MAX_VALUE`] into `too_long` (such a value is not copied); the rows read.
+    fn read(
+        &mut self,
+        rows: usize,
+        out: &mut TextColumn,
+        too_long: &mut Vec<usize>,
+    ) -> parquet::errors::Result<usize> {
+        let mut read = 0;
+        while read < rows {
+            let wanted = (rows - read).min(self.step);
+            let n = self.read_some(wanted, out, too_long)?;
+            read += n;
+            if n < wanted {
+                break;
+            }
+        }
+        Ok(read)
+    }
+
+    /// Reads up to `rows` rows at one call of the `parquet` crate, as [`Cursor::read`] does.
+    fn read_some(
+        &mut self,
+        rows: usize,
+        out: &mut TextColumn,
+        too_long: &mut Vec<usize>,
+    ) -> parquet::errors::Result<usize> {
         let max = self.descr.max_def_level();
         let unsigned = self.unsigned;
+        // Only byte arrays can be long: the other types' text is a few bytes.
+        let bytes = |v: &[u8], o: &mut Vec<u8>| {
+            let fits = v.len() <= MAX_VALUE;
+            if fits {
+                o.extend_from_slice(v);
+            }
+            fits
+        };
         match &mut self.reader {
-            ColumnReader::BoolColumnReader(r) => read_text(r, rows, max, out, |v, o| {
-                o.extend_from_slice(if *v { b"true" } else { b"false" })
+            ColumnReader::BoolColumnReader(r) => read_text(r, rows, max, out, too_long, |v, o| {
+                o.extend_from_slice(if *v { b"true" } else { b"false" });
+                true
             }),
-            ColumnReader::Int32ColumnReader(r) => read_text(r, rows, max, out, |v, o| {
+            ColumnReader::Int32ColumnReader(r) => read_text(r, rows, max, out, too_long, |v, o| {
                 let mut digits = itoa::Buffer::new();
                 let text = if unsigned {
                     digits.format(*v as u32)
                 } else {
                     digits.format(*v)
                 };
-                o.extend_from_slice(text.as_bytes())
+                o.extend_from_slice(text.as_bytes());
+                true
             }),
-            ColumnReader::Int64ColumnReader(r) => read_text(r, rows, max, out, |v, o| {
+            ColumnReader::Int64ColumnReader(r) => read_text(r, rows, max, out, too_long, |v, o| {
                 let mut digits = itoa::Buffer::new();
                 let text = if unsigned {
                     digits.format(*v as u64)
                 } else {
                     digits.format(*v)
                 };
-                o.extend_from_slice(text.as_bytes())
+                o.extend_from_slice(text.as_bytes());
+                true
             }),
-            ColumnReader::FloatColumnReader(r) => read_text(r, rows, max, out, |v, o| {
-                o.extend_from_slice(v.to_string().as_bytes())
+            ColumnReader::FloatColumnReader(r) => read_text(r, rows, max, out, too_long, |v, o| {
+                o.extend_from_slice(v.to_string().as_bytes());
+                true
             }),
-            ColumnReader::DoubleColumnReader(r) => read_text(r, rows, max, out, |v, o| {
-                o.extend_from_slice(v.to_string().as_bytes())
-            }),
+            ColumnReader::DoubleColumnReader(r) => {
+                read_text(r, rows, max, out, too_long, |v, o| {
+                    o.extend_from_slice(v.to_string().as_bytes());
+                    true
+                })
+            }
             ColumnReader::ByteArrayColumnReader(r) => {
-                read_text(r, rows, max, out, |v, o| o.extend_from_slice(v.as_bytes()))
+                read_text(r, rows, max, out, too_long, |v, o| bytes(v.as_bytes(), o))
             }
             ColumnReader::FixedLenByteArrayColumnReader(r) => {
-                read_text(r, rows, max, out, |v, o| o.extend_from_slice(v.as_bytes()))
+                read_text(r, rows, max, out, too_long, |v, o| bytes(v.as_bytes(), o))
             }
             ColumnReader::Int96ColumnReader(_) => unreachable!("INT96 columns are refused"),
         }
@@ -325,13 +459,15 @@ impl Cursor {
 }
 
 /// Reads up to `rows` rows of an optional or required column into `out`, each value written
-/// by `render`; a null is an empty value.
+/// by `render`, which says `false` when the value is too long and was not written (its row is
+/// put in `too_long`); a null is an empty value, and so is a value too long.
 fn read_text<T: DataType>(
     reader: &mut ColumnReaderImpl<T>,
     rows: usize,
     max_def: i16,
     out: &mut TextColumn,
-    render: impl Fn(&T::T, &mut Vec<u8>),
+    too_long: &mut Vec<usize>,
+    render: impl Fn(&T::T, &mut Vec<u8>) -> bool,
 ) -> parquet::errors::Result<usize> {
     let mut levels = Vec::with_capacity(rows);
     let mut values = Vec::with_capacity(rows);
@@ -345,10 +481,110 @@ fn read_text<T: DataType>(
             let value = values.next().ok_or_else(|| {
                 parquet::errors::ParquetError::General("fewer values than levels".into())
             })?;
-            render(value, &mut out.data);
+            if !render(value, &mut out.data) {
+                too_long.push(out.valid.len());
+            }
         }
         out.offsets.push(out.data.len());
         out.valid.push(present);
     }
     Ok(read)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Wanted;
+    use parquet::data_type::{ByteArrayType, Int32Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+
+    /// A dictionary-encoded file (the `parquet` crate's default) of `rows` rows: an `id` from 0
+    /// and a `puzzle` given by `puzzle(id)`, in one row group.
+    fn dictionary_file(path: &Path, rows: i32, puzzle: impl Fn(i32) -> Vec<u8>) {
+        let schema =
+            parse_message_type("message m { required int32 id; required binary puzzle (UTF8); }")
+                .unwrap();
+        let mut writer = SerializedFileWriter::new(
+            File::create(path).unwrap(),
+            Arc::new(schema),
+            Arc::new(WriterProperties::builder().build()),
+        )
+        .unwrap();
+        let mut group = writer.next_row_group().unwrap();
+        let ids: Vec<i32> = (0..rows).collect();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<Int32Type>()
+            .write_batch(&ids, None, None)
+            .unwrap();
+        column.close().unwrap();
+        let puzzles: Vec<_> = ids.iter().map(|&id| puzzle(id).into()).collect();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&puzzles, None, None)
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
+        writer.close().unwrap();
+    }
+
+    #[test]
+    fn a_value_past_the_limit_makes_its_record_invalid_and_batches_stay_under_their_bytes() {
+        // Every third puzzle is one byte too long, every third exactly at the limit (kept: it
+        // fills batches at the most a value can), the others short; each long value is one
+        // entry of the dictionary, repeated.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.parquet");
+        let rows = 3000;
+        let puzzle = |id: i32| match id % 3 {
+            0 => vec![b'1'; MAX_VALUE + 1],
+            1 => vec![b'2'; MAX_VALUE],
+            _ => format!("{id:0>81}").into_bytes(),
+        };
+        dictionary_file(&path, rows, puzzle);
+        let dictionary = SerializedFileReader::new(File::open(&path).unwrap())
+            .unwrap()
+            .metadata()
+            .row_group(0)
+            .column(1)
+            .dictionary_page_offset();
+        assert!(dictionary.is_some(), "the puzzles are dictionary-encoded");
+
+        let options = ReadOptions {
+            wanted: Wanted::Puzzle,
+            columns: crate::format::Columns {
+                keep: vec!["id".to_string()],
+                ..Default::default()
+            },
+            ..ReadOptions::default()
+        };
+        let mut reader = ParquetReader::open(&path, &options).unwrap();
+        let mut most_held = 0;
+        for id in 0..rows {
+            let record = reader.next_record().unwrap().unwrap();
+            let held: usize = reader.batch.iter().map(|c| c.data.len()).sum();
+            most_held = most_held.max(held);
+            assert_eq!(record.line, id as u64 + 1);
+            if id % 3 == 0 {
+                assert_eq!(
+                    record.defect.as_ref().map(ToString::to_string).as_deref(),
+                    Some("value of column puzzle longer than 65536 bytes"),
+                    "row {id}"
+                );
+                assert!(record.puzzle.is_empty() && record.kept.is_empty());
+            } else {
+                assert_eq!(record.defect, None, "row {id}");
+                assert_eq!(record.puzzle, puzzle(id), "row {id}");
+                assert_eq!(record.kept, [id.to_string().into_bytes()], "row {id}");
+            }
+        }
+        assert_eq!(reader.next_record().unwrap(), None);
+        assert!(most_held <= BATCH_BYTES, "{most_held} bytes held");
+        // The bound was reached: a thousand rows would hold more.
+        assert!(most_held > BATCH_BYTES / 2, "{most_held} bytes held");
+    }
 }
