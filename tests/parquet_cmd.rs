@@ -441,6 +441,78 @@ fn a_broken_or_misnamed_parquet_input_is_an_error_naming_the_file() {
     assert!(run.stderr.contains("give its path"), "{}", run.stderr);
 }
 
+/// `file` as if its column chunks were compressed with `codec`: its footer written again, saying
+/// so (the pages are left as they are: no reader gets past the footer's word).
+fn claiming_codec(file: &[u8], codec: parquet::basic::Compression) -> Vec<u8> {
+    use parquet::file::metadata::ParquetMetaDataWriter;
+    let metadata = SerializedFileReader::new(bytes::Bytes::copy_from_slice(file))
+        .unwrap()
+        .metadata()
+        .clone();
+    let mut builder = metadata.into_builder();
+    let groups = builder
+        .take_row_groups()
+        .into_iter()
+        .map(|group| {
+            let mut group = group.into_builder();
+            let columns = group
+                .take_columns()
+                .into_iter()
+                .map(|c| c.into_builder().set_compression(codec).build().unwrap())
+                .collect();
+            group.set_column_metadata(columns).build().unwrap()
+        })
+        .collect();
+    let metadata = builder.set_row_groups(groups).build();
+    let footer = u32::from_le_bytes(file[file.len() - 8..file.len() - 4].try_into().unwrap());
+    let mut out = file[..file.len() - 8 - footer as usize].to_vec();
+    ParquetMetaDataWriter::new(&mut out, &metadata)
+        .finish()
+        .unwrap();
+    out
+}
+
+#[test]
+fn a_parquet_input_in_a_codec_not_built_in_is_refused_naming_the_file_and_what_to_do() {
+    use parquet::basic::Compression;
+    let dir = Workdir::new();
+    dir.write("mixed.csv", MIXED);
+    ok(&dir, &["solve", "mixed.csv", "-o", "good.parquet"]);
+    let good = std::fs::read(dir.path("good.parquet")).unwrap();
+    dir.write(
+        "zstd.parquet",
+        claiming_codec(&good, Compression::ZSTD(Default::default())),
+    );
+    dir.write(
+        "gzip.parquet",
+        claiming_codec(&good, Compression::GZIP(Default::default())),
+    );
+    for (file, codec) in [("zstd.parquet", "zstd"), ("gzip.parquet", "gzip")] {
+        for command in ["solve", "verify", "stats"] {
+            let run = dir.run(&[command, file]);
+            assert_eq!(run.code, Some(2), "{command} {file}: {}", run.stderr);
+            let says = format!(
+                "sudoku-bulk: error: {file}: column puzzle is compressed with {codec}, which this \
+                 build does not read (it reads Snappy and uncompressed Parquet): write the file \
+                 again with Snappy, e.g. pyarrow.parquet.write_table(table, path, \
+                 compression='snappy') or polars DataFrame.write_parquet(path, \
+                 compression='snappy')\n"
+            );
+            // `stats` reads other columns first: only the column's name differs.
+            let says = if command == "stats" {
+                says.split_once("column puzzle").unwrap().1.to_string()
+            } else {
+                says
+            };
+            assert!(
+                run.stderr.ends_with(&says),
+                "{command} {file}: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
 #[test]
 fn resume_and_shards_are_refused_with_parquet_before_any_work_and_summary_works() {
     let dir = Workdir::new();

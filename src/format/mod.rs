@@ -259,6 +259,20 @@ pub enum HeaderError {
         /// What it is.
         detail: String,
     },
+    /// A Parquet column whose pages are compressed with a codec this build cannot read (it
+    /// reads uncompressed and Snappy pages only).
+    #[error(
+        "column {column} is compressed with {codec}, which this build does not read (it reads \
+         Snappy and uncompressed Parquet): write the file again with Snappy, e.g. \
+         pyarrow.parquet.write_table(table, path, compression='snappy') or polars \
+         DataFrame.write_parquet(path, compression='snappy')"
+    )]
+    ParquetCodec {
+        /// The first column read that is compressed so.
+        column: String,
+        /// The codec, as writers spell it (`zstd`, `gzip`, ...).
+        codec: &'static str,
+    },
     /// A Parquet input in a sharded run.
     #[error(
         "a Parquet input cannot be sharded: --shard divides inputs by bytes of text; convert it to CSV, or run it whole"

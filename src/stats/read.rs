@@ -403,7 +403,10 @@ fn read_rows<'a>(
             path: path.to_path_buf(),
             column: wanted,
         },
-        ReaderError::Header(broken @ HeaderError::NotParquet { .. }) => ReadError::Io {
+        // A whole file's faults, not a line's.
+        ReaderError::Header(
+            broken @ (HeaderError::NotParquet { .. } | HeaderError::ParquetCodec { .. }),
+        ) => ReadError::Io {
             path: path.to_path_buf(),
             source: io::Error::new(io::ErrorKind::InvalidData, broken.to_string()),
         },

@@ -24,7 +24,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use parquet::basic::{ConvertedType, Encoding, LogicalType, Type as PhysicalType};
+use parquet::basic::{Compression, ConvertedType, Encoding, LogicalType, Type as PhysicalType};
 use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
 use parquet::data_type::{AsBytes, DataType};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -164,6 +164,20 @@ impl ParquetReader {
             .iter()
             .map(|&leaf| schema.column(leaf).name().to_string())
             .collect();
+        // A page compressed with a codec this build lacks would fail at its row group: refuse
+        // the file now, saying what to do.
+        for group in file.metadata().row_groups() {
+            for (&leaf, name) in leaves.iter().zip(&leaf_names) {
+                let compression = group.column(leaf).compression();
+                if !matches!(compression, Compression::UNCOMPRESSED | Compression::SNAPPY) {
+                    return Err(HeaderError::ParquetCodec {
+                        column: name.clone(),
+                        codec: codec_name(compression),
+                    }
+                    .into());
+                }
+            }
+        }
         Ok(ParquetReader {
             file,
             batch: vec![TextColumn::default(); leaves.len()],
@@ -280,6 +294,20 @@ impl ParquetReader {
     fn value(&self, slot: usize) -> Vec<u8> {
         let column = &self.batch[slot];
         column.data[column.offsets[self.at]..column.offsets[self.at + 1]].to_vec()
+    }
+}
+
+/// The name of a Parquet codec, as writers spell it in their options.
+fn codec_name(compression: Compression) -> &'static str {
+    match compression {
+        Compression::UNCOMPRESSED => "none",
+        Compression::SNAPPY => "snappy",
+        Compression::GZIP(_) => "gzip",
+        Compression::LZO => "lzo",
+        Compression::BROTLI(_) => "brotli",
+        Compression::LZ4 => "lz4",
+        Compression::ZSTD(_) => "zstd",
+        Compression::LZ4_RAW => "lz4_raw",
     }
 }
 
