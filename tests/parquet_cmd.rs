@@ -514,6 +514,55 @@ fn a_parquet_input_in_a_codec_not_built_in_is_refused_naming_the_file_and_what_t
 }
 
 #[test]
+fn a_parquet_read_error_counts_the_rows_read_before_it() {
+    use parquet::data_type::ByteArrayType;
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+
+    // Two row groups of five puzzles; the second one's page broken.
+    let dir = Workdir::new();
+    let schema = parse_message_type("message m { required binary puzzle (UTF8); }").unwrap();
+    let mut writer = SerializedFileWriter::new(
+        File::create(dir.path("in.parquet")).unwrap(),
+        Arc::new(schema),
+        Arc::new(WriterProperties::builder().build()),
+    )
+    .unwrap();
+    let puzzle = MIXED.lines().nth(1).unwrap().split(',').nth(1).unwrap();
+    for _ in 0..2 {
+        let mut rows = writer.next_row_group().unwrap();
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&vec![puzzle.into(); 5], None, None)
+            .unwrap();
+        column.close().unwrap();
+        rows.close().unwrap();
+    }
+    writer.close().unwrap();
+    let mut bytes = std::fs::read(dir.path("in.parquet")).unwrap();
+    let second = SerializedFileReader::new(bytes::Bytes::copy_from_slice(&bytes))
+        .unwrap()
+        .metadata()
+        .row_group(1)
+        .column(0)
+        .byte_range()
+        .0 as usize;
+    bytes[second..second + 8].fill(0xff);
+    dir.write("in.parquet", bytes);
+    let run = dir.run(&["solve", "in.parquet"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("sudoku-bulk: error: cannot read in.parquet after row 5: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn resume_and_shards_are_refused_with_parquet_before_any_work_and_summary_works() {
     let dir = Workdir::new();
     dir.write("mixed.csv", MIXED);

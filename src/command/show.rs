@@ -9,7 +9,7 @@ use crate::files::Input;
 use crate::format;
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
-use crate::pipeline::RunError;
+use crate::pipeline::{Place, RunError};
 use crate::rate::{self, CandidatesShown, RateOptions, Rater};
 use crate::render::{self, Trace};
 use crate::solver::{self, Algorithm, Outcome, SolveOptions, Status};
@@ -172,7 +172,7 @@ fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
     let input = Input::stdin();
     let read_error = |e: io::Error| RunError::Read {
         name: input.name.clone(),
-        line: 0,
+        after: Place::Line(0),
         source: e,
     };
     let opened = input.open(Default::default()).map_err(read_error)?;

@@ -18,13 +18,14 @@ pub enum RunError {
         /// The OS error.
         source: io::Error,
     },
-    /// Reading an input failed (an I/O error, a corrupt or truncated gzip stream).
-    #[error("cannot read {name} after line {line}: {source}")]
+    /// Reading an input failed (an I/O error, a corrupt or truncated gzip stream, a corrupt
+    /// Parquet page).
+    #[error("cannot read {name} after {after}: {source}")]
     Read {
         /// The input's name.
         name: String,
-        /// The last line read completely.
-        line: u64,
+        /// The last line (or Parquet row) read completely.
+        after: Place,
         /// The error.
         source: io::Error,
     },
@@ -83,6 +84,24 @@ pub enum RunError {
     /// The run was interrupted.
     #[error("interrupted")]
     Interrupted,
+}
+
+/// A place in an input: a line of text, or a row of a Parquet file (which has no lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A 1-based line number (0: before the first line).
+    Line(u64),
+    /// A 1-based row number (0: before the first row).
+    Row(u64),
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Line(line) => write!(f, "line {line}"),
+            Place::Row(row) => write!(f, "row {row}"),
+        }
+    }
 }
 
 impl RunError {

@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::error::RunError;
+use super::error::{Place, RunError};
 use super::settings::{Job, Settings};
 use crate::files::Input;
 use crate::files::digest::{HashingReader, Prefix, Tracker};
@@ -49,6 +49,8 @@ struct Current {
     index: usize,
     reader: Box<dyn RecordReader>,
     tracker: Arc<Mutex<Tracker>>,
+    /// Whether the input is read as Parquet, whose records are rows, not lines.
+    parquet: bool,
 }
 
 /// The inputs as one stream of records, read chunk by chunk.
@@ -265,9 +267,14 @@ impl<'a> Feed<'a> {
                     self.next_input += 1;
                 }
                 Err(e) => {
+                    let done = current.reader.position().line.saturating_sub(1);
                     return Err(RunError::Read {
                         name: input.name.clone(),
-                        line: current.reader.position().line.saturating_sub(1),
+                        after: if current.parquet {
+                            Place::Row(done)
+                        } else {
+                            Place::Line(done)
+                        },
                         source: e,
                     });
                 }
@@ -310,7 +317,7 @@ impl<'a> Feed<'a> {
             // (and checked again by a resumed run).
             std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|source| RunError::Read {
                 name: input.name.clone(),
-                line: 0,
+                after: Place::Row(0),
                 source,
             })?;
             let path = input.path().expect("only files are read as Parquet");
@@ -322,7 +329,11 @@ impl<'a> Feed<'a> {
         let reader = reader.map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
-                line: 0,
+                after: if opened.parquet {
+                    Place::Row(0)
+                } else {
+                    Place::Line(0)
+                },
                 source,
             },
             format::ReaderError::Header(source) => RunError::Format {
@@ -334,6 +345,7 @@ impl<'a> Feed<'a> {
             index,
             reader,
             tracker,
+            parquet: opened.parquet,
         })
     }
 }

@@ -59,7 +59,7 @@ mod solve;
 mod verify;
 mod writer;
 
-pub use error::{RunError, SolverBug};
+pub use error::{Place, RunError, SolverBug};
 pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
