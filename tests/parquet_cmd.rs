@@ -385,6 +385,71 @@ fn parquet_input_of_other_types_reads_as_text() {
     );
 }
 
+/// Writes a Parquet file of one row whose string columns are `columns` (name, value).
+fn write_text_columns(path: &Path, columns: &[(&str, &str)]) {
+    use parquet::data_type::ByteArrayType;
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+
+    let fields: String = columns
+        .iter()
+        .map(|(name, _)| format!("required binary {name} (UTF8); "))
+        .collect();
+    let schema = parse_message_type(&format!("message m {{ {fields}}}")).unwrap();
+    let file = File::create(path).unwrap();
+    let properties = Arc::new(WriterProperties::builder().build());
+    let mut writer = SerializedFileWriter::new(file, Arc::new(schema), properties).unwrap();
+    let mut rows = writer.next_row_group().unwrap();
+    for (_, value) in columns {
+        let mut column = rows.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&[(*value).into()], None, None)
+            .unwrap();
+        column.close().unwrap();
+    }
+    rows.close().unwrap();
+    writer.close().unwrap();
+}
+
+#[test]
+fn parquet_columns_are_matched_by_name_as_csv_columns_are() {
+    let dir = Workdir::new();
+    let puzzle = MIXED.lines().nth(1).unwrap().split(',').nth(1).unwrap();
+    let exact = [
+        ("ID", "upper"),
+        ("id", "lower"),
+        ("Puzzle", "bad"),
+        ("puzzle", puzzle),
+    ];
+    write_text_columns(&dir.path("exact.parquet"), &exact);
+    let rows = csv_rows(&ok(
+        &dir,
+        &["solve", "-q", "exact.parquet", "--keep-columns", "id"],
+    ));
+    assert_eq!(
+        (rows[0]["status"].as_str(), rows[0]["id"].as_str()),
+        ("solved", "lower")
+    );
+    write_text_columns(
+        &dir.path("cases.parquet"),
+        &[("ID", "upper"), ("Id", "title"), ("puzzle", puzzle)],
+    );
+    let run = dir.run(&["solve", "-q", "cases.parquet", "--keep-columns", "id"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "sudoku-bulk: error: cases.parquet: ambiguous kept column: no column is named id \
+             exactly, and several differ from it only in case: ID (column 1) and Id (column 2)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}
+
 #[test]
 fn an_empty_input_gives_a_valid_empty_parquet_file() {
     let dir = Workdir::new();

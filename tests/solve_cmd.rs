@@ -213,6 +213,48 @@ fn csv_column_chosen_by_name_and_missing_column_is_an_error() {
 }
 
 #[test]
+fn a_column_named_exactly_wins_and_an_ambiguous_name_is_an_error() {
+    let dir = Workdir::new();
+    dir.write(
+        "ids.csv",
+        format!("ID,id,Puzzle,puzzle\nupper,lower,bad,{PUZZLE}\n"),
+    );
+    let run = dir.run(&["solve", "-q", "ids.csv", "--keep-columns", "id"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(
+        (rows[0]["status"].as_str(), rows[0]["id"].as_str()),
+        ("solved", "lower")
+    );
+    let run = dir.run(&["solve", "-q", "ids.csv", "--puzzle-column", "puzzle"]);
+    assert_eq!(outline(&run.stdout), vec![row(2, "solved", "")]);
+    // Several columns answer to a name: nothing is written, and the file is named.
+    dir.write("cases.csv", format!("ID,Id,puzzle\nupper,title,{PUZZLE}\n"));
+    dir.write("twins.csv", format!("id,puzzle,id\n1,{PUZZLE},2\n"));
+    for (file, says) in [
+        (
+            "cases.csv",
+            "cases.csv: ambiguous kept column: no column is named id exactly, and several \
+             differ from it only in case: ID (column 1) and Id (column 2)",
+        ),
+        (
+            "twins.csv",
+            "twins.csv: ambiguous kept column: id is the name of columns 1 and 3",
+        ),
+    ] {
+        let run = dir.run(&["solve", "-q", file, "--keep-columns", "id"]);
+        assert_eq!(run.code, Some(2), "{file}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with(&format!("sudoku-bulk: error: {says}")),
+            "{file}: {}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "", "{file}");
+    }
+}
+
+#[test]
 fn grid_format_reads_drawings_and_number_lists() {
     let dir = Workdir::new();
     let mut drawing = String::from("# a boxed grid\n");

@@ -2,8 +2,10 @@
 //!
 //! Reading: the first non-blank line is the header, whose separator (`,`, else a tab or `;`) is
 //! that of every record; the puzzle column is found by name
-//! ([`PUZZLE_NAMES`], case-insensitive, or the user's choice), likewise the solution column for
-//! verify ([`SOLUTION_NAMES`]). Fields follow RFC 4180: a field opening with `"` runs to its
+//! ([`PUZZLE_NAMES`] or the user's choice), likewise the solution column for verify
+//! ([`SOLUTION_NAMES`]): the column of that exact name, or else the one column whose name
+//! differs only in case; a name that several columns answer to is an error
+//! ([`column_named`]). Fields follow RFC 4180: a field opening with `"` runs to its
 //! closing quote, `""` inside standing for one `"`, so a quoted field may hold commas and
 //! newlines (the record then spans several lines and keeps the number of its first). Blank lines
 //! are skipped, and so is a record equal to the header (the header row of a second file, when
@@ -115,14 +117,16 @@ impl<R: BufRead> CsvReader<R> {
             .collect::<Result<_, _>>()?;
         reader.regions = match columns.regions.as_deref() {
             Some(name) => Some(reader.find("regions", Some(name), &[])?),
-            None if options.wanted.puzzle() => reader.find("regions", None, &[REGIONS_NAME]).ok(),
+            None if options.wanted.puzzle() => {
+                find_present(&reader.names, "regions", None, &[REGIONS_NAME])?
+            }
             None => None,
         };
         reader.optional = options
             .optional
             .iter()
-            .map(|name| reader.find("optional", Some(name), &[]).ok())
-            .collect();
+            .map(|name| find_present(&reader.names, "optional", Some(name), &[]))
+            .collect::<Result<_, _>>()?;
         Ok(reader)
     }
 
@@ -225,36 +229,109 @@ impl<R: BufRead> CsvReader<R> {
     }
 }
 
-/// The index of the column named `chosen` among `names` (case-insensitive), or else of the
-/// first of `known` present: how every format with named columns finds the ones it needs.
+/// The index of the column named `chosen` among `names`, or else of the first of `known`
+/// present: how every format with named columns finds the ones it needs. A name is matched as
+/// [`column_named`] says: an exact match first, else one that differs only in case, and an
+/// ambiguous name is an error.
 pub(crate) fn find_column(
     names: &[Vec<u8>],
     role: &'static str,
     chosen: Option<&str>,
     known: &[&str],
 ) -> Result<usize, HeaderError> {
+    find_present(names, role, chosen, known)?.ok_or_else(|| HeaderError::NoColumn {
+        role,
+        wanted: match chosen {
+            Some(name) => name.to_string(),
+            None => known.join(", "),
+        },
+        header: shortened(
+            &names
+                .iter()
+                .map(|n| escape(n))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+    })
+}
+
+/// As [`find_column`], for a column that may be absent: `None` when no column has the name,
+/// an error only when several do.
+pub(crate) fn find_present(
+    names: &[Vec<u8>],
+    role: &'static str,
+    chosen: Option<&str>,
+    known: &[&str],
+) -> Result<Option<usize>, HeaderError> {
     let wanted: Vec<&str> = match chosen {
         Some(name) => vec![name],
         None => known.to_vec(),
     };
-    wanted
-        .iter()
-        .find_map(|w| {
-            names
-                .iter()
-                .position(|n| n.eq_ignore_ascii_case(w.trim().as_bytes()))
-        })
-        .ok_or_else(|| HeaderError::NoColumn {
-            role,
-            wanted: wanted.join(", "),
-            header: shortened(
-                &names
-                    .iter()
-                    .map(|n| escape(n))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-        })
+    for name in wanted {
+        let name = name.trim();
+        match column_named(names.iter().map(Vec::as_slice), name.as_bytes()) {
+            Ok(None) => continue,
+            Ok(Some(index)) => return Ok(Some(index)),
+            Err(candidates) => {
+                let escaped = |i: usize| escape(&names[i]);
+                return Err(if names[candidates[0]] == name.as_bytes() {
+                    HeaderError::SameName {
+                        role,
+                        name: escaped(candidates[0]),
+                        columns: listed(candidates.iter().map(|i| (i + 1).to_string())),
+                    }
+                } else {
+                    HeaderError::CaseVariants {
+                        role,
+                        wanted: escape(name.as_bytes()),
+                        candidates: listed(
+                            candidates
+                                .iter()
+                                .map(|&i| format!("{} (column {})", escaped(i), i + 1)),
+                        ),
+                    }
+                });
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Which of `names` answers to `wanted`: the one that is `wanted` exactly, or else the one
+/// that differs from it only in ASCII case. Two names equal to `wanted`, or none equal and
+/// several that differ only in case, are ambiguous: `Err` with the index of each. No column
+/// is ever taken for another that has the name exactly, nor chosen among several.
+pub(crate) fn column_named<'a, I>(names: I, wanted: &[u8]) -> Result<Option<usize>, Vec<usize>>
+where
+    I: IntoIterator<Item = &'a [u8]>,
+    I::IntoIter: Clone,
+{
+    let names = names.into_iter();
+    let exact = |name: &[u8]| name == wanted;
+    let folded = |name: &[u8]| name.eq_ignore_ascii_case(wanted);
+    for matches in [&exact as &dyn Fn(&[u8]) -> bool, &folded] {
+        let mut found = names
+            .clone()
+            .enumerate()
+            .filter(|&(_, name)| matches(name))
+            .map(|(i, _)| i);
+        match (found.next(), found.next()) {
+            (None, _) => continue,
+            (Some(i), None) => return Ok(Some(i)),
+            (Some(i), Some(j)) => return Err([i, j].into_iter().chain(found).collect()),
+        }
+    }
+    Ok(None)
+}
+
+/// `items` as a list in words: `a`, `a and b`, `a, b and c`.
+fn listed(items: impl Iterator<Item = String>) -> String {
+    let mut items: Vec<String> = items.collect();
+    match items.pop() {
+        None => String::new(),
+        Some(last) if items.is_empty() => last,
+        Some(last) => format!("{} and {last}", items.join(", ")),
+    }
 }
 
 /// A parser of records separated by `delimiter`, each ending at a line break (the lines are
@@ -747,6 +824,56 @@ mod tests {
         assert_eq!(records[0].kept, vec![b"7".to_vec()]);
         assert_eq!(records[1].line, 4);
         assert_eq!(records[1].kept, vec![b"8".to_vec()]);
+    }
+
+    #[test]
+    fn an_exact_name_wins_over_one_in_another_case() {
+        let text = "ID,id,Puzzle,puzzle\nupper,lower,P,p\n";
+        let records = read(text, &options(false, &["id", "ID"])).unwrap();
+        assert_eq!(records[0].kept, [b"lower".to_vec(), b"upper".to_vec()]);
+        assert_eq!(records[0].puzzle, b"p");
+        let mut chosen = options(false, &[]);
+        chosen.columns.puzzle = Some("Puzzle".into());
+        assert_eq!(read(text, &chosen).unwrap()[0].puzzle, b"P");
+        // A name that only one column has in another case is that column's.
+        let records = read("ID,puzzle\nupper,p\n", &options(false, &["Id"])).unwrap();
+        assert_eq!(records[0].kept[0], b"upper");
+    }
+
+    #[test]
+    fn a_name_that_several_columns_answer_to_is_an_error_listing_them() {
+        let err = read("ID,Id,puzzle\n1,2,3\n", &options(false, &["id"])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "ambiguous kept column: no column is named id exactly, and several differ from it \
+             only in case: ID (column 1) and Id (column 2); give the one meant exactly as the \
+             header spells it"
+        );
+        let err = read("id,puzzle,id\n1,2,3\n", &options(false, &["id"])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "ambiguous kept column: id is the name of columns 1 and 3 of the header, which \
+             cannot be told apart; rename all but one"
+        );
+        // The known names and the columns read when present are matched the same way.
+        for (text, options) in [
+            ("Puzzle,PUZZLE\n1,2\n", options(false, &[])),
+            ("puzzle,puzzle\n1,2\n", options(false, &[])),
+            ("puzzle,Regions,REGIONS\n1,2,3\n", options(false, &[])),
+            (
+                "puzzle,Line,LINE\n1,2,3\n",
+                ReadOptions {
+                    optional: vec!["line".into()],
+                    ..options(false, &[])
+                },
+            ),
+        ] {
+            let err = read(text, &options).unwrap_err().to_string();
+            assert!(err.starts_with("ambiguous "), "{text}: {err}");
+        }
+        // Columns that are not asked for may share a name.
+        let records = read("id,ID,id,puzzle\n1,2,3,4\n", &options(false, &[])).unwrap();
+        assert_eq!(records[0].puzzle, b"4");
     }
 
     #[test]

@@ -228,6 +228,31 @@ pub enum HeaderError {
         /// The header's names, escaped, comma-separated.
         header: String,
     },
+    /// Several columns have the exact name of a column that is needed.
+    #[error(
+        "ambiguous {role} column: {name} is the name of columns {columns} of the header, which cannot be told apart; rename all but one"
+    )]
+    SameName {
+        /// What the column is for, as in [`HeaderError::NoColumn`].
+        role: &'static str,
+        /// The name, escaped.
+        name: String,
+        /// The columns of that name, counted from 1, in words (`1 and 3`).
+        columns: String,
+    },
+    /// No column has the name of a column that is needed exactly, and several have it in
+    /// other cases: none is taken for it.
+    #[error(
+        "ambiguous {role} column: no column is named {wanted} exactly, and several differ from it only in case: {candidates}; give the one meant exactly as the header spells it"
+    )]
+    CaseVariants {
+        /// What the column is for, as in [`HeaderError::NoColumn`].
+        role: &'static str,
+        /// The name looked for, escaped.
+        wanted: String,
+        /// The columns that differ from it only in case, escaped, each with its position.
+        candidates: String,
+    },
     /// The grid format has no field for a solution.
     #[error(
         "the grid format holds no solutions: verify reads line, CSV, JSON lines or Parquet input (give --input-format line for one puzzle and its solution a line, if the first line made this input look like grids)"
@@ -427,8 +452,9 @@ pub trait RecordReader: Send {
         false
     }
 
-    /// Whether the input has a column named `name` (case-insensitive): in its CSV header, or
-    /// as a member of its first JSON object. Formats without columns have none.
+    /// Whether the input has a column named `name` (exactly, or else in another case by one
+    /// column only, as every name is matched): in its CSV header, or as a member of its first
+    /// JSON object. Formats without columns have none.
     fn has_column(&self, name: &str) -> bool {
         let _ = name;
         false
