@@ -255,6 +255,41 @@ fn a_column_named_exactly_wins_and_an_ambiguous_name_is_an_error() {
 }
 
 #[test]
+fn a_json_key_named_exactly_wins_and_an_ambiguous_one_makes_its_record_invalid() {
+    let dir = Workdir::new();
+    dir.write(
+        "in.jsonl",
+        format!(
+            "{{\"ID\":\"upper\",\"id\":\"lower\",\"puzzle\":\"{PUZZLE}\"}}\n\
+             {{\"ID\":\"upper\",\"Id\":\"title\",\"puzzle\":\"{PUZZLE}\"}}\n\
+             {{\"id\":1,\"puzzle\":\"{PUZZLE}\",\"id\":2}}\n"
+        ),
+    );
+    let run = dir.run(&["solve", "-q", "in.jsonl", "--keep-columns", "id"]);
+    let rows = csv_rows(&run.stdout);
+    let seen: Vec<[&str; 3]> = rows
+        .iter()
+        .map(|r| [r["status"].as_str(), r["id"].as_str(), r["error"].as_str()])
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ["solved", "lower", ""],
+            [
+                "invalid",
+                "",
+                "ambiguous member id: the object has it only in other cases, as ID, Id"
+            ],
+            [
+                "invalid",
+                "",
+                "ambiguous member id: the object has it 2 times"
+            ],
+        ]
+    );
+}
+
+#[test]
 fn grid_format_reads_drawings_and_number_lists() {
     let dir = Workdir::new();
     let mut drawing = String::from("# a boxed grid\n");

@@ -5,21 +5,25 @@
 //!
 //! Reading: blank lines are skipped; each other line is one record, an object whose members
 //! are found by name as CSV columns are (the puzzle among [`PUZZLE_NAMES`], the solution among
-//! [`SOLUTION_NAMES`], case-insensitive, or the names chosen; `regions`; the kept columns). A
-//! string member is its text; `null` or a missing member is empty; any other value is its JSON
+//! [`SOLUTION_NAMES`], or the names chosen; `regions`; the kept columns): the member of that
+//! exact name, or else the one member whose name differs only in case. A needed name that
+//! several members of an object answer to (a key repeated, or several keys in other cases and
+//! none exact) makes that record invalid, as a missing puzzle does. A string member is its text; `null` or a missing member is empty; any other value is its JSON
 //! text exactly as written, so an 81-digit number keeps every digit. A line that is not a JSON
 //! object is an invalid record. The input's columns ([`RecordReader::has_column`]) are the
 //! members of its first object.
 
-use std::collections::BTreeMap;
+use std::fmt;
 use std::io::{self, BufRead};
 
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::csv::{PUZZLE_NAMES, REGIONS_NAME, SOLUTION_NAMES};
 use super::lines::Lines;
 use super::{
     Cell, Columns, Defect, MAX_LINE, Position, ReadOptions, Record, RecordReader, Span, Wanted,
+    escape,
 };
 
 /// Reads JSON lines.
@@ -95,13 +99,8 @@ struct Read<'a> {
 
 /// Takes a record's fields from the object on its line; `names` gets the object's member names.
 fn fill(record: &mut Record, text: &[u8], read: &Read<'_>, names: Option<&mut Vec<String>>) {
-    let Read {
-        wanted,
-        columns,
-        optional,
-    } = *read;
-    let object: BTreeMap<String, &RawValue> = match serde_json::from_slice(text) {
-        Ok(object) => object,
+    let Members(members) = match serde_json::from_slice(text) {
+        Ok(members) => members,
         Err(e) => {
             record.defect = Some(Defect::NotAnObject {
                 detail: e.to_string(),
@@ -110,48 +109,108 @@ fn fill(record: &mut Record, text: &[u8], read: &Read<'_>, names: Option<&mut Ve
         }
     };
     if let Some(names) = names {
-        *names = object.keys().cloned().collect();
+        *names = members.iter().map(|(key, _)| key.clone()).collect();
     }
-    let member = |chosen: Option<&str>, known: &[&str]| -> Option<&RawValue> {
+    if let Err(defect) = take_members(record, &members, read) {
+        record.defect = Some(defect);
+    }
+}
+
+/// Takes a record's fields from the members of its object; a needed member that is missing
+/// or ambiguous is the record's defect.
+fn take_members(
+    record: &mut Record,
+    members: &[(String, &RawValue)],
+    read: &Read<'_>,
+) -> Result<(), Defect> {
+    let Read {
+        wanted,
+        columns,
+        optional,
+    } = *read;
+    // The member that answers to `chosen`, or else to the first of `known` present.
+    let member = |chosen: Option<&str>, known: &[&str]| -> Result<Option<&RawValue>, Defect> {
         let names: Vec<&str> = chosen.map_or_else(|| known.to_vec(), |c| vec![c]);
-        names.iter().find_map(|name| {
-            object
-                .iter()
-                .find(|(key, _)| key.eq_ignore_ascii_case(name.trim()))
-                .map(|(_, value)| *value)
-        })
+        for name in names {
+            let name = name.trim();
+            let keys = members.iter().map(|(key, _)| key.as_bytes());
+            match super::csv::column_named(keys, name.as_bytes()) {
+                Ok(None) => continue,
+                Ok(Some(i)) => return Ok(Some(members[i].1)),
+                Err(candidates) => {
+                    let keys: Vec<&str> = candidates.iter().map(|&i| &*members[i].0).collect();
+                    return Err(Defect::AmbiguousMember {
+                        name: escape(name.as_bytes()),
+                        members: match keys[0] == name {
+                            true => format!("{} times", keys.len()),
+                            false => format!(
+                                "only in other cases, as {}",
+                                escape(keys.join(", ").as_bytes())
+                            ),
+                        },
+                    });
+                }
+            }
+        }
+        Ok(None)
     };
     if wanted.puzzle() {
-        match member(columns.puzzle.as_deref(), PUZZLE_NAMES) {
+        match member(columns.puzzle.as_deref(), PUZZLE_NAMES)? {
             Some(value) => record.puzzle = text_of(value),
             None => {
-                record.defect = Some(Defect::MissingField {
+                return Err(Defect::MissingField {
                     column: columns.puzzle.clone().unwrap_or_else(|| "puzzle".into()),
-                    fields: object.len(),
+                    fields: members.len(),
                 });
-                return;
             }
         }
     }
     if wanted.solution() {
         record.solution = Some(
-            member(columns.solution.as_deref(), SOLUTION_NAMES).map_or_else(Vec::new, text_of),
+            member(columns.solution.as_deref(), SOLUTION_NAMES)?.map_or_else(Vec::new, text_of),
         );
     }
     record.kept = columns
         .keep
         .iter()
-        .map(|name| member(Some(name), &[]).map_or_else(Vec::new, text_of))
-        .collect();
+        .map(|name| Ok(member(Some(name), &[])?.map_or_else(Vec::new, text_of)))
+        .collect::<Result<_, Defect>>()?;
     if wanted.puzzle() {
-        record.regions = member(columns.regions.as_deref(), &[REGIONS_NAME])
+        record.regions = member(columns.regions.as_deref(), &[REGIONS_NAME])?
             .map(text_of)
             .filter(|r| !r.is_empty());
     }
     record.optional = optional
         .iter()
-        .map(|name| member(Some(name), &[]).map(text_of))
-        .collect();
+        .map(|name| Ok(member(Some(name), &[])?.map(text_of)))
+        .collect::<Result<_, Defect>>()?;
+    Ok(())
+}
+
+/// An object's members in the order written, a repeated key kept each time (a map would keep
+/// only its last value, and hide that the key is ambiguous).
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = Members<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
 }
 
 /// A member's value as record text: a string's text, nothing for `null`, else its JSON as
@@ -199,9 +258,11 @@ impl<R: BufRead + Send> RecordReader for JsonlReader<R> {
     }
 
     fn has_column(&self, name: &str) -> bool {
-        self.first_names
-            .iter()
-            .any(|n| n.eq_ignore_ascii_case(name.trim()))
+        let names = self.first_names.iter().map(|n| n.as_bytes());
+        matches!(
+            super::csv::column_named(names, name.trim().as_bytes()),
+            Ok(Some(_))
+        )
     }
 }
 
@@ -302,6 +363,40 @@ mod tests {
         let rows = read(&text, Wanted::Columns, &["id"]);
         assert_eq!(rows[2].kept, [b"8".to_vec()]);
         assert_eq!(rows[2].defect, None);
+    }
+
+    #[test]
+    fn an_exact_key_wins_and_an_ambiguous_one_makes_the_record_invalid() {
+        let text = concat!(
+            "{\"ID\":\"upper\",\"id\":\"lower\",\"Puzzle\":\"bad\",\"puzzle\":\"1.3\"}\n",
+            "{\"ID\":\"upper\",\"Id\":\"title\",\"puzzle\":\"1.3\"}\n",
+            "{\"id\":1,\"puzzle\":\"1.3\",\"id\":2}\n",
+            "{\"Puzzle\":\"1.3\",\"PUZZLE\":\"4.6\"}\n",
+            "{\"ID\":\"upper\",\"Quizzes\":\"7.9\"}\n",
+        );
+        let records = read(text, Wanted::Puzzle, &["id"]);
+        assert_eq!(
+            (&records[0].puzzle[..], &records[0].kept[..]),
+            (&b"1.3"[..], &[b"lower".to_vec()][..])
+        );
+        assert_eq!(records[0].defect, None);
+        let reasons: Vec<String> = records[1..4]
+            .iter()
+            .map(|r| r.defect.as_ref().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                "ambiguous member id: the object has it only in other cases, as ID, Id",
+                "ambiguous member id: the object has it 2 times",
+                "ambiguous member puzzle: the object has it only in other cases, as Puzzle, PUZZLE",
+            ]
+        );
+        // One member in another case is the one meant.
+        assert_eq!(
+            (&records[4].puzzle[..], &records[4].kept[0][..]),
+            (&b"7.9"[..], &b"upper"[..])
+        );
     }
 
     #[test]

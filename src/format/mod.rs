@@ -193,6 +193,15 @@ pub enum Defect {
         /// What the JSON parser said.
         detail: String,
     },
+    /// A JSON-lines record whose object has several members that answer to the name of a
+    /// column that is needed: a key repeated, or none exactly and several in other cases.
+    #[error("ambiguous member {name}: the object has it {members}")]
+    AmbiguousMember {
+        /// The name looked for, escaped.
+        name: String,
+        /// How the object has it: `2 times`, or `only in other cases, as ID, Id`.
+        members: String,
+    },
     /// A CSV record whose quoted field runs to the end of the input.
     #[error("unclosed quote opened at line {line} (the record runs to the end of the input)")]
     UnclosedQuote {
