@@ -1099,4 +1099,29 @@ mod tests {
         assert!(config(&["solve", "a", "b", "--keep-columns", "file"]).is_err());
         assert!(config(&["solve", "--input-format", "xml"]).is_err());
     }
+
+    #[test]
+    fn kept_columns_that_differ_only_in_case_or_blanks_are_one_name() {
+        assert_eq!(
+            config(&["solve", "--keep-columns", "id,ID"]).unwrap_err(),
+            "--keep-columns names 'id' twice (here 'ID': case-insensitive readers of the output, \
+             such as DuckDB, take names that differ only in case for one)"
+        );
+        assert_eq!(
+            config(&["solve", "--keep-columns", "id, id"]).unwrap_err(),
+            "--keep-columns names 'id' twice (here ' id': the blanks around a name are passed over)"
+        );
+        let err = config(&["rate", "--keep-columns", "Line,STATUS"]).unwrap_err();
+        assert!(
+            err.starts_with("--keep-columns Line: the output has a column 'line' of its own (")
+                && err.ends_with(
+                    "two columns of one name cannot be told apart (here 'line': case-insensitive \
+                     readers of the output, such as DuckDB, take names that differ only in case \
+                     for one); keep only other columns"
+                ),
+            "{err}"
+        );
+        assert!(config(&["solve", "--keep-columns", "Regions"]).is_err());
+        assert!(config(&["solve", "--keep-columns", "id,Identity"]).is_ok());
+    }
 }

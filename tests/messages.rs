@@ -116,6 +116,14 @@ fn kept_columns_that_would_share_a_name_with_another_are_refused() {
             &["solve", "in.csv", "b.csv", "--keep-columns", "file"],
             "--keep-columns file: the output has a column 'file' of its own",
         ),
+        (
+            &["solve", "in.csv", "--keep-columns", "id,ID"],
+            "--keep-columns names 'id' twice (here 'ID': case-insensitive readers",
+        ),
+        (
+            &["verify", "in.csv", "--keep-columns", "Line,STATUS"],
+            "--keep-columns Line: the output has a column 'line' of its own",
+        ),
     ] {
         let run = dir.run(args);
         assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);

@@ -233,21 +233,26 @@ pub enum ConfigError {
         /// [`MAX_THREADS`].
         most: usize,
     },
-    /// A kept column that the output has already.
+    /// A kept column that the output has already, in this case or another.
     #[error(
-        "--keep-columns {name}: the output has a column '{name}' of its own ({own}), and two columns of one name cannot be told apart; keep only other columns"
+        "--keep-columns {name}: the output has a column '{column}' of its own ({own}), and two columns of one name cannot be told apart{}; keep only other columns",
+        spelled_otherwise(.name, .column)
     )]
     KeptColumnIsOwn {
-        /// The column.
+        /// The column, as given.
         name: String,
+        /// The output's column of that name.
+        column: String,
         /// The columns the command writes, comma-separated.
         own: String,
     },
-    /// A column kept twice.
-    #[error("--keep-columns names '{name}' twice")]
+    /// A column kept twice, in one case or two.
+    #[error("--keep-columns names '{name}' twice{}", spelled_otherwise(.name, .again))]
     KeptTwice {
-        /// The column.
+        /// The column, as given first.
         name: String,
+        /// The column, as given again.
+        again: String,
     },
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
@@ -335,9 +340,26 @@ pub enum ConfigError {
     ShardStdout,
 }
 
+/// What a message about one name given twice adds when the two differ: in the blanks around
+/// them, which the readers of columns pass over, or in case.
+fn spelled_otherwise(name: &str, other: &str) -> String {
+    if name == other {
+        String::new()
+    } else if name.trim() == other.trim() {
+        format!(" (here '{other}': the blanks around a name are passed over)")
+    } else {
+        format!(
+            " (here '{other}': case-insensitive readers of the output, such as DuckDB, take \
+             names that differ only in case for one)"
+        )
+    }
+}
+
 /// Refuses kept columns that would give the output two columns of one name: a column kept
 /// twice, or one the command writes itself (`line`, `status`, ..., `file` with several inputs,
-/// `regions`, which is written whenever records carry their own layouts).
+/// `regions`, which is written whenever records carry their own layouts). Names are compared
+/// ignoring ASCII case and the blanks around them: a column is found by its name in any case
+/// when it is the only one, and readers of the output may not tell `id` from `ID`.
 pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), ConfigError> {
     // The columns of the output with every optional part (a verify row's `original_` columns
     // too), less the kept ones.
@@ -349,15 +371,20 @@ pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), Con
     let all = crate::pipeline::columns(settings, &shape);
     let kept_from = all.len() - 1 - settings.columns.keep.len();
     let own: Vec<String> = all[..kept_from].iter().chain(all.last()).cloned().collect();
+    let same = |a: &String, b: &String| a.trim().eq_ignore_ascii_case(b.trim());
     for (i, name) in settings.columns.keep.iter().enumerate() {
-        if own.contains(name) {
+        if let Some(column) = own.iter().find(|column| same(column, name)) {
             return Err(ConfigError::KeptColumnIsOwn {
                 name: name.clone(),
+                column: column.clone(),
                 own: own.join(","),
             });
         }
-        if settings.columns.keep[..i].contains(name) {
-            return Err(ConfigError::KeptTwice { name: name.clone() });
+        if let Some(first) = settings.columns.keep[..i].iter().find(|k| same(k, name)) {
+            return Err(ConfigError::KeptTwice {
+                name: first.clone(),
+                again: name.clone(),
+            });
         }
     }
     Ok(())
