@@ -448,6 +448,19 @@ fn parquet_columns_are_matched_by_name_as_csv_columns_are() {
         run.stderr
     );
     assert_eq!(run.stdout, "");
+    // A column found without being asked for (`regions`) is ambiguous alike, not ignored.
+    write_text_columns(
+        &dir.path("regions.parquet"),
+        &[("Regions", "a"), ("REGIONS", "b"), ("puzzle", puzzle)],
+    );
+    let run = dir.run(&["solve", "-q", "regions.parquet"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("sudoku-bulk: error: regions.parquet: ambiguous regions column"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -124,6 +124,12 @@ impl ParquetReader {
             }
             Ok(*leaf)
         };
+        // A column that may be absent: absent, or not flat, is `None`; a name that several
+        // columns answer to is an error, as in a CSV header.
+        let find_optional = |role, chosen: Option<&str>, known: &[&str]| {
+            csv::find_present(&names, role, chosen, known)
+                .map(|found| found.and_then(|_| find(role, chosen, known).ok()))
+        };
         let columns = &options.columns;
         let puzzle = options
             .wanted
@@ -137,7 +143,7 @@ impl ParquetReader {
             .transpose()?;
         let regions = match columns.regions.as_deref() {
             Some(name) => Some(find("regions", Some(name), &[])?),
-            None if options.wanted.puzzle() => find("regions", None, &[REGIONS_NAME]).ok(),
+            None if options.wanted.puzzle() => find_optional("regions", None, &[REGIONS_NAME])?,
             None => None,
         };
         let kept = columns
@@ -148,8 +154,8 @@ impl ParquetReader {
         let optional: Vec<Option<usize>> = options
             .optional
             .iter()
-            .map(|name| find("optional", Some(name), &[]).ok())
-            .collect();
+            .map(|name| find_optional("optional", Some(name), &[]))
+            .collect::<Result<_, _>>()?;
         let mut leaves = Vec::new();
         let mut slot = |leaf: usize| {
             leaves.push(leaf);
