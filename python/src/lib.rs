@@ -25,7 +25,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
+use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS, kept_columns};
 use sudoku_bulk::files::Input;
 use sudoku_bulk::format::columns::{ColumnBatch, ColumnKind};
 use sudoku_bulk::format::{Columns, InputFormat};
@@ -225,7 +225,7 @@ fn solve_file<'py>(
         max_recursions,
         seed,
     )?);
-    let inputs = paths(path)?.into_iter().map(Input::file).collect();
+    let inputs: Vec<Input> = paths(path)?.into_iter().map(Input::file).collect();
     let regions = text("regions", regions)?;
     let mut settings = settings(job, layout_of(regions.as_deref())?, threads_of(threads)?);
     let batch_size = count("batch_size", batch_size, DEFAULT_BATCH_SIZE, 1)?;
@@ -250,6 +250,9 @@ fn solve_file<'py>(
         keep: names("keep_columns", keep_columns)?,
         regions: text("regions_column", regions_column)?,
     };
+    // The command line's check: no kept column named twice, or as one of the rows' own.
+    kept_columns(&settings, inputs.len() > 1)
+        .map_err(|e| PyValueError::new_err(format!("keep_columns: {e}")))?;
     let run = py
         .detach(|| ColumnRun::start(RecordSource::Inputs(inputs), settings))
         .map_err(run_error)?;
