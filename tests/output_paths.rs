@@ -250,29 +250,33 @@ fn merge_reads_shards_whose_summary_was_also_written_elsewhere() {
     assert_eq!(dir.read("all.csv.summary.json"), dir.read("single.json"));
 }
 
+/// Runs the binary in `dir` as a shell runs `sudoku-bulk ARGS REDIRECT` (`>&-` closes standard
+/// output, `<&-` standard input); standard input is otherwise empty.
+#[cfg(target_os = "linux")]
+fn run_in_shell(dir: &Workdir, redirect: &str, args: &[&str]) -> Run {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$@\" {redirect}"))
+        .arg("sh")
+        .arg(BIN)
+        .args(args)
+        .current_dir(dir.path(""))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: output.status.code(),
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_closed_standard_output_is_an_error_not_a_silent_success() {
     let dir = Workdir::new();
     dir.write("in.txt", lines(5));
-    // As a shell runs `sudoku-bulk ARGS >&-`.
-    let closed = |args: &[&str]| {
-        let output = Command::new("sh")
-            .arg("-c")
-            .arg("exec \"$@\" >&-")
-            .arg("sh")
-            .arg(BIN)
-            .args(args)
-            .current_dir(dir.path(""))
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        Run {
-            code: output.status.code(),
-            stdout: String::new(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    };
+    let closed = |args: &[&str]| run_in_shell(&dir, ">&-", args);
     refused(
         &closed(&["solve", "in.txt"]),
         "standard output is closed, so the rows would be lost: leave it open or give -o OUT",
@@ -300,23 +304,7 @@ fn a_closed_standard_input_is_an_error_not_an_empty_input() {
     let dir = Workdir::new();
     dir.write("in.txt", lines(5));
     dir.write("out.csv", "old\n");
-    // As a shell runs `sudoku-bulk ARGS <&-`.
-    let closed = |args: &[&str]| {
-        let output = Command::new("sh")
-            .arg("-c")
-            .arg("exec \"$@\" <&-")
-            .arg("sh")
-            .arg(BIN)
-            .args(args)
-            .current_dir(dir.path(""))
-            .output()
-            .unwrap();
-        Run {
-            code: output.status.code(),
-            stdout: String::new(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    };
+    let closed = |args: &[&str]| run_in_shell(&dir, "<&-", args);
     let message = "standard input is closed, so there is nothing to read";
     refused(&closed(&["solve", "-o", "out.csv"]), message);
     refused(
