@@ -71,7 +71,8 @@ struct InputArgs {
     #[arg(long, value_name = "FORMAT", value_parser = format_names(InputFormat::ALL.iter().map(|f| f.name())))]
     input_format: Option<String>,
 
-    /// CSV, JSON lines, Parquet: the puzzle column's name [default: puzzle, quizzes, quiz, question or sudoku].
+    /// CSV, JSON lines, Parquet: the puzzle column's name [default: puzzle, quizzes, quiz,
+    /// question or sudoku].
     #[arg(long, value_name = "NAME")]
     puzzle_column: Option<String>,
 
@@ -475,7 +476,8 @@ struct VerifyArgs {
     #[command(flatten)]
     output: OutputArgs,
 
-    /// CSV, JSON lines, Parquet: the solution column's name [default: solution, solutions or answer].
+    /// CSV, JSON lines, Parquet: the solution column's name [default: solution, solutions or
+    /// answer].
     #[arg(long, value_name = "NAME")]
     solution_column: Option<String>,
 

@@ -8,8 +8,9 @@
 //! [`SOLUTION_NAMES`], or the names chosen; `regions`; the kept columns): the member of that
 //! exact name, or else the one member whose name differs only in case. A needed name that
 //! several members of an object answer to (a key repeated, or several keys in other cases and
-//! none exact) makes that record invalid, as a missing puzzle does. A string member is its text; `null` or a missing member is empty; any other value is its JSON
-//! text exactly as written, so an 81-digit number keeps every digit. A line that is not a JSON
+//! none exact) makes that record invalid, as a missing puzzle does. A string member is its
+//! text; `null` or a missing member is empty; any other value is its JSON text exactly as
+//! written, so an 81-digit number keeps every digit. A line that is not a JSON
 //! object is an invalid record. The input's columns ([`RecordReader::has_column`]) are the
 //! members of its first object.
 
