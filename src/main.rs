@@ -6,6 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use clap::Parser;
 use sudoku_bulk::command::{self, Exit};
@@ -56,11 +57,17 @@ fn parse_arguments() -> cli::Cli {
     }
 }
 
+/// How long a run has, after the first Ctrl-C or SIGTERM, to stop by itself before it is
+/// stopped as a second one would stop it (see [`stop_when_stuck`]).
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
 /// A flag set by the first Ctrl-C (or SIGTERM, as a batch system sends before it kills a job); a
-/// second one exits at once with 130.
+/// second one exits at once with 130, and so does a run that has not stopped [`STOP_GRACE`]
+/// after the first.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+    for signal in signals {
         // Registered first, so it sees the flag as the previous signal left it.
         let installed = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
             .and_then(|_| signal_hook::flag::register(signal, flag.clone()));
@@ -68,7 +75,36 @@ fn interrupt_flag() -> Arc<AtomicBool> {
             command::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
         }
     }
+    stop_when_stuck(&signals);
     flag
+}
+
+/// Ends the process with 130 when a run has not stopped [`STOP_GRACE`] after the first of
+/// `signals`. A run looks at the interrupt flag between its steps, so one blocked in a step
+/// that does not end never sees it: a read of an input that sends nothing (a stalled pipe, a
+/// line without end such as `/dev/zero`), a write to an output nobody reads, or a command that
+/// does not stop early (`stats`, `show`). It is then stopped as a second Ctrl-C would stop it:
+/// an existing output is untouched, and what the last checkpoint recorded stays in
+/// `OUT.partial` for `--resume`, as after SIGKILL.
+fn stop_when_stuck(signals: &[i32]) {
+    let Ok(mut caught) = signal_hook::iterator::Signals::new(signals) else {
+        return;
+    };
+    let watch = move || {
+        if caught.forever().next().is_some() {
+            std::thread::sleep(STOP_GRACE);
+            command::say(&format!(
+                "interrupted, but the run had not stopped {} s later (it was waiting on its \
+                 input or output, or in a step that does not stop early): stopped now",
+                STOP_GRACE.as_secs()
+            ));
+            std::process::exit(130);
+        }
+    };
+    // Without the thread, a run blocked so still ends at a second Ctrl-C.
+    let _ = std::thread::Builder::new()
+        .name("interrupt".to_string())
+        .spawn(watch);
 }
 
 /// Tells the C library's allocator to keep the memory a run frees for the run's next buffers,

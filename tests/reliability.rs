@@ -1018,3 +1018,43 @@ fn a_named_pipe_as_input_is_read_whole() {
     assert_eq!(rows.len(), 3);
     assert!(rows.iter().all(|r| r["status"] == "solved"));
 }
+
+/// A run blocked where it cannot look at the interrupt flag (here a read of a pipe whose
+/// writer sends nothing) is stopped a few seconds after the first Ctrl-C, with 130 and a
+/// message, an existing output untouched.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_waiting_on_a_silent_input_stops_after_the_first_interrupt() {
+    let dir = Workdir::new();
+    dir.write("out.csv", "old\n");
+    let fifo = dir.path("silent.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    // A writer that opens the pipe and sends nothing until the run has ended.
+    let (ended, wait_for_end) = std::sync::mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        let _open = fs::OpenOptions::new().write(true).open(fifo).unwrap();
+        let _ = wait_for_end.recv();
+    });
+    let child = dir.spawn(&["solve", "silent.fifo", "-o", "out.csv"], false);
+    while !catches_sigint(child.id()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Time to reach the read that never returns.
+    std::thread::sleep(Duration::from_millis(200));
+    send_sigint(&child);
+    let (code, stderr) = wait_or_fail(child, "a run waiting on a silent pipe");
+    ended.send(()).unwrap();
+    writer.join().unwrap();
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted, but the run had not stopped 5 s later"),
+        "{stderr}"
+    );
+    assert_eq!(dir.read("out.csv"), "old\n");
+}
