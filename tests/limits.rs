@@ -108,7 +108,12 @@ fn no_more_threads_start_than_the_records_can_keep_busy() {
             .filter(|(name, _)| name.starts_with("sudoku-bulk-"))
             .count();
         assert_eq!(workers, batches, "{input}: {threads:?}");
-        assert_eq!(threads.len(), 1 + batches, "{input}: {threads:?}");
+        // Besides the workers: the calling thread, and the one that waits for Ctrl-C.
+        assert_eq!(threads.len(), 2 + batches, "{input}: {threads:?}");
+        assert!(
+            threads.iter().any(|(name, _)| name == "interrupt"),
+            "{threads:?}"
+        );
     }
 }
 
