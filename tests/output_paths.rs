@@ -32,11 +32,7 @@ fn run_with(dir: &Workdir, args: &[&str], stdout: File, stdin: Option<File>) -> 
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    Run {
-        code: output.status.code(),
-        stdout: String::new(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::from(output)
 }
 
 #[cfg(unix)]
@@ -264,11 +260,7 @@ fn run_in_shell(dir: &Workdir, redirect: &str, args: &[&str]) -> Run {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    Run {
-        code: output.status.code(),
-        stdout: String::new(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::from(output)
 }
 
 #[cfg(target_os = "linux")]

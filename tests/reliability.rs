@@ -994,14 +994,7 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
 #[test]
 fn a_named_pipe_as_input_is_read_whole() {
     let dir = Workdir::new();
-    let fifo = dir.path("in.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    let fifo = dir.fifo("in.fifo");
     let text: String = puzzles("puzzles6_forum_hardest_1106.txt.gz", 3)
         .iter()
         .map(|p| format!("{p}\n"))
@@ -1027,14 +1020,7 @@ fn a_named_pipe_as_input_is_read_whole() {
 fn a_run_waiting_on_a_silent_input_stops_after_the_first_interrupt() {
     let dir = Workdir::new();
     dir.write("out.csv", "old\n");
-    let fifo = dir.path("silent.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    let fifo = dir.fifo("silent.fifo");
     // A writer that opens the pipe and sends nothing until the run has ended.
     let (ended, wait_for_end) = std::sync::mpsc::channel::<()>();
     let writer = std::thread::spawn(move || {

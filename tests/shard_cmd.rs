@@ -493,12 +493,7 @@ fn auto(dir: &Workdir, vars: &[(&str, &str)], extra: &[&str]) -> Run {
         cmd.env_remove(name);
     }
     cmd.envs(vars.iter().copied());
-    let output = cmd.output().unwrap();
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::from(cmd.output().unwrap())
 }
 
 #[test]

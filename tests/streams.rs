@@ -276,9 +276,7 @@ fn a_fifo_is_written_in_place() {
     use std::os::unix::fs::FileTypeExt;
     let dir = Workdir::new();
     dir.write("p.txt", format!("{PUZZLE}\n{PUZZLE}\n"));
-    let fifo = dir.path("fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
+    let fifo = dir.fifo("fifo");
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || {

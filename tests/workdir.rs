@@ -20,11 +20,30 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl From<std::process::Output> for Run {
+    fn from(output: std::process::Output) -> Run {
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
 impl Workdir {
     pub fn new() -> Workdir {
         Workdir {
             dir: tempfile::tempdir().expect("a temporary directory"),
         }
+    }
+
+    /// Makes a named pipe `name` in this directory and returns its path.
+    #[cfg(unix)]
+    pub fn fifo(&self, name: &str) -> PathBuf {
+        let path = self.path(name);
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+        path
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -66,12 +85,7 @@ impl Workdir {
 
     /// Runs the binary with `stdin` and collects what it printed.
     pub fn run_with_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-        let output = self.command(args).write_stdin(stdin).output().unwrap();
-        Run {
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        Run::from(self.command(args).write_stdin(stdin).output().unwrap())
     }
 
     /// Runs the binary with nothing on stdin.
@@ -102,12 +116,7 @@ impl Workdir {
                 Ok(())
             });
         }
-        let output = command.output().unwrap();
-        Run {
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        Run::from(command.output().unwrap())
     }
 
     /// Starts the binary in this directory, stdout discarded, stderr piped, and stdin piped
