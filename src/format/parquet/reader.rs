@@ -100,8 +100,8 @@ impl ParquetReader {
             .iter()
             .map(|f| f.name().as_bytes().to_vec())
             .collect();
-        let find = |role, chosen: Option<&str>, known: &[&str]| -> Result<usize, HeaderError> {
-            let index = csv::find_column(&names, role, chosen, known)?;
+        // The leaf of the top-level column at `index`, refused when it is not read as text.
+        let leaf_of = |index: usize| -> Result<usize, HeaderError> {
             let name = &names[index];
             let (leaf, column) = flat
                 .iter()
@@ -124,11 +124,14 @@ impl ParquetReader {
             }
             Ok(*leaf)
         };
+        let find = |role, chosen: Option<&str>, known: &[&str]| {
+            leaf_of(csv::find_column(&names, role, chosen, known)?)
+        };
         // A column that may be absent: absent, or not flat, is `None`; a name that several
         // columns answer to is an error, as in a CSV header.
         let find_optional = |role, chosen: Option<&str>, known: &[&str]| {
             csv::find_present(&names, role, chosen, known)
-                .map(|found| found.and_then(|_| find(role, chosen, known).ok()))
+                .map(|found| found.and_then(|index| leaf_of(index).ok()))
         };
         let columns = &options.columns;
         let puzzle = options
@@ -256,6 +259,12 @@ impl ParquetReader {
     /// values are: rows of short values are read in a few rounds, long ones in many.
     fn fill_batch(&mut self) -> io::Result<usize> {
         let most_per_row = self.cursors.len() * MAX_VALUE;
+        // Rows a round asks of the `parquet` crate at most: one where it builds each value
+        // anew (`DELTA_BYTE_ARRAY`), since each of those values may be as long as its page.
+        let most_per_round = match self.cursors.iter().any(|c| c.rebuilds_values) {
+            true => 1,
+            false => BATCH_ROWS,
+        };
         let mut rows = 0;
         while rows < BATCH_ROWS {
             let held: usize = self.batch.iter().map(|c| c.data.len()).sum();
@@ -263,7 +272,7 @@ impl ParquetReader {
             if fit == 0 && rows > 0 {
                 break;
             }
-            let wanted = fit.clamp(1, BATCH_ROWS - rows);
+            let wanted = fit.clamp(1, BATCH_ROWS - rows).min(most_per_round);
             let mut read = None;
             for ((cursor, column), long) in self
                 .cursors
@@ -379,9 +388,9 @@ struct Cursor {
     descr: ColumnDescPtr,
     /// Whether integers are unsigned (their logical or converted type says so).
     unsigned: bool,
-    /// The rows asked of the `parquet` crate at once: one where it builds each value anew
-    /// (`DELTA_BYTE_ARRAY`), since each of those values may be as long as its page.
-    step: usize,
+    /// Whether the column chunk lists `DELTA_BYTE_ARRAY`, whose values the `parquet` crate
+    /// builds anew (see [`ParquetReader::fill_batch`]).
+    rebuilds_values: bool,
 }
 
 impl Cursor {
@@ -396,41 +405,17 @@ impl Cursor {
                     | ConvertedType::UINT_64
             ),
         };
-        let step = if encodings.contains(&Encoding::DELTA_BYTE_ARRAY) {
-            1
-        } else {
-            usize::MAX
-        };
         Cursor {
             reader,
             descr,
             unsigned,
-            step,
+            rebuilds_values: encodings.contains(&Encoding::DELTA_BYTE_ARRAY),
         }
     }
 
     /// Reads up to `rows` rows into `out`, as text, and the rows of `out` whose value is longer
     /// than [`MAX_VALUE`] into `too_long` (such a value is not copied); the rows read.
     fn read(
-        &mut self,
-        rows: usize,
-        out: &mut TextColumn,
-        too_long: &mut Vec<usize>,
-    ) -> parquet::errors::Result<usize> {
-        let mut read = 0;
-        while read < rows {
-            let wanted = (rows - read).min(self.step);
-            let n = self.read_some(wanted, out, too_long)?;
-            read += n;
-            if n < wanted {
-                break;
-            }
-        }
-        Ok(read)
-    }
-
-    /// Reads up to `rows` rows at one call of the `parquet` crate, as [`Cursor::read`] does.
-    fn read_some(
         &mut self,
         rows: usize,
         out: &mut TextColumn,
