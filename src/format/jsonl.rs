@@ -12,7 +12,11 @@
 //! text; `null` or a missing member is empty; any other value is its JSON text exactly as
 //! written, so an 81-digit number keeps every digit. A line that is not a JSON
 //! object is an invalid record. The input's columns ([`RecordReader::has_column`]) are the
-//! members of its first object.
+//! members of its first object; so records carry region layouts when the first object has a
+//! `regions` member (whatever its value) or `--regions-column` names one. Then a record whose
+//! member is `null`, empty or missing has an empty layout, which is invalid, as a CSV field
+//! would be; without, a record with a layout is invalid ([`Defect::RegionsAfterFirst`]), since
+//! the output would not say which layout its row was checked on.
 
 use std::fmt;
 use std::io::{self, BufRead};
@@ -54,11 +58,17 @@ impl<R: BufRead> JsonlReader<R> {
             first_names: Vec::new(),
             regions: options.columns.regions.is_some(),
         };
+        // The first object decides whether records carry layouts: until it is read, its own
+        // layout is taken as found.
         let mut names = Vec::new();
         reader.first = reader.next_any(Some(&mut names))?;
         reader.first_names = names;
-        if let Some(first) = &reader.first {
+        if let Some(first) = &mut reader.first {
             reader.regions |= first.regions.is_some();
+            let takes_layout = reader.wanted.puzzle() && first.defect.is_none();
+            if reader.regions && takes_layout && first.regions.is_none() {
+                first.regions = Some(Vec::new());
+            }
         }
         Ok(reader)
     }
@@ -83,6 +93,7 @@ impl<R: BufRead> JsonlReader<R> {
                 wanted: self.wanted,
                 columns: &self.columns,
                 optional: &self.optional,
+                regions: names.is_none().then_some(self.regions),
             };
             fill(&mut record, text, &read, names);
             return Ok(Some(record));
@@ -96,6 +107,8 @@ struct Read<'a> {
     wanted: Wanted,
     columns: &'a Columns,
     optional: &'a [String],
+    /// Whether records carry region layouts; `None` for the first object, which decides it.
+    regions: Option<bool>,
 }
 
 /// Takes a record's fields from the object on its line; `names` gets the object's member names.
@@ -128,6 +141,7 @@ fn take_members(
         wanted,
         columns,
         optional,
+        regions,
     } = *read;
     // The member that answers to `chosen`, or else to the first of `known` present.
     let member = |chosen: Option<&str>, known: &[&str]| -> Result<Option<&RawValue>, Defect> {
@@ -177,9 +191,15 @@ fn take_members(
         .map(|name| Ok(member(Some(name), &[])?.map_or_else(Vec::new, text_of)))
         .collect::<Result<_, Defect>>()?;
     if wanted.puzzle() {
-        record.regions = member(columns.regions.as_deref(), &[REGIONS_NAME])?
-            .map(text_of)
-            .filter(|r| !r.is_empty());
+        let layout = member(columns.regions.as_deref(), &[REGIONS_NAME])?;
+        record.regions = match (regions, layout) {
+            (Some(true), layout) => Some(layout.map_or_else(Vec::new, text_of)),
+            (Some(false), Some(layout)) if !text_of(layout).is_empty() => {
+                return Err(Defect::RegionsAfterFirst);
+            }
+            (Some(false), _) => None,
+            (None, layout) => layout.map(text_of),
+        };
     }
     record.optional = optional
         .iter()
@@ -397,6 +417,43 @@ mod tests {
         assert_eq!(
             (&records[4].puzzle[..], &records[4].kept[0][..]),
             (&b"7.9"[..], &b"upper"[..])
+        );
+    }
+
+    #[test]
+    fn the_first_object_decides_whether_records_carry_layouts() {
+        let layouts = |text: &str| -> Vec<Result<Option<String>, Defect>> {
+            let options = ReadOptions::default();
+            let mut reader = JsonlReader::new(text.as_bytes(), &options).unwrap();
+            let mut out = Vec::new();
+            while let Some(r) = reader.next_record().unwrap() {
+                out.push(match r.defect {
+                    Some(defect) => Err(defect),
+                    None => Ok(r.regions.map(|l| String::from_utf8(l).unwrap())),
+                });
+            }
+            assert_eq!(reader.has_regions(), out.iter().any(|r| matches!(r, Ok(Some(_)))));
+            out
+        };
+        // The first object has the member, whatever its value: every record has a layout,
+        // empty where the member is null, empty or missing (which makes it invalid, as in CSV).
+        for first in ["\"abc\"", "null", "\"\""] {
+            let text = format!(
+                "{{\"puzzle\":\"1\",\"regions\":{first}}}\n{{\"puzzle\":\"2\"}}\n\
+                 {{\"puzzle\":\"3\",\"Regions\":\"xyz\"}}\n"
+            );
+            let expected = first.trim_matches('"').replace("null", "");
+            assert_eq!(
+                layouts(&text),
+                [Ok(Some(expected)), Ok(Some(String::new())), Ok(Some("xyz".into()))]
+            );
+        }
+        // Without it, a later layout would be used but not written: the record is invalid.
+        let text = "{\"puzzle\":\"1\"}\n{\"puzzle\":\"2\",\"regions\":\"abc\"}\n\
+                    {\"puzzle\":\"3\",\"regions\":null}\n";
+        assert_eq!(
+            layouts(text),
+            [Ok(None), Err(Defect::RegionsAfterFirst), Ok(None)]
         );
     }
 

@@ -202,6 +202,14 @@ pub enum Defect {
         /// How the object has it: `2 times`, or `only in other cases, as ID, Id`.
         members: String,
     },
+    /// A JSON-lines record with a region layout in an input whose first object has none: the
+    /// output would have no `regions` column to say which layout its row was checked on.
+    #[error(
+        "a regions member, but the first object of the input has none, so the output would not \
+         say which layout the row is on: give the first object a regions member too (the 3x3 \
+         boxes written out) or name the column with --regions-column"
+    )]
+    RegionsAfterFirst,
     /// A CSV record whose quoted field runs to the end of the input.
     #[error("unclosed quote opened at line {line} (the record runs to the end of the input)")]
     UnclosedQuote {
