@@ -123,21 +123,27 @@ fn closed_stdout_ends_quietly_with_success() {
         "big.txt",
         puzzles("puzzles2_17_clue.txt.gz", 20_000).join("\n"),
     );
-    let mut child = Command::new(BIN)
-        .args(["solve", "big.txt"])
-        .current_dir(dir.path(""))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut header = String::new();
-    stdout.read_line(&mut header).unwrap();
-    assert!(header.starts_with("line,puzzle,"));
-    drop(stdout);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let commands: [(&[&str], &str); 2] = [
+        (&["solve", "big.txt"], "line,puzzle,"),
+        (&["generate", "--count", "100000"], "index,puzzle,"),
+    ];
+    for (args, header_start) in commands {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(dir.path(""))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut header = String::new();
+        stdout.read_line(&mut header).unwrap();
+        assert!(header.starts_with(header_start), "{args:?}: {header}");
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
 }
 
 #[test]

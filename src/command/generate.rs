@@ -34,8 +34,16 @@ const KINDS: &[ColumnKind] = &[
     ColumnKind::Count,
 ];
 
-/// Makes the puzzles and writes them; the output is replaced only when all are written.
+/// Makes the puzzles and writes them; the output is replaced only when all are written. A
+/// reader that goes away (`| head`) ends the run quietly, as it does every command's.
 pub fn run(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
+    match make_and_write(run, interrupt) {
+        Err(CommandError::Run(e)) if e.is_broken_pipe() => Ok(Exit::Success),
+        other => other,
+    }
+}
+
+fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> {
     let started = Instant::now();
     let generator = Generator::new(run.options.clone())?;
     let pool = rayon::ThreadPoolBuilder::new()
