@@ -426,12 +426,18 @@ const RANDOM_LAYOUT_SWAPS: usize = 40;
 
 impl GenerateArgs {
     fn into_run(self) -> Result<GenerateRun, ConfigError> {
-        let regions = match self.regions.as_deref() {
-            Some(arg) if arg == "random" => Regions::RandomJigsaw {
-                swaps: RANDOM_LAYOUT_SWAPS,
-            },
-            Some(arg) => Regions::Layout(config::regions(Some(arg))?),
-            None => Regions::Standard,
+        let (regions, layout_file) = match self.regions.as_deref() {
+            Some(arg) if arg == "random" => (
+                Regions::RandomJigsaw {
+                    swaps: RANDOM_LAYOUT_SWAPS,
+                },
+                None,
+            ),
+            Some(arg) => {
+                let (layout, file) = config::regions_and_file(Some(arg))?;
+                (Regions::Layout(layout), file)
+            }
+            None => (Regions::Standard, None),
         };
         let output = match self.output {
             Some(path) if path.as_os_str() != "-" => Target::Path(path),
@@ -465,6 +471,7 @@ impl GenerateArgs {
             format,
             threads: config::threads(self.threads)?,
             quiet: self.quiet,
+            layout_file,
         })
     }
 }
@@ -675,6 +682,7 @@ fn bulk(
             return Err(ConfigError::ParquetToTerminal);
         }
     }
+    let (layout, layout_file) = config::regions_and_file(input.regions.as_deref())?;
     let run = BulkRun {
         inputs,
         output: target,
@@ -683,7 +691,7 @@ fn bulk(
         summaries: Vec::new(),
         duplicates: None,
         pipeline: Settings {
-            layout: config::regions(input.regions.as_deref())?,
+            layout,
             input_format: input.input_format.as_deref().map(parse_known),
             columns: Columns {
                 puzzle: input.puzzle_column,
@@ -698,6 +706,7 @@ fn bulk(
             resume: output.resume,
             every: output.checkpoint_every,
         },
+        layout_file,
     };
     config::kept_columns(&run.pipeline, run.inputs.len() > 1)?;
     Ok(Config::Bulk(Box::new(run)))

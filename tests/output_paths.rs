@@ -161,6 +161,99 @@ fn standard_output_that_is_an_input_is_refused_instead_of_growing_it_forever() {
     assert_eq!(dir.read("r.csv"), "status\n");
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_named_for_standard_output_is_written_through_it_not_replaced() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(3));
+    // `-o /dev/stdout >> log.txt` appends; in a group sent to a file, what the commands before
+    // and after wrote stays, in order.
+    for args in [
+        &["solve", "-q", "in.txt", "-o", "/dev/stdout"][..],
+        &["solve", "-q", "in.txt", "-o", "log.txt"],
+        &["generate", "-q", "--count", "3", "-o", "/dev/fd/1"],
+    ] {
+        dir.write("log.txt", "before\n");
+        let run = run_in_shell(&dir, ">> log.txt", args);
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        let log = dir.read("log.txt");
+        assert!(log.starts_with("before\n"), "{args:?}: {log}");
+        assert_eq!(log.lines().count(), 1 + 1 + 3, "{args:?}: {log}");
+    }
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("{ echo before; \"$0\" solve -q in.txt -o /dev/stdout; echo after; } > group.txt")
+        .arg(BIN)
+        .current_dir(dir.path(""))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let group = dir.read("group.txt");
+    let lines: Vec<&str> = group.lines().collect();
+    assert_eq!(
+        (lines[0], lines[lines.len() - 1], lines.len()),
+        ("before", "after", 6)
+    );
+    assert_eq!(dir.entries(), ["group.txt", "in.txt", "log.txt"]);
+}
+
+#[test]
+fn a_file_read_for_a_layout_or_a_report_is_an_input_never_replaced() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(3));
+    let layout =
+        "aaabbbcccaaabbbcccaaabbbcccdddeeefffdddeeefffdddeeefffggghhhiiiggghhhiiiggghhhiii\n";
+    dir.write("layout.txt", layout);
+    for args in [
+        &[
+            "solve",
+            "in.txt",
+            "--regions",
+            "layout.txt",
+            "-o",
+            "layout.txt",
+        ][..],
+        &[
+            "solve",
+            "in.txt",
+            "--regions",
+            "layout.txt",
+            "-o",
+            "o.csv",
+            "--summary",
+            "layout.txt",
+        ],
+        &[
+            "generate",
+            "--count",
+            "2",
+            "--regions",
+            "layout.txt",
+            "-o",
+            "layout.txt",
+        ],
+    ] {
+        refused(&dir.run(args), "(it is --regions layout.txt)");
+    }
+    assert_eq!(dir.read("layout.txt"), layout);
+    // `stats` reads the summary beside its results for the report's header.
+    let solved = dir.run(&[
+        "solve",
+        "in.txt",
+        "-o",
+        "r.csv",
+        "--summary",
+        "r.csv.summary.json",
+    ]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    let summary = dir.read("r.csv.summary.json");
+    refused(
+        &dir.run(&["stats", "r.csv", "--html", "r.csv.summary.json"]),
+        "r.csv.summary.json is an input of the run",
+    );
+    assert_eq!(dir.read("r.csv.summary.json"), summary);
+}
+
 #[test]
 fn a_summary_that_cannot_be_written_leaves_an_existing_output_untouched() {
     let dir = Workdir::new();

@@ -135,6 +135,9 @@ fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
             Source::Stdin => files.input(&input.name, None)?,
         }
     }
+    if let Some(path) = &run.layout_file {
+        files.input_path(&format!("--regions {}", path.display()), path)?;
+    }
     // The summaries' directories must exist before any work starts.
     for path in &run.summaries {
         drop(Output::open(&Target::Path(path.clone()))?);

@@ -60,6 +60,8 @@ pub struct GenerateRun {
     pub threads: usize,
     /// No progress bar and no summary line.
     pub quiet: bool,
+    /// The file `--regions` read the layout from, if any: an input, which no output may be.
+    pub layout_file: Option<PathBuf>,
 }
 
 impl Config {
@@ -129,15 +131,24 @@ pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
 /// characters, or of labels only (whitespace aside), is a layout unless a file has that name;
 /// anything else is a path.
 pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
+    regions_and_file(arg).map(|(layout, _)| layout)
+}
+
+/// [`regions`], and the file the layout was read from, if any: an input of the run, which no
+/// output may replace.
+pub fn regions_and_file(
+    arg: Option<&std::ffi::OsStr>,
+) -> Result<(Layout, Option<PathBuf>), ConfigError> {
     let Some(arg) = arg else {
-        return Ok(Layout::standard());
+        return Ok((Layout::standard(), None));
     };
     let bytes = arg.as_encoded_bytes();
     let cells = bytes.iter().filter(|b| !b.is_ascii_whitespace());
     let layout =
         cells.clone().count() == crate::grid::CELLS || cells.clone().all(|&b| Layout::is_label(b));
     if layout && !Path::new(arg).is_file() {
-        return Layout::parse(bytes).map_err(ConfigError::Regions);
+        let layout = Layout::parse(bytes).map_err(ConfigError::Regions)?;
+        return Ok((layout, None));
     }
     let path = PathBuf::from(arg);
     let text = std::fs::read(&path).map_err(|source| ConfigError::RegionsFile {
@@ -148,7 +159,10 @@ pub fn regions(arg: Option<&std::ffi::OsStr>) -> Result<Layout, ConfigError> {
         },
         path: path.clone(),
     })?;
-    Layout::parse(&text).map_err(|error| ConfigError::RegionsInFile { path, error })
+    match Layout::parse(&text) {
+        Ok(layout) => Ok((layout, Some(path))),
+        Err(error) => Err(ConfigError::RegionsInFile { path, error }),
+    }
 }
 
 /// The settings of a `merge` run.
@@ -202,6 +216,8 @@ pub struct BulkRun {
     pub pipeline: Settings,
     /// Checkpoints of a run to a file, and whether to resume one.
     pub checkpoints: Checkpoints,
+    /// The file `--regions` read the layout from, if any: an input, which no output may be.
+    pub layout_file: Option<PathBuf>,
 }
 
 /// A number of seconds as given on the command line: not negative, finite.

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::config::{GenerateRun, GeneratedFormat};
 use super::{CommandError, Exit, say};
 use crate::files::Output;
+use crate::files::file_id::RunFiles;
 use crate::format::columns::ColumnKind;
 use crate::format::{Cell, RowWriter, Rows, Sink};
 use crate::generate::{Generated, Generator, Regions};
@@ -68,6 +69,11 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
             Some(RowWriter::new(format, columns, kinds))
         }
     };
+    let mut files = RunFiles::new();
+    files.output("-o", &run.output)?;
+    if let Some(path) = &run.layout_file {
+        files.input_path(&format!("--regions {}", path.display()), path)?;
+    }
     let mut output = Output::open(&run.output)?;
     let name = output.name().to_string();
     let write_error = |source| {

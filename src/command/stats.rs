@@ -50,6 +50,9 @@ fn refuse_clashing_files(run: &StatsRun) -> Result<(), CommandError> {
         } else {
             files.input_path(&name, input)?;
         }
+        if let Some(summary) = crate::stats::grouping::summary_beside(input) {
+            files.input_path(&summary.display().to_string(), &summary)?;
+        }
     }
     Ok(())
 }

@@ -72,7 +72,7 @@ impl FileId {
     }
 
     #[cfg(unix)]
-    fn of_metadata(meta: &fs::Metadata) -> Option<FileId> {
+    pub(super) fn of_metadata(meta: &fs::Metadata) -> Option<FileId> {
         use std::os::unix::fs::{FileTypeExt, MetadataExt};
         let kind = meta.file_type();
         Some(FileId::Inode {
@@ -83,7 +83,7 @@ impl FileId {
     }
 
     #[cfg(not(unix))]
-    fn of_metadata(_meta: &fs::Metadata) -> Option<FileId> {
+    pub(super) fn of_metadata(_meta: &fs::Metadata) -> Option<FileId> {
         None
     }
 

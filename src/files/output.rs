@@ -16,6 +16,8 @@ use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use super::file_id::FileId;
+
 /// Buffer size of the writing side.
 const BUFFER: usize = 256 * 1024;
 
@@ -42,7 +44,8 @@ pub struct PartialPaths {
 
 impl PartialPaths {
     /// The partial files of `target`, or `None` when it is written directly (standard output,
-    /// a device, a FIFO). A directory is an error.
+    /// a device, a FIFO, or the file standard output is sent to, as `-o /dev/stdout` names it
+    /// under `> FILE`). A directory is an error.
     pub fn of(target: &Target) -> Result<Option<PartialPaths>, OutputError> {
         let Target::Path(path) = target else {
             return Ok(None);
@@ -58,7 +61,7 @@ impl PartialPaths {
                     source,
                 });
             }
-            Ok(meta) if !meta.is_file() => return Ok(None),
+            Ok(meta) if !meta.is_file() || is_stdout(&meta) => return Ok(None),
             _ => {}
         }
         // Replace the link's target, not the link; a link to a file not made yet makes it.
@@ -89,6 +92,11 @@ impl PartialPaths {
             let _ = fs::remove_file(path);
         }
     }
+}
+
+/// Whether `meta` is of the regular file that standard output is sent to.
+fn is_stdout(meta: &fs::Metadata) -> bool {
+    meta.is_file() && FileId::of_stdout().is_some_and(|out| FileId::of_metadata(meta) == Some(out))
 }
 
 /// The temporary file a checkpoint is written to before it is renamed over `path`.
@@ -222,6 +230,15 @@ impl Output {
         };
         let name = path.to_string_lossy().into_owned();
         let Some(paths) = PartialPaths::of(target)? else {
+            // Written through standard output itself: opened again, the file would be written
+            // from its start, over what came before (and `>>` would not append).
+            if fs::metadata(path).is_ok_and(|meta| is_stdout(&meta)) {
+                return Ok(Output {
+                    name,
+                    path: Some(path.clone()),
+                    sink: Destination::Stdout(BufWriter::with_capacity(BUFFER, io::stdout())),
+                });
+            }
             let file = OpenOptions::new()
                 .write(true)
                 .open(path)

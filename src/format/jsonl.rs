@@ -432,7 +432,10 @@ mod tests {
                     None => Ok(r.regions.map(|l| String::from_utf8(l).unwrap())),
                 });
             }
-            assert_eq!(reader.has_regions(), out.iter().any(|r| matches!(r, Ok(Some(_)))));
+            assert_eq!(
+                reader.has_regions(),
+                out.iter().any(|r| matches!(r, Ok(Some(_))))
+            );
             out
         };
         // The first object has the member, whatever its value: every record has a layout,
@@ -445,7 +448,11 @@ mod tests {
             let expected = first.trim_matches('"').replace("null", "");
             assert_eq!(
                 layouts(&text),
-                [Ok(Some(expected)), Ok(Some(String::new())), Ok(Some("xyz".into()))]
+                [
+                    Ok(Some(expected)),
+                    Ok(Some(String::new())),
+                    Ok(Some("xyz".into()))
+                ]
             );
         }
         // Without it, a later layout would be used but not written: the record is invalid.

@@ -87,15 +87,21 @@ pub struct InputRead {
     pub run_from: Option<PathBuf>,
 }
 
-/// The summary a run wrote beside its results, `RESULTS.summary.json`, if there is one that
-/// reads.
-fn beside(results: &Path) -> Option<(PathBuf, Saved)> {
+/// Where a run writes the summary of its results: `RESULTS.summary.json`; `None` for standard
+/// input. `stats` reads it for the report's header, so it is one of its inputs.
+pub fn summary_beside(results: &Path) -> Option<PathBuf> {
     if results == Path::new("-") {
         return None;
     }
     let mut name = results.as_os_str().to_os_string();
     name.push(".summary.json");
-    let path = PathBuf::from(name);
+    Some(PathBuf::from(name))
+}
+
+/// The summary a run wrote beside its results, `RESULTS.summary.json`, if there is one that
+/// reads.
+fn beside(results: &Path) -> Option<(PathBuf, Saved)> {
+    let path = summary_beside(results)?;
     let bytes = std::fs::read(&path).ok()?;
     let saved = super::document::read_saved(&bytes).ok()?;
     saved.run.is_some().then_some((path, saved))
