@@ -191,6 +191,16 @@ pub fn summarise<P: AsRef<Path>>(
         };
         read_all(paths, filing)?.done
     };
+    // Numbers are held as single values while bins may still be chosen, so the groups they
+    // end in are counted here.
+    let groups = summarised.summary.groups().len();
+    if groups > max_groups {
+        return Err(ReadError::TooManyBins {
+            column: name.clone(),
+            groups,
+            max: max_groups,
+        });
+    }
     summarised.note = note;
     Ok(summarised)
 }
@@ -637,5 +647,21 @@ mod tests {
             500,
             "every row is counted once"
         );
+        // The groups the numbers end in are held to --max-groups too.
+        let limited = |bins, max| summarise(&[&path], Some(&column(bins)), max, false);
+        assert!(limited(BinChoice::Automatic, 13).is_ok());
+        assert!(limited(BinChoice::Quantiles(3), groups.len()).is_ok());
+        for (bins, max, made) in [
+            (BinChoice::Automatic, 12, 13),
+            (BinChoice::Quantiles(3), groups.len() - 1, groups.len()),
+        ] {
+            let error = limited(bins, max).unwrap_err().to_string();
+            assert!(
+                error.starts_with(&format!(
+                    "'d' makes {made} groups, more than --max-groups {max}"
+                )),
+                "{error}"
+            );
+        }
     }
 }

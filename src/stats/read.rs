@@ -110,6 +110,18 @@ pub enum ReadError {
         /// The most groups allowed.
         max: usize,
     },
+    /// Numbers grouped one group per value, or in bins, that make more groups than allowed.
+    #[error(
+        "'{column}' makes {groups} groups, more than --max-groups {max}: give --bins N with N at most {max}, or a larger --max-groups"
+    )]
+    TooManyBins {
+        /// The grouping column.
+        column: String,
+        /// The groups it makes.
+        groups: usize,
+        /// The most groups allowed.
+        max: usize,
+    },
     /// `--canonical` and a summary document that did not count canonical forms.
     #[error("{}: the summary has no canonical forms; summarise the results files, or make it with solve --summary --canonical", path.display())]
     NoForms {
