@@ -135,9 +135,7 @@ fn refuse_clashing_files(run: &BulkRun) -> Result<(), CommandError> {
             Source::Stdin => files.input(&input.name, None)?,
         }
     }
-    if let Some(path) = &run.layout_file {
-        files.input_path(&format!("--regions {}", path.display()), path)?;
-    }
+    files.layout_file(run.layout_file.as_deref())?;
     // The summaries' directories must exist before any work starts.
     for path in &run.summaries {
         drop(Output::open(&Target::Path(path.clone()))?);

@@ -71,9 +71,7 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
     };
     let mut files = RunFiles::new();
     files.output("-o", &run.output)?;
-    if let Some(path) = &run.layout_file {
-        files.input_path(&format!("--regions {}", path.display()), path)?;
-    }
+    files.layout_file(run.layout_file.as_deref())?;
     let mut output = Output::open(&run.output)?;
     let name = output.name().to_string();
     let write_error = |source| {

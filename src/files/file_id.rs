@@ -236,6 +236,15 @@ impl RunFiles {
         }
     }
 
+    /// Checks that the file `--regions` read its layout from, if any, is none of the files
+    /// written.
+    pub fn layout_file(&self, path: Option<&Path>) -> Result<(), Clash> {
+        match path {
+            Some(path) => self.input_path(&format!("--regions {}", path.display()), path),
+            None => Ok(()),
+        }
+    }
+
     fn input_id(&self, name: &str, id: Option<FileId>) -> Result<(), Clash> {
         let Some(id) = id else { return Ok(()) };
         match self.written.iter().find(|(_, out)| out.clashes_with(&id)) {

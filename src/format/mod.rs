@@ -276,13 +276,17 @@ pub enum HeaderError {
     )]
     NoSolutionField,
     /// A column of region layouts was asked for, but the format has no columns.
-    #[error("--regions-column needs CSV or JSON-lines input, but this input is read as {format}")]
+    #[error(
+        "--regions-column needs CSV, JSON lines or Parquet input, but this input is read as {format}"
+    )]
     NoRegionsColumn {
         /// The format the input is read as.
         format: InputFormat,
     },
     /// Columns to keep were asked for, but the format has no columns.
-    #[error("--keep-columns needs CSV or JSON-lines input, but this input is read as {format}")]
+    #[error(
+        "--keep-columns needs CSV, JSON lines or Parquet input, but this input is read as {format}"
+    )]
     NoColumns {
         /// The format the input is read as.
         format: InputFormat,
@@ -780,7 +784,7 @@ mod tests {
         let err = reader(InputFormat::Line, &b""[..], &options).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "--keep-columns needs CSV or JSON-lines input, but this input is read as line"
+            "--keep-columns needs CSV, JSON lines or Parquet input, but this input is read as line"
         );
     }
 

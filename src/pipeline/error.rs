@@ -95,6 +95,16 @@ pub enum Place {
     Row(u64),
 }
 
+impl Place {
+    /// Where an input is after `done` records: rows for a Parquet input, else lines.
+    pub fn after(parquet: bool, done: u64) -> Place {
+        match parquet {
+            true => Place::Row(done),
+            false => Place::Line(done),
+        }
+    }
+}
+
 impl std::fmt::Display for Place {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

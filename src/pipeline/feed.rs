@@ -270,11 +270,7 @@ impl<'a> Feed<'a> {
                     let done = current.reader.position().line.saturating_sub(1);
                     return Err(RunError::Read {
                         name: input.name.clone(),
-                        after: if current.parquet {
-                            Place::Row(done)
-                        } else {
-                            Place::Line(done)
-                        },
+                        after: Place::after(current.parquet, done),
                         source: e,
                     });
                 }
@@ -329,11 +325,7 @@ impl<'a> Feed<'a> {
         let reader = reader.map_err(|e| match e {
             format::ReaderError::Io(source) => RunError::Read {
                 name: input.name.clone(),
-                after: if opened.parquet {
-                    Place::Row(0)
-                } else {
-                    Place::Line(0)
-                },
+                after: Place::after(opened.parquet, 0),
                 source,
             },
             format::ReaderError::Header(source) => RunError::Format {
