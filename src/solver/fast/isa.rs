@@ -60,7 +60,10 @@ pub(super) unsafe trait Isa: Copy {
     /// Per band: the cells with at least one, at least two and at least three candidates.
     #[inline(always)]
     fn cell_counts(self, cand: &[u32; 27]) -> [[u32; 3]; 3] {
-        std::array::from_fn(|b| {
+        // A plain loop, not `array::from_fn`: that one is not always inlined, and out of line
+        // it is compiled without the instance's target features.
+        let mut counts = [[0u32; 3]; 3];
+        for (b, count) in counts.iter_mut().enumerate() {
             let (mut any, mut two, mut three) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let x = lane(cand, b * 9 + d);
@@ -68,8 +71,9 @@ pub(super) unsafe trait Isa: Copy {
                 two |= any & x;
                 any |= x;
             }
-            [any, two, three]
-        })
+            *count = [any, two, three];
+        }
+        counts
     }
 
     /// The 81 cell values of the placed cells (0 where unsolved).
