@@ -9,6 +9,9 @@
 //! - a Parquet file is recognised by its magic bytes (`PAR1`) too, and handed over unread
 //!   ([`Opened::parquet`]): it is read from its path, since its index is at its end. Standard
 //!   input (or a FIFO) holding Parquet is refused, and so is a gzip-compressed Parquet file;
+//! - line ends of a carriage return alone (classic Mac OS) are refused, with how to convert
+//!   them, when the lines read to find the first record show one (a line with a carriage
+//!   return before its end): read as lines, such a file would be one line;
 //! - the first line that is neither blank nor a `#` comment is handed over as [`Opened::head`],
 //!   however far down it is, for the format to be guessed from it. Memory stays bounded: a
 //!   regular file whose first such line lies beyond [`HEAD`] bytes is opened a second time
@@ -175,6 +178,7 @@ fn find_head(
         let n = (&mut stream)
             .take(HEAD as u64)
             .read_until(b'\n', &mut line)?;
+        refuse_bare_carriage_return(&line)?;
         if n == 0 || is_significant(&line, prefix.is_empty()) {
             prefix.extend_from_slice(&line);
             break line;
@@ -332,6 +336,7 @@ fn first_significant(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
     loop {
         let mut line = Vec::new();
         let n = input.take(HEAD as u64).read_until(b'\n', &mut line)?;
+        refuse_bare_carriage_return(&line)?;
         if n == 0 || is_significant(&line, false) {
             return Ok(line);
         }
@@ -340,6 +345,22 @@ fn first_significant(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
             input.skip_until(b'\n')?;
         }
     }
+}
+
+/// The refusal of a line (read up to its newline, or cut) that holds a carriage return before
+/// its end: the line ends of the input are carriage returns alone, which are not read.
+fn refuse_bare_carriage_return(line: &[u8]) -> io::Result<()> {
+    // Carriage returns at the end (`\r\n`, or `\r\r\n` from a conversion done twice) are not.
+    let end = line.iter().rposition(|&b| !matches!(b, b'\r' | b'\n'));
+    let text = &line[..end.map_or(0, |e| e + 1)];
+    if memchr::memchr(b'\r', text).is_none() {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        "its lines end in a carriage return alone (classic Mac OS line ends), which are not \
+         read: convert them to newlines first, e.g. `tr '\\r' '\\n' < FILE > NEW`",
+    ))
 }
 
 /// The kind of a compressed or archive stream other than gzip, from its first bytes.
@@ -492,6 +513,30 @@ mod tests {
         let (head, _, _) = open_bytes(b"BZh\n");
         assert_eq!(head, b"BZh\n");
         assert_eq!(open_bytes(b"\xEF\xBB\xBFid,puzzle").0, b"id,puzzle");
+    }
+
+    #[test]
+    fn line_ends_of_a_carriage_return_alone_are_refused_with_what_to_do() {
+        let refused = |bytes: &[u8]| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("in");
+            std::fs::write(&path, bytes).unwrap();
+            Input::file(path).open(Default::default()).err()
+        };
+        // In the first record's line, or in a comment before it (the whole file one comment).
+        for bytes in [
+            &b"abc\rdef\rghi\r"[..],
+            b"# a comment\rabc\rdef",
+            b"\n\n# c\n1\r2",
+        ] {
+            let err = refused(bytes).expect("refused");
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+            assert!(err.to_string().contains("tr '\\r' '\\n'"), "{err}");
+        }
+        // `\r\n`, `\r\r\n` and a last line ending in `\r` are line ends as ever.
+        for bytes in [&b"abc\r\ndef\r\n"[..], b"abc\r\r\ndef", b"abc\r"] {
+            assert!(refused(bytes).is_none());
+        }
     }
 
     #[test]

@@ -59,6 +59,11 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
                 record.defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 return Ok(true);
             }
+            // Only a line with more than its puzzle can hide one; those at its end are spaces.
+            if text.len() > CELLS && memchr::memchr(b'\r', text.trim_ascii_end()).is_some() {
+                record.defect = Some(Defect::CarriageReturn);
+                return Ok(true);
+            }
             let puzzle = plain.unwrap_or_else(|| puzzle_token(text));
             record.puzzle.extend_from_slice(puzzle);
             if self.want_solution {
@@ -257,6 +262,20 @@ mod tests {
         assert!(records[0].puzzle.is_empty());
         assert_eq!(records[1].line, 2);
         assert_eq!(records[1].puzzle, PUZZLE.as_bytes());
+    }
+
+    #[test]
+    fn a_carriage_return_inside_a_line_is_a_defect_not_trailing_text() {
+        // Line ends of `\r` alone from line 2 on: the puzzles behind it are not dropped unseen.
+        let input = format!("{PUZZLE}\r\n{PUZZLE}\r{PUZZLE}\r\n{PUZZLE} 3\r\r\n{PUZZLE}\n");
+        let records = read(&input, false);
+        assert_eq!(records.len(), 4);
+        assert_eq!(records[0].defect, None);
+        assert_eq!(records[1].defect, Some(Defect::CarriageReturn));
+        assert!(records[1].puzzle.is_empty());
+        // Carriage returns at the end of a line (a conversion done twice) are spaces.
+        assert_eq!(records[2].defect, None);
+        assert_eq!(records[3].defect, None);
     }
 
     #[test]

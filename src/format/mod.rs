@@ -164,6 +164,13 @@ pub enum Defect {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A line with a carriage return before its end, in an input whose first lines end in
+    /// newlines: read on, the text after it would be taken for trailing fields and lost.
+    #[error(
+        "a carriage return inside the line: line ends of a carriage return alone are not read \
+         (the puzzles after it would be lost); convert them to newlines"
+    )]
+    CarriageReturn,
     /// A CSV record (quoted newlines included) longer than [`MAX_LINE`].
     #[error("record longer than {limit} bytes")]
     RecordTooLong {
