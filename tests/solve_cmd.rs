@@ -383,6 +383,51 @@ fn several_inputs_are_one_stream_with_a_file_column() {
 }
 
 #[test]
+fn an_input_without_layouts_after_one_with_them_writes_the_layout_it_was_solved_on() {
+    let dir = Workdir::new();
+    let jigsaw = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv"),
+    )
+    .unwrap();
+    let jigsaw: String = jigsaw.lines().take(3).map(|l| format!("{l}\n")).collect();
+    dir.write("jig.csv", jigsaw);
+    dir.write("std.txt", format!("{PUZZLE}\n"));
+    dir.write("lay.txt", format!("{}\n", "123456789".repeat(9)));
+    // With the 3x3 boxes, and with a layout of rows given by --regions.
+    for (extra, layout) in [
+        (
+            None,
+            "111222333111222333111222333444555666444555666444555666777888999777888999777888999",
+        ),
+        (Some("lay.txt"), &*"123456789".repeat(9)),
+    ] {
+        let mut args = vec!["solve", "-q", "jig.csv", "std.txt", "-o", "out.csv"];
+        args.extend(extra.map(|l| ["--regions", l]).into_iter().flatten());
+        let run = dir.run(&args);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let rows = csv_rows(&dir.read("out.csv"));
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[2]["file"], "std.txt");
+        assert_eq!(rows[2]["regions"], layout);
+        // Rows for regions leave a Latin square with several completions.
+        let status = if extra.is_some() {
+            "multiple"
+        } else {
+            "solved"
+        };
+        assert_eq!(rows[2]["status"], status);
+        // Read back, every row is checked on the layout it was solved on.
+        let run = dir.run(&["verify", "-q", "out.csv"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let statuses: Vec<String> = csv_rows(&run.stdout)
+            .into_iter()
+            .map(|r| r["status"].clone())
+            .collect();
+        assert_eq!(statuses, ["ok", "ok", "ok"], "{}", run.stdout);
+    }
+}
+
+#[test]
 fn max_solutions_and_max_recursions_shape_the_statuses() {
     let dir = Workdir::new();
     let hard = &puzzles("puzzles6_forum_hardest_1106.txt.gz", 1)[0];

@@ -9,7 +9,6 @@
 //! with a second, plain search.
 
 use std::io::BufReader;
-use std::sync::atomic::AtomicBool;
 
 use crate::format::{self, InputFormat, MAX_LINE, OutputFormat, ReadOptions, RowWriter};
 use crate::grid::{CELLS, Grid};
@@ -136,18 +135,12 @@ fn handle(
         regions,
         ..super::Shape::default()
     };
-    let work = Work {
-        writer: RowWriter::new(
-            output_format,
-            super::columns(&settings, &shape),
-            super::column_kinds(&settings, &shape),
-        ),
-        settings,
-        names: vec!["fuzz".to_string()],
-        shape,
-        cancel: AtomicBool::new(false),
-        handled: Default::default(),
-    };
+    let writer = RowWriter::new(
+        output_format,
+        super::columns(&settings, &shape),
+        super::column_kinds(&settings, &shape),
+    );
+    let work = Work::new(settings, writer, vec!["fuzz".to_string()], shape);
     let batch = work.process_batch(items);
     if let Some(error) = batch.stop {
         return Err(error.to_string());

@@ -11,7 +11,7 @@
 //! its own interrupts (Python's Ctrl-C) while it waits; dropping the run stops it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -248,16 +248,10 @@ fn stream(
 ) -> Result<(), RunError> {
     let columns = super::columns(settings, &shape);
     let kinds = super::column_kinds(settings, &shape);
-    let work = Arc::new(Work {
-        settings: settings.clone(),
-        // The batches' rows, once gathered, go back for later batches to fill.
-        writer: RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone())
-            .keeping_spare(settings.chunk.pool_batches()),
-        names,
-        shape,
-        cancel: AtomicBool::new(false),
-        handled: AtomicU64::new(0),
-    });
+    // The batches' rows, once gathered, go back for later batches to fill.
+    let writer = RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone())
+        .keeping_spare(settings.chunk.pool_batches());
+    let work = Arc::new(Work::new(settings.clone(), writer, names, shape));
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
     if sender
         .send(Ok(Message::Columns(columns, kinds.clone())))

@@ -36,7 +36,7 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::files::Input;
 use crate::files::digest::Prefix;
@@ -234,20 +234,15 @@ pub fn run(
         regions: feed.regions || settings.columns.regions.is_some(),
         original: feed.original,
     };
-    let work = Arc::new(Work {
-        settings: settings.clone(),
-        // Rows written go back to the pool, as many as two chunks' batches.
-        writer: RowWriter::new(
-            settings.output_format,
-            columns(settings, &shape),
-            column_kinds(settings, &shape),
-        )
-        .keeping_spare(settings.chunk.pool_batches()),
-        names: inputs.iter().map(|i| i.name.clone()).collect(),
-        shape,
-        cancel: AtomicBool::new(false),
-        handled: AtomicU64::new(0),
-    });
+    // Rows written go back to the pool, as many as two chunks' batches.
+    let writer = RowWriter::new(
+        settings.output_format,
+        columns(settings, &shape),
+        column_kinds(settings, &shape),
+    )
+    .keeping_spare(settings.chunk.pool_batches());
+    let names = inputs.iter().map(|i| i.name.clone()).collect();
+    let work = Arc::new(Work::new(settings.clone(), writer, names, shape));
     // Whatever way this function returns, batches still running stop at their next record.
     let _stop_batches = CancelOnDrop(Arc::clone(&work));
     // The header row (or a Parquet file's magic bytes), unless the rows continue an output.

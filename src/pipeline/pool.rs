@@ -55,6 +55,10 @@ pub(super) struct Work {
     pub names: Vec<String>,
     /// What the inputs add to the rows' columns.
     pub shape: super::Shape,
+    /// The run's layout written out, for the `regions` cell of a record read without a layout
+    /// of its own (from an input without the column, when another input has it): the layout
+    /// it was solved on.
+    layout_line: String,
     /// Set when the run no longer wants rows: batches stop before their next record.
     pub cancel: AtomicBool,
     /// Records handled so far by every batch, for progress within a chunk (counted every
@@ -129,6 +133,24 @@ pub(super) struct Batch {
 }
 
 impl Work {
+    /// The work of a run that writes with `writer` rows of `shape`, from inputs named `names`.
+    pub fn new(
+        settings: Settings,
+        writer: RowWriter,
+        names: Vec<String>,
+        shape: super::Shape,
+    ) -> Work {
+        Work {
+            layout_line: settings.layout.to_line(),
+            settings,
+            writer,
+            names,
+            shape,
+            cancel: AtomicBool::new(false),
+            handled: AtomicU64::new(0),
+        }
+    }
+
     /// Hands the batches of a chunk to the pool and returns at once.
     pub fn start(work: &Arc<Work>, pool: &rayon::ThreadPool, items: Vec<Item>) -> Running {
         let count = items.len().div_ceil(BATCH);
@@ -345,11 +367,10 @@ impl Work {
             .map(|k| Cell::Bytes(k))
             .chain(std::iter::repeat(Cell::Null))
             .take(self.settings.columns.keep.len());
-        let regions = self.shape.regions.then(|| {
-            item.record
-                .regions
-                .as_deref()
-                .map_or(Cell::Null, Cell::Bytes)
+        let regions = self.shape.regions.then(|| match &item.record.regions {
+            Some(layout) => Cell::Bytes(layout),
+            None if item.record.defect.is_some() => Cell::Null,
+            None => Cell::Text(&self.layout_line),
         });
         self.writer.row(
             file.into_iter().chain(cells).chain(kept).chain(regions),
