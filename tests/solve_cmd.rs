@@ -10,6 +10,10 @@ const SOLUTION: &str =
 const UNSOLVABLE: &str =
     "12345678.........9...............................................................";
 
+/// The 3x3 boxes written out as a region layout.
+const BOXES: &str =
+    "111222333111222333111222333444555666444555666444555666777888999777888999777888999";
+
 const SOLVE_COLUMNS: &[&str] = &[
     "line",
     "puzzle",
@@ -394,13 +398,7 @@ fn an_input_without_layouts_after_one_with_them_writes_the_layout_it_was_solved_
     dir.write("std.txt", format!("{PUZZLE}\n"));
     dir.write("lay.txt", format!("{}\n", "123456789".repeat(9)));
     // With the 3x3 boxes, and with a layout of rows given by --regions.
-    for (extra, layout) in [
-        (
-            None,
-            "111222333111222333111222333444555666444555666444555666777888999777888999777888999",
-        ),
-        (Some("lay.txt"), &*"123456789".repeat(9)),
-    ] {
+    for (extra, layout) in [(None, BOXES), (Some("lay.txt"), &*"123456789".repeat(9))] {
         let mut args = vec!["solve", "-q", "jig.csv", "std.txt", "-o", "out.csv"];
         args.extend(extra.map(|l| ["--regions", l]).into_iter().flatten());
         let run = dir.run(&args);
@@ -425,6 +423,44 @@ fn an_input_without_layouts_after_one_with_them_writes_the_layout_it_was_solved_
             .collect();
         assert_eq!(statuses, ["ok", "ok", "ok"], "{}", run.stdout);
     }
+}
+
+#[test]
+fn an_input_with_layouts_after_a_long_one_without_still_gets_its_layouts_written() {
+    let dir = Workdir::new();
+    let jigsaw = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv"),
+    )
+    .unwrap();
+    let jigsaw: String = jigsaw.lines().take(3).map(|l| format!("{l}\n")).collect();
+    dir.write("jig.csv", &jigsaw);
+    // Longer than the first chunk: the rows' columns are fixed before jig.csv is opened.
+    dir.write("long.txt", format!("{PUZZLE}\n").repeat(2000));
+    let run = dir.run(&["solve", "-q", "long.txt", "jig.csv", "-o", "out.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows = csv_rows(&dir.read("out.csv"));
+    assert_eq!(rows.len(), 2002);
+    assert_eq!(rows[0]["regions"], BOXES);
+    assert_eq!(
+        rows[2001]["regions"],
+        jigsaw.lines().nth(2).unwrap().split(',').nth(1).unwrap()
+    );
+    let run = dir.run(&["verify", "-q", "out.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows.len(), 2002);
+    assert!(rows.iter().all(|r| r["status"] == "ok"), "{}", run.stdout);
+    // From standard input it cannot be looked at in advance: refused, nothing written.
+    let run = dir.run_with_stdin(&["solve", "-q", "long.txt", "-", "-o", "new.csv"], jigsaw);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains(
+            "<stdin>: it has a regions column, but the rows of this run carry no layouts"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path("new.csv").exists());
 }
 
 #[test]

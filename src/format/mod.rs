@@ -326,6 +326,14 @@ pub enum HeaderError {
         /// The codec, as writers spell it (`zstd`, `gzip`, ...).
         codec: &'static str,
     },
+    /// An input with a column of region layouts, read after the rows' columns were fixed
+    /// without one (it could not be looked at in advance: standard input, a pipe).
+    #[error(
+        "it has a regions column, but the rows of this run carry no layouts (no input before it \
+         has one, and it could not be looked at in advance, as standard input or a pipe): give it \
+         as the first input, or as a file"
+    )]
+    RegionsNotCarried,
     /// A Parquet input in a sharded run.
     #[error(
         "a Parquet input cannot be sharded: --shard divides inputs by bytes of text; convert it to CSV, or run it whole"

@@ -67,8 +67,11 @@ pub(super) struct Feed<'a> {
     to_skip: u64,
     /// Whether reading stopped because the interrupt flag was set.
     pub interrupted: bool,
-    /// Whether a reader opened so far gives records their own region layouts.
+    /// Whether a reader opened so far gives records their own region layouts (after
+    /// [`Feed::rows_carry_regions`]: whether the rows carry them).
     pub regions: bool,
+    /// Whether the rows' columns are fixed ([`Feed::rows_carry_regions`] was asked).
+    columns_fixed: bool,
     /// verify: whether the first input is the output of `solve`.
     pub original: super::Original,
     /// The part of each input to read, when sharded.
@@ -114,6 +117,7 @@ impl<'a> Feed<'a> {
             to_skip: settings.skip_records,
             interrupted: false,
             regions: false,
+            columns_fixed: false,
             original: super::Original::None,
             plan,
             spare: Vec::new(),
@@ -222,6 +226,13 @@ impl<'a> Feed<'a> {
                         return Ok(None);
                     };
                     let current = self.open(input, self.next_input)?;
+                    if current.reader.has_regions() && self.columns_fixed && !self.regions {
+                        // Only an input that could not be looked at in advance gets here.
+                        return Err(RunError::Format {
+                            name: input.name.clone(),
+                            source: format::HeaderError::RegionsNotCarried,
+                        });
+                    }
                     self.regions |= current.reader.has_regions();
                     if self.next_input == 0 && matches!(self.settings.job, Job::Verify(_)) {
                         self.original = super::Original::of(&*current.reader);
@@ -278,6 +289,50 @@ impl<'a> Feed<'a> {
         }
     }
 
+    /// Whether the rows carry region layouts: an input opened so far gives records their own,
+    /// or one still to read does (a regular file, looked at now: its header or first object).
+    /// Asked once the first chunk is read, when the columns are fixed; an input that could not
+    /// be looked at (standard input, a pipe) and has layouts that the rows do not carry is
+    /// refused when it opens.
+    pub fn rows_carry_regions(&mut self) -> bool {
+        self.regions = self.regions
+            || self.inputs[self.next_input..]
+                .iter()
+                .any(|input| self.looks_to_have_regions(input));
+        self.columns_fixed = true;
+        self.regions
+    }
+
+    /// Whether `input`, a regular file not yet read, gives records their own region layouts;
+    /// `false` for any other input, and for one that fails to open (it fails again in its turn,
+    /// with the error in its place).
+    fn looks_to_have_regions(&self, input: &Input) -> bool {
+        let Some(path) = input
+            .path()
+            .filter(|p| p.metadata().is_ok_and(|m| m.is_file()))
+        else {
+            return false;
+        };
+        let Ok(opened) = input.open(Arc::default()) else {
+            return false;
+        };
+        if opened.parquet {
+            return format::parquet::ParquetReader::open(path, &self.options)
+                .is_ok_and(|r| r.has_regions());
+        }
+        let format = self.format_of(input, &opened.head);
+        format.has_columns()
+            && format::reader(format, opened.reader, &self.options).is_ok_and(|r| r.has_regions())
+    }
+
+    /// The format of an input that is not Parquet: `--input-format`, or the one its name and
+    /// first line `head` suggest.
+    fn format_of(&self, input: &Input, head: &[u8]) -> format::InputFormat {
+        self.settings
+            .input_format
+            .unwrap_or_else(|| format::detect(input.path(), head))
+    }
+
     fn open(&self, input: &Input, index: usize) -> Result<Current, RunError> {
         let opened = input
             .open(self.raw_bytes.clone())
@@ -292,10 +347,7 @@ impl<'a> Feed<'a> {
             });
         }
         // A Parquet file is known by its magic bytes, whatever `--input-format` says.
-        let format = self
-            .settings
-            .input_format
-            .unwrap_or_else(|| format::detect(input.path(), &opened.head));
+        let format = self.format_of(input, &opened.head);
         let options = ReadOptions {
             span: self
                 .plan

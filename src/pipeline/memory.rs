@@ -221,7 +221,7 @@ fn produce(
             let mut first = Some(feed.next_chunk(stop)?.items);
             let shape = Shape {
                 several_inputs: inputs.len() > 1,
-                regions: feed.regions || settings.columns.regions.is_some(),
+                regions: feed.rows_carry_regions() || settings.columns.regions.is_some(),
                 original: feed.original,
             };
             let next = || match first.take() {

@@ -231,7 +231,7 @@ pub fn run(
         .map_err(|e| RunError::Threads(e.to_string()))?;
     let shape = Shape {
         several_inputs: inputs.len() > 1,
-        regions: feed.regions || settings.columns.regions.is_some(),
+        regions: feed.rows_carry_regions() || settings.columns.regions.is_some(),
         original: feed.original,
     };
     // Rows written go back to the pool, as many as two chunks' batches.
