@@ -63,32 +63,23 @@ impl Board {
     /// step) and their columns in the other bands (pointing). Returns the digit-bands that lost
     /// a cell, or the contradiction of a digit that lost a cell it was placed in.
     #[inline(always)]
-    fn place_found(&mut self, found: &[u32; 27], cells: [u32; 3]) -> Result<u32, Contradiction> {
+    fn place_found<I: Isa>(
+        &mut self,
+        isa: I,
+        found: &[u32; 27],
+        cells: [u32; 3],
+    ) -> Result<u32, Contradiction> {
         let mut lost = 0;
         for b in 0..3 {
             if cells[b] == 0 {
                 continue;
             }
             self.unsolved[b] &= !cells[b];
-            // Plain reads, unlike the other steps that read a band's nine lanes (see the module
-            // page): the lanes were written earlier in the sweep, and the compiler's code for
-            // these is measured faster. The lost bits are summed as a tree.
-            let mut hit = [0u32; 9];
-            let mut missing = 0;
-            for d in 0..9 {
-                let own = found[b * 9 + d];
-                let old = self.cand[b * 9 + d];
-                missing |= own & !old;
-                let gone = cells[b] & !own;
-                self.cand[b * 9 + d] = old & !gone;
-                hit[d] = u32::from(old & gone != 0);
-            }
-            if missing != 0 {
-                return Err(Contradiction);
-            }
-            let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
-            let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
-            lost |= (quads[0] + (quads[1] << 4) + (hit[8] << 8)) << (b * 9);
+            // The lanes were written earlier in the sweep (see the module page on reading them).
+            let digits = isa
+                .remove_found(&mut self.cand, found, b, cells[b])
+                .ok_or(Contradiction)?;
+            lost |= digits << (b * 9);
         }
         Ok(lost)
     }
@@ -226,7 +217,7 @@ impl Board {
             if clash != 0 {
                 return Err(Contradiction);
             }
-            next |= self.place_found(&found, cells)?;
+            next |= self.place_found(isa, &found, cells)?;
         }
         Ok(())
     }

@@ -60,7 +60,9 @@
 //! comparing the board with a copy, and the steps that read a band's nine lanes right after
 //! they were written (the candidate counts, a cell's candidates) use scalar volatile loads,
 //! which the compiler cannot merge into vectors. Placing a sweep's hidden singles reads the
-//! lanes plainly: they were written earlier in the sweep, and that is measured faster.
+//! lanes plainly (they were written earlier in the sweep, and that is measured faster) and, with
+//! AVX2, a band's first eight lanes as one vector, stored back unmasked: a plain store forwards
+//! to the single-lane reads that follow, where a masked one measured 3% slower.
 
 //!
 //! # Files
