@@ -144,7 +144,7 @@ impl Board {
 
     /// Updates digit-band `i` (step 1 of the module page): the permutation step, pointing
     /// into the other bands, and the hidden singles of rows left with one cell, which are
-    /// counted here and returned, to be placed at the end of the sweep. Returns the other
+    /// returned, to be counted by the sweep and placed at its end. Returns the other
     /// digit-bands that lost a cell, and those cells.
     #[inline(always)]
     fn update<I: Isa, O: Observer>(
@@ -169,7 +169,6 @@ impl Board {
         // A row left alone in one box whose candidates lie in one column holds one cell.
         let single_rows = ((permutations & pointing) >> 32) as u32;
         let new = y & single_rows & self.unsolved[b];
-        search.stats.hidden_singles += u64::from(new.count_ones());
         if O::ACTIVE {
             let mut bits = new;
             while bits != 0 {
@@ -203,17 +202,27 @@ impl Board {
             let mut found = [0u32; 27];
             let mut cells = [0u32; 3];
             let mut clash = 0u32;
+            // Counted here rather than in the search's counters: a register, not a store a row.
+            let mut singles = 0;
             while sweep != 0 {
                 let i = sweep.trailing_zeros() as usize;
                 sweep &= sweep - 1;
                 next &= !(1 << i);
-                let (lost, new) = self.update::<I, O>(isa, i, search)?;
+                let (lost, new) = match self.update::<I, O>(isa, i, search) {
+                    Ok(update) => update,
+                    Err(contradiction) => {
+                        search.stats.hidden_singles += singles;
+                        return Err(contradiction);
+                    }
+                };
+                singles += u64::from(new.count_ones());
                 next |= lost;
                 found[i] = new;
                 // Two digits found for one cell.
                 clash |= cells[i / 9] & new;
                 cells[i / 9] |= new;
             }
+            search.stats.hidden_singles += singles;
             if clash != 0 {
                 return Err(Contradiction);
             }
