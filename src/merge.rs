@@ -24,6 +24,7 @@ use crate::files::digest::{Digest, Hasher};
 use crate::files::file_id::{Clash, RunFiles};
 use crate::files::input::filled;
 use crate::files::output::{Output, OutputError, Target, sealed_file};
+use crate::files::side;
 use crate::format::OutputFormat;
 use crate::identity::options;
 use crate::shard;
@@ -361,8 +362,8 @@ fn refuse_clashing_files(run: &Request) -> Result<(), Clash> {
 /// Reads the summary beside a shard output.
 fn read_part(output: &Path) -> Result<Part, MergeError> {
     let path = shard::summary_path(output);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
+    let file = match side::open(&path, side::MAX_SUMMARY) {
+        Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let missing = if output.exists() {
                 MergeError::NoSummary {
@@ -379,7 +380,7 @@ fn read_part(output: &Path) -> Result<Part, MergeError> {
         }
         Err(source) => return Err(MergeError::Read { path, source }),
     };
-    let saved = document::read_saved(&bytes).map_err(|source| MergeError::Summary {
+    let saved = document::read_saved(file).map_err(|source| MergeError::Summary {
         path: path.clone(),
         source,
     })?;
@@ -398,9 +399,9 @@ fn read_part(output: &Path) -> Result<Part, MergeError> {
 
 /// Whether `path` has a shard's summary beside it.
 fn is_shard_output(path: &Path) -> bool {
-    std::fs::read(shard::summary_path(path))
+    side::open(&shard::summary_path(path), side::MAX_SUMMARY)
         .ok()
-        .and_then(|bytes| document::read_saved(&bytes).ok())
+        .and_then(|file| document::read_saved(file).ok())
         .and_then(|saved| saved.run)
         .is_some_and(|run| run.shard.is_some())
 }

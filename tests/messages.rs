@@ -66,6 +66,37 @@ fn a_regions_argument_that_is_no_file_and_no_layout_says_so() {
 }
 
 #[test]
+fn side_files_are_read_to_a_bound_never_until_memory_runs_out() {
+    let dir = Workdir::new();
+    // An endless layout, or a puzzle file given for one.
+    dir.write("big.txt", format!("{PUZZLE}\n").repeat(1000));
+    for layout in ["/dev/zero", "big.txt"] {
+        let run = dir.run(&["show", PUZZLE, "--regions", layout]);
+        assert_eq!(run.code, Some(2));
+        assert_eq!(
+            run.stderr,
+            format!(
+                "sudoku-bulk: error: --regions: cannot read {layout}: it is longer than 64 KiB, \
+                 the most such a file may be\n"
+            )
+        );
+    }
+    // A shard's summary that never ends: refused at its first byte.
+    dir.write("p.txt", format!("{PUZZLE}\n"));
+    let run = dir.run(&["solve", "-q", "p.txt", "--shard", "0/1", "-o", "part-0.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    std::fs::remove_file(dir.path("part-0.csv.summary.json")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path("part-0.csv.summary.json")).unwrap();
+    let run = dir.run(&["merge", "out.csv", "part-0.csv"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("part-0.csv.summary.json: not JSON"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_layout_file_of_nine_lines_of_nine_labels_is_read() {
     let dir = Workdir::new();
     let drawn: String = (0..9)

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::files::input::{Input, Source};
 use crate::files::output::Target;
+use crate::files::side;
 use crate::layout::Layout;
 use crate::pipeline::{MAX_THREADS, Settings};
 use crate::resume::Checkpoints;
@@ -151,7 +152,7 @@ pub fn regions_and_file(
         return Ok((layout, None));
     }
     let path = PathBuf::from(arg);
-    let text = std::fs::read(&path).map_err(|source| ConfigError::RegionsFile {
+    let text = side::read(&path, side::MAX_LAYOUT).map_err(|source| ConfigError::RegionsFile {
         error: if source.kind() == std::io::ErrorKind::NotFound {
             "there is no such file (and it is not 81 region labels either)".to_string()
         } else {

@@ -5,7 +5,8 @@
 //! - gzip is recognised by its magic bytes whatever the name; every member of a concatenated
 //!   stream is read, and zero bytes after the last member (padding that `gzip -t` accepts) end
 //!   it; other bytes after a member are an error;
-//! - other compressions (xz, bzip2, zstd, zip) are refused with how to read them;
+//! - other compressions (xz, bzip2, zstd, zip) and UTF-16 text are refused with how to read
+//!   them;
 //! - a Parquet file is recognised by its magic bytes (`PAR1`) too, and handed over unread
 //!   ([`Opened::parquet`]): it is read from its path, since its index is at its end. Standard
 //!   input (or a FIFO) holding Parquet is refused, and so is a gzip-compressed Parquet file;
@@ -172,6 +173,7 @@ fn find_head(
     limit: usize,
     reopen: Option<&dyn Fn() -> io::Result<Box<dyn BufRead + Send>>>,
 ) -> io::Result<Opened> {
+    refuse_utf16(&peek(&mut stream, 2)?)?;
     let mut prefix = Vec::new();
     let head = loop {
         let mut line = Vec::new();
@@ -345,6 +347,20 @@ fn first_significant(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
             input.skip_until(b'\n')?;
         }
     }
+}
+
+/// The refusal of a stream that opens with a UTF-16 byte order mark (UTF-32 too: its little-endian
+/// mark starts the same way): every other byte would be a NUL, every record invalid.
+fn refuse_utf16(first: &[u8]) -> io::Result<()> {
+    if !matches!(first, [0xFF, 0xFE] | [0xFE, 0xFF]) {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        "it is UTF-16 text (it opens with a UTF-16 byte order mark), which is not read: convert \
+         it to UTF-8 first, e.g. `iconv -f UTF-16 -t UTF-8 FILE > NEW` (Windows PowerShell 5 \
+         writes UTF-16 with `>`; `Out-File -Encoding utf8` does not)",
+    ))
 }
 
 /// The refusal of a line (read up to its newline, or cut) that holds a carriage return before
@@ -537,6 +553,30 @@ mod tests {
         for bytes in [&b"abc\r\ndef\r\n"[..], b"abc\r\r\ndef", b"abc\r"] {
             assert!(refused(bytes).is_none());
         }
+    }
+
+    #[test]
+    fn utf16_is_refused_with_what_to_do() {
+        let text: Vec<u8> = "puzzle\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        for bytes in [
+            [&[0xFF, 0xFE][..], &text].concat(),
+            gzip(&[&[0xFE, 0xFF][..], b"\0p"].concat()),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("in");
+            std::fs::write(&path, &bytes).unwrap();
+            let err = Input::file(path).open(Default::default()).err().unwrap();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+            assert!(
+                err.to_string().contains("iconv -f UTF-16 -t UTF-8"),
+                "{err}"
+            );
+        }
+        // Bytes that only look like half a mark are text as ever.
+        assert_eq!(open_bytes(b"\xFFabc\n").0, b"\xFFabc\n");
     }
 
     #[test]

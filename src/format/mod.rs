@@ -539,9 +539,10 @@ pub enum ReaderError {
 ///
 /// A name ending in `.csv` or `.tsv` (or with `.gz` after) is CSV, `.jsonl` or `.ndjson` JSON
 /// lines. Otherwise the first line that is neither blank nor a `#` comment decides: `{` at its
-/// start makes it `jsonl`; 81 cells at its start make it `line`; a comma makes it `csv`;
-/// a row of a grid (up to nine cells between spaces and `|` `-` `+` separators) or 81 separated
-/// cells make it `grid`; anything else is read as `line`, so that each bad line is reported.
+/// start makes it `jsonl`; 81 cells at its start make it `line`; a comma, or the name of a
+/// puzzle column alone, makes it `csv`; a row of a grid (up to nine cells between spaces and
+/// `|` `-` `+` separators) or 81 separated cells make it `grid`; anything else is read as
+/// `line`, so that each bad line is reported.
 pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     if let Some(name) = name.and_then(|p| p.file_name()) {
         let name = name.to_string_lossy().to_ascii_lowercase();
@@ -568,23 +569,12 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     if token.len() == crate::grid::CELLS && token.iter().all(|&b| is_cell(b)) {
         return InputFormat::Line;
     }
-    if first.contains(&b',') {
+    if first.contains(&b',') || is_puzzle_name(first) {
         return InputFormat::Csv;
     }
     // A header row separated by tabs or `;` that names a puzzle column.
     let delimiter = csv::delimiter_of(first);
-    if delimiter != b','
-        && first.split(|&b| b == delimiter).any(|name| {
-            let name = name.trim_ascii();
-            let name = name
-                .strip_prefix(b"\"")
-                .and_then(|n| n.strip_suffix(b"\""))
-                .unwrap_or(name);
-            csv::PUZZLE_NAMES
-                .iter()
-                .any(|known| name.eq_ignore_ascii_case(known.as_bytes()))
-        })
-    {
+    if delimiter != b',' && first.split(|&b| b == delimiter).any(is_puzzle_name) {
         return InputFormat::Csv;
     }
     let mut cells = 0;
@@ -601,6 +591,18 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     } else {
         InputFormat::Line
     }
+}
+
+/// Whether a header field, quoted or not, is one of the names a puzzle column goes by.
+fn is_puzzle_name(field: &[u8]) -> bool {
+    let name = field.trim_ascii();
+    let name = name
+        .strip_prefix(b"\"")
+        .and_then(|n| n.strip_suffix(b"\""))
+        .unwrap_or(name);
+    csv::PUZZLE_NAMES
+        .iter()
+        .any(|known| name.eq_ignore_ascii_case(known.as_bytes()))
 }
 
 /// Whether a byte writes a cell: a digit or a blank marker.
@@ -761,6 +763,9 @@ mod tests {
             InputFormat::Csv
         );
         assert_eq!(detect(None, b"quizzes,solutions\n"), InputFormat::Csv);
+        // A header of one column, as `cut -d, -f1 sudoku.csv` leaves it.
+        assert_eq!(detect(None, b"quizzes\n"), InputFormat::Csv);
+        assert_eq!(detect(None, b"\"Puzzle\"\r\n"), InputFormat::Csv);
         assert_eq!(
             detect(None, b"\xEF\xBB\xBFid,puzzle,solution\r\n"),
             InputFormat::Csv

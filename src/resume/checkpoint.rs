@@ -92,7 +92,7 @@ impl Checkpoint {
     /// Reads the checkpoint at `path`; `None` when there is none.
     pub fn load(path: &Path) -> Result<Option<Checkpoint>, ResumeError> {
         let name = || path.to_string_lossy().into_owned();
-        let text = match fs::read(path) {
+        let text = match crate::files::side::read(path, crate::files::side::MAX_CHECKPOINT) {
             Ok(text) => text,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {

@@ -178,8 +178,8 @@ pub fn to_string_with_run(summary: &Summary, run: Option<&RunInfo>) -> String {
 }
 
 /// Reads a summary document with its `run` field.
-pub fn read_saved(bytes: &[u8]) -> Result<Saved, JsonError> {
-    let mut value: serde_json::Value = serde_json::from_slice(bytes).map_err(JsonError::Syntax)?;
+pub fn read_saved(input: impl io::Read) -> Result<Saved, JsonError> {
+    let mut value: serde_json::Value = serde_json::from_reader(input).map_err(JsonError::Syntax)?;
     let run = match value.as_object_mut().and_then(|o| o.remove("run")) {
         None | Some(serde_json::Value::Null) => None,
         Some(run) => Some(serde_json::from_value(run).map_err(JsonError::Shape)?),

@@ -102,8 +102,8 @@ pub fn summary_beside(results: &Path) -> Option<PathBuf> {
 /// reads.
 fn beside(results: &Path) -> Option<(PathBuf, Saved)> {
     let path = summary_beside(results)?;
-    let bytes = std::fs::read(&path).ok()?;
-    let saved = super::document::read_saved(&bytes).ok()?;
+    let file = crate::files::side::open(&path, crate::files::side::MAX_SUMMARY).ok()?;
+    let saved = super::document::read_saved(file).ok()?;
     saved.run.is_some().then_some((path, saved))
 }
 

@@ -274,7 +274,7 @@ pub(super) type EachRow<'e> =
 /// column `by`, as the row's group), or its summary document, returned. With `canonical`, the
 /// canonical form of each row's puzzle is found too (the input must have a `puzzle` column).
 pub(super) fn read_opened(
-    mut opened: Opened,
+    opened: Opened,
     path: &Path,
     by: Option<&str>,
     canonical: bool,
@@ -300,9 +300,9 @@ pub(super) fn read_opened(
     }
     let head = opened.head.trim_ascii();
     if head == b"{" || is_summary_object(head) {
-        let mut text = Vec::new();
-        opened.reader.read_to_end(&mut text).map_err(io_error)?;
-        let saved = super::document::read_saved(&text).map_err(|source| ReadError::Summary {
+        use crate::files::side::{Bounded, MAX_SUMMARY};
+        let text = std::io::BufReader::new(Bounded::new(opened.reader, MAX_SUMMARY));
+        let saved = super::document::read_saved(text).map_err(|source| ReadError::Summary {
             path: path.to_path_buf(),
             source,
         })?;
