@@ -256,8 +256,10 @@ struct ShowArgs {
     #[arg(long)]
     trace: bool,
 
-    /// With --trace: the most trace lines to print.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES)]
+    /// With --trace: the most trace lines to print (a board drawn counts its lines), at most
+    /// 1000000.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES,
+          value_parser = config::trace_lines)]
     max_trace_lines: usize,
 
     /// Also rate the puzzle as `rate` does and print its human solution path, step by step;

@@ -216,18 +216,22 @@ pub struct Trace<'a> {
     layout: &'a Layout,
     lines: Vec<String>,
     max_lines: usize,
+    /// Lines of `lines`, counting each line of a board drawn.
+    line_count: usize,
     omitted: u64,
     /// Guesses made and not yet taken back: the indentation level of the next line.
     open: usize,
 }
 
 impl<'a> Trace<'a> {
-    /// An empty trace for a search under `layout`, keeping at most `max_lines` lines.
+    /// An empty trace for a search under `layout`, keeping at most `max_lines` lines (a board
+    /// drawn is as many lines as it takes; the first event that does not fit ends the trace).
     pub fn new(layout: &'a Layout, max_lines: usize) -> Trace<'a> {
         Trace {
             layout,
             lines: Vec::new(),
             max_lines,
+            line_count: 0,
             omitted: 0,
             open: 0,
         }
@@ -260,12 +264,18 @@ impl Observer for Trace<'_> {
             }
             _ => self.open,
         };
-        if self.lines.len() >= self.max_lines {
+        if self.omitted > 0 {
             self.omitted += 1;
             return;
         }
-        let text = event_text(event, self.layout);
-        self.lines.push(indent(&text, 2 * level));
+        let text = indent(&event_text(event, self.layout), 2 * level);
+        let lines = text.lines().count().max(1);
+        if self.line_count + lines > self.max_lines {
+            self.omitted += 1;
+            return;
+        }
+        self.line_count += lines;
+        self.lines.push(text);
     }
 }
 
@@ -376,7 +386,7 @@ fn write_report(out: &mut String, report: &Report<'_>) -> std::fmt::Result {
                 out,
                 "  ... {} more events not shown (limit {} lines)",
                 trace.omitted(),
-                trace.lines().len()
+                trace.max_lines
             )?;
         }
     }
@@ -474,5 +484,23 @@ mod tests {
         }
         assert_eq!(trace.lines().len(), 2);
         assert_eq!(trace.omitted(), 3);
+        // A board of 12 lines does not fit in 10: it and all after it are left out.
+        let mut trace = Trace::new(&layout, 10);
+        trace.event(&Event::Contradiction);
+        trace.event(&Event::Board(&Grid::EMPTY));
+        trace.event(&Event::Contradiction);
+        assert_eq!(trace.lines().len(), 1);
+        assert_eq!(trace.omitted(), 2);
+        let mut trace = Trace::new(&layout, 13);
+        trace.event(&Event::Contradiction);
+        trace.event(&Event::Board(&Grid::EMPTY));
+        assert_eq!(
+            trace
+                .lines()
+                .iter()
+                .map(|l| l.lines().count())
+                .sum::<usize>(),
+            13
+        );
     }
 }

@@ -68,6 +68,32 @@ fn show_trace_lists_steps_guesses_and_backtracks() {
 }
 
 #[test]
+fn the_trace_holds_at_most_its_limit_in_lines_and_the_limit_is_bounded() {
+    let dir = Workdir::new();
+    let hard = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+    let run = dir.run(&["show", hard, "--trace", "--max-trace-lines", "40"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let trace: Vec<&str> = run.stdout.lines().skip_while(|l| *l != "trace:").collect();
+    // The heading, at most 40 lines of events, the note of what was left out.
+    assert!(trace.len() <= 1 + 40 + 1, "{}", trace.len());
+    assert!(
+        trace
+            .last()
+            .unwrap()
+            .contains("more events not shown (limit 40 lines)")
+    );
+    // The report is drawn in memory: a limit past the bound is refused, not tried.
+    let run = dir.run(&["show", hard, "--trace", "--max-trace-lines", "1000001"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("1000001 is more than 1000000, the most"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn show_reads_one_puzzle_from_stdin_in_any_format() {
     let dir = Workdir::new();
     let line = dir.run_with_stdin(&["show", "-"], format!("# a comment\n{PUZZLE} trailing\n"));

@@ -118,6 +118,10 @@ pub struct ShowRun {
 /// The default number of trace lines `show --trace` prints.
 pub const DEFAULT_TRACE_LINES: usize = 10_000;
 
+/// The most trace lines `show --trace` may be asked for: the report is drawn in memory before it
+/// is printed, about 100 bytes a line at the deepest indentation, so about 100 MB at most.
+pub const MAX_TRACE_LINES: usize = 1_000_000;
+
 /// Where `show` reads its puzzle: `-` is standard input.
 pub fn puzzle_source(arg: &std::ffi::OsStr) -> PuzzleSource {
     if arg == "-" {
@@ -227,8 +231,28 @@ pub fn seconds(text: &str) -> Result<std::time::Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    std::time::Duration::try_from_secs_f64(value)
-        .map_err(|_| format!("'{text}' is not a number of seconds from 0 up"))
+    std::time::Duration::try_from_secs_f64(value).map_err(|_| {
+        if value >= 0.0 {
+            format!(
+                "'{text}' seconds is too long: at most {} (about 584 billion years)",
+                u64::MAX
+            )
+        } else {
+            format!("'{text}' is not a number of seconds from 0 up")
+        }
+    })
+}
+
+/// Parses `show --max-trace-lines`: a count of lines up to [`MAX_TRACE_LINES`].
+pub fn trace_lines(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(lines) if lines <= MAX_TRACE_LINES => Ok(lines),
+        Ok(_) => Err(format!(
+            "{text} is more than {MAX_TRACE_LINES}, the most: the report is drawn in memory \
+             before it is printed"
+        )),
+        Err(_) => Err(format!("'{text}' is not a number of lines")),
+    }
 }
 
 /// A setting that cannot be used.
