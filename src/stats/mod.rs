@@ -53,4 +53,4 @@ pub mod table;
 
 pub use counter::Counter;
 pub use distribution::{Bucket, Buckets, Distribution, PER_VALUE_SPAN};
-pub use summary::{Counters, GroupingMismatch, Inconsistency, RecordRef, ResultRow, Row, Summary};
+pub use summary::{Counters, Inconsistency, RecordRef, ResultRow, Row, Summary, Unmergeable};

@@ -92,7 +92,7 @@ pub enum ReadError {
         /// The input.
         path: PathBuf,
         /// Why.
-        source: super::GroupingMismatch,
+        source: super::Unmergeable,
     },
     /// More groups than allowed.
     #[error(

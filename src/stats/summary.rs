@@ -184,15 +184,30 @@ impl AddAssign<&Counters> for Counters {
     }
 }
 
-/// Two summaries grouped differently (by different columns, or in different bins): their
-/// groups cannot be combined.
+/// Why two summaries cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot merge a summary {left} with one {right}")]
-pub struct GroupingMismatch {
-    /// How the summary merged into is grouped, in words.
-    pub left: String,
-    /// How the summary merged in is grouped, in words.
-    pub right: String,
+pub enum Unmergeable {
+    /// Grouped differently (by different columns, or in different bins): their groups cannot
+    /// be combined.
+    #[error("cannot merge a summary {left} with one {right}")]
+    Grouping {
+        /// How the summary merged into is grouped, in words.
+        left: String,
+        /// How the summary merged in is grouped, in words.
+        right: String,
+    },
+    /// More records in all than a count holds. Every other count of a consistent summary is
+    /// at most its records, so this is the one sum that can overflow.
+    #[error(
+        "cannot merge summaries of {left} and {right} records: more than {} in all",
+        u64::MAX
+    )]
+    TooMany {
+        /// Records of the summary merged into.
+        left: u64,
+        /// Records of the summary merged in.
+        right: u64,
+    },
 }
 
 /// A summary whose numbers do not agree with each other (a hand-edited or truncated file).
@@ -452,12 +467,19 @@ impl Summary {
 
     /// Adds everything counted in `other`.
     ///
-    /// Fails, changing nothing, when both are grouped by different columns, or when one is
-    /// grouped and the other holds records without groups. An empty summary without groups
+    /// Fails, changing nothing, when both are grouped by different columns, when one is
+    /// grouped and the other holds records without groups, or when their records add up to
+    /// more than a count holds. An empty summary without groups
     /// merges with any summary. Canonical forms stay counted when both count them (their sets
     /// join) or when the other side is empty; a summary with rows whose forms were not counted
     /// makes the count unknown (`None`).
-    pub fn merge(&mut self, other: &Summary) -> Result<(), GroupingMismatch> {
+    pub fn merge(&mut self, other: &Summary) -> Result<(), Unmergeable> {
+        if self.records.checked_add(other.records).is_none() {
+            return Err(Unmergeable::TooMany {
+                left: self.records,
+                right: other.records,
+            });
+        }
         if (&self.by, &self.bins) != (&other.by, &other.bins) {
             let empty_plain = |s: &Summary| s.by.is_none() && s.records == 0;
             if empty_plain(other) {
@@ -467,7 +489,7 @@ impl Summary {
                 self.by = other.by.clone();
                 self.bins = other.bins.clone();
             } else {
-                return Err(GroupingMismatch {
+                return Err(Unmergeable::Grouping {
                     left: self.grouping(),
                     right: other.grouping(),
                 });
@@ -810,6 +832,22 @@ mod tests {
         assert_eq!(s.groups()[""].records(), 1);
         assert_eq!(s.groups()["easy"].records(), 1);
         s.check().unwrap();
+    }
+
+    #[test]
+    fn merge_refuses_more_records_than_a_count_holds_and_changes_nothing() {
+        let mut a = Summary::new();
+        a.add(&row(SolveStatus::Solved, 1, 0));
+        a.records = 1 << 63;
+        let before = a.clone();
+        assert_eq!(
+            a.merge(&a.clone()),
+            Err(Unmergeable::TooMany {
+                left: 1 << 63,
+                right: 1 << 63
+            })
+        );
+        assert_eq!(a, before);
     }
 
     #[test]
