@@ -563,7 +563,7 @@ impl Cli {
             Command::Canon(args) => args.into_config(),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
-                max_groups: args.max_groups,
+                max_groups: config::positive("--max-groups", args.max_groups as u64)? as usize,
                 grouping: config::grouping(args.by, args.bins.as_deref())?,
                 json: args.json,
                 html: args.html,
