@@ -417,16 +417,19 @@ pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<GivensBoard, 
     // Unsolved cells with no candidate; per digit, the cells it may take in any band.
     let mut dead = 0;
     let mut places = [0u32; 9];
+    // Row-box pairs holding givens, and givens: fewer pairs than givens is two givens of a
+    // digit in one mini-row (each given is in one pair; pairs never outnumber givens).
+    let (mut pair_count, mut given_count) = (0, 0);
     for b in 0..3 {
         let filled = givens[b].iter().fold(0, |acc, &g| acc | g);
         board.unsolved[b] = BAND & !filled;
+        given_count += filled.count_ones();
         let mut any = 0;
         for d in 0..9 {
             let own = givens[b][d];
-            // Two givens of the digit in one row or box of the band (the table), or in one
-            // mini-row (the row-box pairs then count fewer than the givens).
+            // Two givens of the digit in one row or box of the band (the table).
             let pairs = isa.presence(own);
-            clash |= own.count_ones() ^ pairs.count_ones();
+            pair_count += pairs.count_ones();
             let outside = GIVEN_ROWS_AND_BOXES[pairs];
             clash |= outside >> 31;
             let cand = (outside & !filled & !columns[d]) | own;
@@ -441,7 +444,7 @@ pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<GivensBoard, 
     }
     // Every digit-band lost cells, or is whole and updating it changes nothing.
     board.stale = (1 << 27) - 1;
-    if clash != 0 {
+    if clash != 0 || pair_count != given_count {
         return Err(GivensConflict);
     }
     Ok(GivensBoard {
