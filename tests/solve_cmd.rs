@@ -386,14 +386,17 @@ fn several_inputs_are_one_stream_with_a_file_column() {
     assert_eq!(got, want);
 }
 
+/// The header and first two rows of the shipped jigsaw sample (`puzzle,regions,solution`).
+fn jigsaw_csv() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().take(3).map(|l| format!("{l}\n")).collect()
+}
+
 #[test]
 fn an_input_without_layouts_after_one_with_them_writes_the_layout_it_was_solved_on() {
     let dir = Workdir::new();
-    let jigsaw = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv"),
-    )
-    .unwrap();
-    let jigsaw: String = jigsaw.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let jigsaw = jigsaw_csv();
     dir.write("jig.csv", jigsaw);
     dir.write("std.txt", format!("{PUZZLE}\n"));
     dir.write("lay.txt", format!("{}\n", "123456789".repeat(9)));
@@ -428,11 +431,7 @@ fn an_input_without_layouts_after_one_with_them_writes_the_layout_it_was_solved_
 #[test]
 fn an_input_with_layouts_after_a_long_one_without_still_gets_its_layouts_written() {
     let dir = Workdir::new();
-    let jigsaw = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv"),
-    )
-    .unwrap();
-    let jigsaw: String = jigsaw.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let jigsaw = jigsaw_csv();
     dir.write("jig.csv", &jigsaw);
     // Longer than the first chunk: the rows' columns are fixed before jig.csv is opened.
     dir.write("long.txt", format!("{PUZZLE}\n").repeat(2000));
