@@ -60,7 +60,8 @@ def solve(
         max_recursions: the search budget per puzzle; past it the status is ``gave_up``.
         seed: the seed of the algorithms that make random choices.
         regions: jigsaw puzzles: one region layout (81 labels, nine of each) for every
-            puzzle, or one per puzzle (a sequence as long as ``puzzles``).
+            puzzle, or one per puzzle (a sequence as long as ``puzzles``; None for the 3x3
+            boxes, which the ``regions`` column then writes out).
         threads: worker threads; the table is the same for any number.
 
     Returns:

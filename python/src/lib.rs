@@ -75,7 +75,8 @@ const _: () = assert!(
 /// max_recursions: the search budget per puzzle; past it the status is 'gave_up'.
 /// seed: the seed of the algorithms that make random choices.
 /// regions: jigsaw puzzles: one region layout (81 labels) for every puzzle, or one per puzzle
-///     (a sequence as long as `puzzles`, of the same kinds).
+///     (a sequence as long as `puzzles`, of the same kinds; None for the 3x3 boxes, which the
+///     `regions` column then writes out).
 /// threads: worker threads; the result is the same for any number.
 ///
 /// Returns a pyarrow.Table. Raises TypeError or ValueError, naming the argument, for an
