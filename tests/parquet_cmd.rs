@@ -385,6 +385,53 @@ fn parquet_input_of_other_types_reads_as_text() {
     );
 }
 
+#[test]
+fn a_decimal_column_is_refused_not_kept_as_its_raw_bytes() {
+    use parquet::data_type::{ByteArrayType, FixedLenByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+
+    let dir = Workdir::new();
+    let schema = parse_message_type(
+        "message m { required binary quizzes (UTF8); \
+         required fixed_len_byte_array(4) price (DECIMAL(9,2)); }",
+    )
+    .unwrap();
+    let file = File::create(dir.path("in.parquet")).unwrap();
+    let properties = Arc::new(WriterProperties::builder().build());
+    let mut writer = SerializedFileWriter::new(file, Arc::new(schema), properties).unwrap();
+    let mut rows = writer.next_row_group().unwrap();
+    let puzzle = MIXED.lines().nth(1).unwrap().split(',').nth(1).unwrap();
+    let mut column = rows.next_column().unwrap().unwrap();
+    column
+        .typed::<ByteArrayType>()
+        .write_batch(&[puzzle.into()], None, None)
+        .unwrap();
+    column.close().unwrap();
+    // 1.00: the unscaled 100, big-endian.
+    let mut column = rows.next_column().unwrap().unwrap();
+    column
+        .typed::<FixedLenByteArrayType>()
+        .write_batch(&[vec![0u8, 0, 0, 100].into()], None, None)
+        .unwrap();
+    column.close().unwrap();
+    rows.close().unwrap();
+    writer.close().unwrap();
+    let run = dir.run(&["solve", "in.parquet", "--keep-columns", "price"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains(
+            "in.parquet: column price is a decimal held as bytes, which is not read as text"
+        ),
+        "{}",
+        run.stderr
+    );
+    // Not asked for, it is not read.
+    ok(&dir, &["solve", "in.parquet"]);
+}
+
 /// Writes a Parquet file of one row whose string columns are `columns` (name, value).
 fn write_text_columns(path: &Path, columns: &[(&str, &str)]) {
     use parquet::data_type::ByteArrayType;
@@ -517,6 +564,57 @@ fn a_broken_or_misnamed_parquet_input_is_an_error_naming_the_file() {
     let run = dir.run_with_stdin(&["stats", "-"], good);
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("give its path"), "{}", run.stderr);
+}
+
+#[test]
+fn a_corrupt_parquet_file_is_an_error_naming_it_never_a_crash() {
+    // Files with a byte changed (found by flipping bytes of good files) on which the `parquet`
+    // crate panics: a page said to be dictionary-encoded without its dictionary, levels cut
+    // short, and a results file whose delta-encoded counters run past their page.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/parquet");
+    let dir = Workdir::new();
+    for (file, commands) in [
+        (
+            "corrupt-dictionary.parquet",
+            &["solve", "rate", "canon"][..],
+        ),
+        ("corrupt-levels.parquet", &["solve"][..]),
+        ("corrupt-results.parquet", &["stats"][..]),
+    ] {
+        let path = data.join(file);
+        for command in commands {
+            let run = dir.run(&[command, path.to_str().unwrap()]);
+            assert_eq!(run.code, Some(2), "{command} {file}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(file),
+                "{command} {file}: {}",
+                run.stderr
+            );
+            assert!(
+                run.stderr.contains("the Parquet library failed"),
+                "{}",
+                run.stderr
+            );
+            assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        }
+    }
+    // A footer said to be 2 GiB is refused before it is read, not decoded into memory.
+    dir.write("mixed.csv", MIXED);
+    ok(&dir, &["solve", "mixed.csv", "-o", "good.parquet"]);
+    let mut big = std::fs::read(dir.path("good.parquet")).unwrap();
+    let at = big.len() - 8;
+    big[at..at + 4].copy_from_slice(&(2u32 << 30).to_le_bytes());
+    dir.write("big-footer.parquet", &big);
+    let run = dir.run(&["solve", "big-footer.parquet"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains(
+            "big-footer.parquet: not a readable Parquet file: its footer (the \
+             file's index) says it is 2147483648 bytes, more than the 16 MiB read"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 /// `file` as if its column chunks were compressed with `codec`: its footer written again, saying

@@ -305,11 +305,11 @@ pub enum HeaderError {
         detail: String,
     },
     /// A Parquet column that is needed has a shape or type that is not read.
-    #[error("column {column} is {detail}, which is not read: only flat columns are")]
+    #[error("column {column} is {detail}")]
     ParquetColumn {
         /// The column's name.
         column: String,
-        /// What it is.
+        /// What it is, why it is not read, and what to do.
         detail: String,
     },
     /// A Parquet column whose pages are compressed with a codec this build cannot read (it

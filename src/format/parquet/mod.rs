@@ -22,6 +22,37 @@ pub use writer::ParquetWriter;
 /// The magic bytes at the start (and end) of every Parquet file.
 pub use crate::files::input::PARQUET_MAGIC as MAGIC;
 
+thread_local! {
+    /// Whether this thread is inside [`contained`], whose panics are reported as errors.
+    static CONTAINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, a call into the `parquet` crate, turning a panic in it (which a corrupt file can
+/// cause there) into the panic's message, without the panic hook's report on standard error.
+/// Panics elsewhere are reported by the hook as before.
+pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    use std::panic;
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    QUIET_HOOK.call_once(|| {
+        let hook = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !CONTAINED.with(std::cell::Cell::get) {
+                hook(info);
+            }
+        }));
+    });
+    let outer = CONTAINED.with(|c| c.replace(true));
+    let result = panic::catch_unwind(panic::AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(outer));
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_string())
+    })
+}
+
 /// Whether a file's name says it is Parquet (ends in `.parquet`): such a file that does not
 /// start with [`MAGIC`] is refused rather than read as text.
 pub fn is_named(path: Option<&std::path::Path>) -> bool {

@@ -47,6 +47,25 @@ pub const BATCH_BYTES: usize = 4 << 20;
 /// invalid.
 pub const MAX_VALUE: usize = MAX_LINE;
 
+/// The largest footer (the file's index, decoded whole) read: a few kilobytes a row group.
+pub const MAX_FOOTER: u64 = 16 << 20;
+
+/// The length of a Parquet file's footer, from its last eight bytes (the length, then `PAR1`).
+fn footer_length(file: &mut File) -> io::Result<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let size = file.metadata()?.len();
+    if size < 8 {
+        return Ok(0);
+    }
+    let mut tail = [0u8; 8];
+    file.seek(SeekFrom::Start(size - 8))?;
+    file.read_exact(&mut tail)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(u64::from(u32::from_le_bytes([
+        tail[0], tail[1], tail[2], tail[3],
+    ])))
+}
+
 /// Reads the records of a Parquet file.
 pub struct ParquetReader {
     file: SerializedFileReader<File>,
@@ -84,7 +103,29 @@ impl ParquetReader {
         if options.span != Default::default() {
             return Err(HeaderError::ParquetSpan.into());
         }
-        let file = File::open(path)?;
+        let mut file = File::open(path)?;
+        let footer = footer_length(&mut file)?;
+        if footer > MAX_FOOTER {
+            return Err(HeaderError::NotParquet {
+                detail: format!(
+                    "its footer (the file's index) says it is {footer} bytes, more than the {} MiB \
+                     read: write the file with fewer row groups",
+                    MAX_FOOTER >> 20
+                ),
+            }
+            .into());
+        }
+        // A corrupt file can make the `parquet` crate panic: that is an error of the file.
+        super::contained(|| Self::open_file(file, options)).unwrap_or_else(|panic| {
+            Err(HeaderError::NotParquet {
+                detail: format!("the Parquet library failed on it ({panic})"),
+            }
+            .into())
+        })
+    }
+
+    /// [`ParquetReader::open`] once the footer's size is known to be within bounds.
+    fn open_file(file: File, options: &ReadOptions) -> Result<Self, ReaderError> {
         let file = SerializedFileReader::new(file).map_err(|e| HeaderError::NotParquet {
             detail: e.to_string(),
         })?;
@@ -108,18 +149,42 @@ impl ParquetReader {
                 .find(|(_, c)| c.name().as_bytes() == name.as_slice())
                 .ok_or_else(|| HeaderError::ParquetColumn {
                     column: String::from_utf8_lossy(name).into_owned(),
-                    detail: "a nested column (a struct, list or map)".to_string(),
+                    detail:
+                        "a nested column (a struct, list or map), which is not read: only flat \
+                             columns are"
+                            .to_string(),
                 })?;
             if column.max_rep_level() > 0 {
                 return Err(HeaderError::ParquetColumn {
                     column: column.name().to_string(),
-                    detail: "a repeated column (a list)".to_string(),
+                    detail: "a repeated column (a list), which is not read: only flat columns are"
+                        .to_string(),
                 });
             }
             if column.physical_type() == PhysicalType::INT96 {
                 return Err(HeaderError::ParquetColumn {
                     column: column.name().to_string(),
-                    detail: "an INT96 timestamp".to_string(),
+                    detail: "an INT96 timestamp, which is not read: write it as a timestamp in \
+                             microseconds or as text"
+                        .to_string(),
+                });
+            }
+            // Bytes that stand for a number: as text they would be the raw bytes.
+            let number = match column.logical_type_ref() {
+                Some(LogicalType::Decimal { .. }) => Some("a decimal"),
+                Some(LogicalType::Float16) => Some("a float16"),
+                _ if column.converted_type() == ConvertedType::DECIMAL => Some("a decimal"),
+                _ => None,
+            };
+            if let (Some(kind), PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY) =
+                (number, column.physical_type())
+            {
+                return Err(HeaderError::ParquetColumn {
+                    column: column.name().to_string(),
+                    detail: format!(
+                        "{kind} held as bytes, which is not read as text: write it as text or \
+                         as a floating-point number"
+                    ),
                 });
             }
             Ok(*leaf)
@@ -206,8 +271,15 @@ impl ParquetReader {
         })
     }
 
-    /// Reads the next batch of rows into `self.batch`; `false` at the end of the file.
+    /// Reads the next batch of rows into `self.batch`; `false` at the end of the file. A panic of
+    /// the `parquet` crate on a corrupt page is an error of the file, as its own errors are.
     fn next_batch(&mut self) -> io::Result<bool> {
+        super::contained(|| self.read_batch())
+            .unwrap_or_else(|panic| Err(invalid(format!("the Parquet library failed ({panic})"))))
+    }
+
+    /// [`ParquetReader::next_batch`], the `parquet` crate's panics not caught.
+    fn read_batch(&mut self) -> io::Result<bool> {
         self.rows_before += self.batch.first().map_or(0, |c| c.valid.len()) as u64;
         self.at = 0;
         loop {
