@@ -171,7 +171,7 @@ fn take_members(
     };
     if wanted.puzzle() {
         match member(columns.puzzle.as_deref(), PUZZLE_NAMES)? {
-            Some(value) => record.puzzle = text_of(value),
+            Some(value) => record.puzzle = text_of(value)?,
             None => {
                 return Err(Defect::MissingField {
                     column: columns.puzzle.clone().unwrap_or_else(|| "puzzle".into()),
@@ -181,29 +181,32 @@ fn take_members(
         }
     }
     if wanted.solution() {
-        record.solution = Some(
-            member(columns.solution.as_deref(), SOLUTION_NAMES)?.map_or_else(Vec::new, text_of),
-        );
+        record.solution = Some(text_or_empty(member(
+            columns.solution.as_deref(),
+            SOLUTION_NAMES,
+        )?)?);
     }
     record.kept = columns
         .keep
         .iter()
-        .map(|name| Ok(member(Some(name), &[])?.map_or_else(Vec::new, text_of)))
+        .map(|name| text_or_empty(member(Some(name), &[])?))
         .collect::<Result<_, Defect>>()?;
     if wanted.puzzle() {
-        let layout = member(columns.regions.as_deref(), &[REGIONS_NAME])?;
+        let layout = member(columns.regions.as_deref(), &[REGIONS_NAME])?
+            .map(text_of)
+            .transpose()?;
         record.regions = match (regions, layout) {
-            (Some(true), layout) => Some(layout.map_or_else(Vec::new, text_of)),
-            (Some(false), Some(layout)) if !text_of(layout).is_empty() => {
+            (Some(true), layout) => Some(layout.unwrap_or_default()),
+            (Some(false), Some(layout)) if !layout.is_empty() => {
                 return Err(Defect::RegionsAfterFirst);
             }
             (Some(false), _) => None,
-            (None, layout) => layout.map(text_of),
+            (None, layout) => layout,
         };
     }
     record.optional = optional
         .iter()
-        .map(|name| Ok(member(Some(name), &[])?.map(text_of)))
+        .map(|name| member(Some(name), &[])?.map(text_of).transpose())
         .collect::<Result<_, Defect>>()?;
     Ok(())
 }
@@ -235,18 +238,25 @@ impl<'de> Deserialize<'de> for Members<'de> {
 }
 
 /// A member's value as record text: a string's text, nothing for `null`, else its JSON as
-/// written.
-fn text_of(value: &RawValue) -> Vec<u8> {
+/// written; a string that is no text (a lone surrogate escape) is a defect, never emptied.
+fn text_of(value: &RawValue) -> Result<Vec<u8>, Defect> {
     let raw = value.get();
-    if raw.starts_with('"') {
+    Ok(if raw.starts_with('"') {
         serde_json::from_str::<String>(raw)
             .map(String::into_bytes)
-            .unwrap_or_default()
+            .map_err(|e| Defect::NotText {
+                detail: e.to_string(),
+            })?
     } else if raw == "null" {
         Vec::new()
     } else {
         raw.as_bytes().to_vec()
-    }
+    })
+}
+
+/// The text of a member that may be absent (empty then).
+fn text_or_empty(value: Option<&RawValue>) -> Result<Vec<u8>, Defect> {
+    Ok(value.map(text_of).transpose()?.unwrap_or_default())
 }
 
 impl<R: BufRead + Send> RecordReader for JsonlReader<R> {
@@ -384,6 +394,24 @@ mod tests {
         let rows = read(&text, Wanted::Columns, &["id"]);
         assert_eq!(rows[2].kept, [b"8".to_vec()]);
         assert_eq!(rows[2].defect, None);
+    }
+
+    #[test]
+    fn a_string_that_is_not_text_makes_the_record_invalid_never_empty() {
+        // A lone surrogate escape, in the puzzle or in a kept value; a pair is text.
+        let text = "{\"puzzle\":\"1\\ud83d.\"}\n{\"puzzle\":\"1.\",\"id\":\"a\\ude00b\"}\n\
+                    {\"puzzle\":\"1.\",\"id\":\"\\ud83d\\ude00\"}\n";
+        let records = read(text, Wanted::Puzzle, &["id"]);
+        assert_eq!(records.len(), 3);
+        for record in &records[..2] {
+            let defect = record.defect.as_ref().expect("a defect").to_string();
+            assert!(
+                defect.starts_with("a string value that is not text: "),
+                "{defect}"
+            );
+        }
+        assert_eq!(records[2].defect, None);
+        assert_eq!(records[2].kept, ["\u{1F600}".as_bytes().to_vec()]);
     }
 
     #[test]

@@ -200,6 +200,12 @@ pub enum Defect {
         /// What the JSON parser said.
         detail: String,
     },
+    /// A JSON-lines string value that is not text: a lone surrogate escape (`\ud83d` alone).
+    #[error("a string value that is not text: {detail}")]
+    NotText {
+        /// What the JSON parser said.
+        detail: String,
+    },
     /// A JSON-lines record whose object has several members that answer to the name of a
     /// column that is needed: a key repeated, or none exactly and several in other cases.
     #[error("ambiguous member {name}: the object has it {members}")]
