@@ -575,12 +575,12 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     if token.len() == crate::grid::CELLS && token.iter().all(|&b| is_cell(b)) {
         return InputFormat::Line;
     }
-    if first.contains(&b',') || is_puzzle_name(first) {
+    if first.contains(&b',') {
         return InputFormat::Csv;
     }
-    // A header row separated by tabs or `;` that names a puzzle column.
+    // A header row that names a puzzle column: fields separated by tabs or `;`, or one alone.
     let delimiter = csv::delimiter_of(first);
-    if delimiter != b',' && first.split(|&b| b == delimiter).any(is_puzzle_name) {
+    if first.split(|&b| b == delimiter).any(is_puzzle_name) {
         return InputFormat::Csv;
     }
     let mut cells = 0;
@@ -597,6 +597,16 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     } else {
         InputFormat::Line
     }
+}
+
+/// The text of a panic's payload (a bug's, or the `parquet` crate's on a corrupt file), for an
+/// error message.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
 }
 
 /// Whether a header field, quoted or not, is one of the names a puzzle column goes by.

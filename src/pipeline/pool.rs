@@ -469,16 +469,7 @@ pub(super) fn guarded<T>(
     panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
         Err(SolverBug {
             puzzle: format::escape(&record.puzzle),
-            detail: format!("panic: {}", panic_message(payload.as_ref())),
+            detail: format!("panic: {}", format::panic_message(payload.as_ref())),
         })
     })
-}
-
-/// The text of a panic's payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".to_string())
 }

@@ -44,13 +44,7 @@ pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let outer = CONTAINED.with(|c| c.replace(true));
     let result = panic::catch_unwind(panic::AssertUnwindSafe(f));
     CONTAINED.with(|c| c.set(outer));
-    result.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no message".to_string())
-    })
+    result.map_err(|payload| super::panic_message(payload.as_ref()))
 }
 
 /// Whether a file's name says it is Parquet (ends in `.parquet`): such a file that does not

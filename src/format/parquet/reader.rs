@@ -61,9 +61,8 @@ fn footer_length(file: &mut File) -> io::Result<u64> {
     file.seek(SeekFrom::Start(size - 8))?;
     file.read_exact(&mut tail)?;
     file.seek(SeekFrom::Start(0))?;
-    Ok(u64::from(u32::from_le_bytes([
-        tail[0], tail[1], tail[2], tail[3],
-    ])))
+    let [a, b, c, d, ..] = tail;
+    Ok(u64::from(u32::from_le_bytes([a, b, c, d])))
 }
 
 /// Reads the records of a Parquet file.
