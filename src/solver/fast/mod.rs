@@ -35,6 +35,11 @@
 //! 3. when both are quiet, every digit with one cell left in a column places it (a **hidden
 //!    single**, in that column), and propagation returns to step 1.
 //!
+//! With AVX-512, a sweep of many stale digit-bands (the root's first sweep has all 27) is done
+//! in vectors, nine digit lanes a band, the table lookups computed with bit logic: the same
+//! updates in the same order (a band's update changes only its digits' lanes in the other
+//! bands), and the same placements and counts, checked against the loop by a test.
+//!
 //! A cell that two rules could place is counted under the rule that placed it first in this
 //! order. A contradiction is a digit-band with no permutation left (which covers a row or a box
 //! where a digit has no place), two digits found for one cell in a sweep, a digit that lost a
