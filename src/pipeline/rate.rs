@@ -128,8 +128,11 @@ impl RateRow {
             for (cell, n) in cells[7..7 + families.len()].iter_mut().zip(families) {
                 *cell = Cell::Int(n);
             }
+            // A complete grid uses no technique: no value, as `hardest` (null, not "").
             *techniques = techniques_field(&rated.counts);
-            cells[WIDTH - 2] = Cell::Text(techniques);
+            if !techniques.is_empty() {
+                cells[WIDTH - 2] = Cell::Text(techniques);
+            }
         }
         cells[WIDTH - 1] = self.error.as_deref().map_or(Cell::Null, Cell::Text);
         cells
@@ -299,6 +302,17 @@ mod tests {
         assert_eq!(cells[7], Cell::Int(51), "the singles column");
         assert!(cells[8..WIDTH - 2].iter().all(|c| *c == Cell::Int(0)));
         assert_eq!(cells[WIDTH - 1], Cell::Null);
+    }
+
+    #[test]
+    fn a_complete_grid_is_rated_without_techniques_as_nulls() {
+        let row = rate(crate::test_data::SOLUTION);
+        assert_eq!(row.status, RateStatus::Rated);
+        let (mut text, mut techniques) = ([0; CELLS], String::new());
+        let cells = row.cells(1, &mut text, &mut techniques);
+        assert_eq!(cells[4], Cell::Int(0), "score");
+        assert_eq!(cells[5], Cell::Null, "hardest");
+        assert_eq!(cells[WIDTH - 2], Cell::Null, "techniques");
     }
 
     #[test]
