@@ -186,7 +186,9 @@ def summarize(
         results: a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record
             batches (such as :func:`solve_file` returns, summarised as it streams by). It
             needs the ``status`` column and the seven counter columns, and may hold others.
-        by: a column to group by as well: one group per value (its text; null is ``""``).
+        by: a column to group by as well: one group per value (its text; null is ``""``), as
+            ``stats --by COL --bins none``: the rows are read once, so no bins are chosen (the
+            command puts a column of more than 30 numbers into bins).
 
     Returns:
         A dict: ``records``, the count of every status, records solved without a guess, for

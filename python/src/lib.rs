@@ -270,7 +270,8 @@ fn solve_file<'py>(
 ///     batches (such as what `solve_file` returns, summarised as it streams by); it needs the
 ///     `status` column and the seven counter columns, and may hold any others.
 /// by: a column to group by as well: the summary gains one group per value (its text; null
-///     is the empty string).
+///     is the empty string), as `stats --by COL --bins none`: the rows are read once, so no
+///     bins are chosen (the command puts a column of more than 30 numbers into bins).
 ///
 /// Returns a dict: records, the count of every status, records solved without a guess, for
 /// each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
