@@ -652,10 +652,12 @@ unsafe fn sweep_avx512(cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32
                 _mm512_mask_test_epi32_mask(act[$b] & act[$o], gone, gone)
             }};
         }
-        if narrows!(0, 1) | narrows!(0, 2) | narrows!(1, 2) == 0 {
-            let mut lost = [_mm512_setzero_si512(); 3];
-            for b in 0..3 {
-                let (y, narrow, new) = ahead[b];
+        // Band `b`'s update `y` of its stale lanes, with the hidden singles `new`, taken as the
+        // loop takes it: a lane left empty ends the sweep, counting the singles of the lanes
+        // before it; else the lanes and their singles are kept.
+        macro_rules! take {
+            ($b:expr, $y:expr, $new:expr) => {{
+                let (b, y, new) = ($b, $y, $new);
                 let empty = _mm512_mask_testn_epi32_mask(act[b], y, y);
                 if empty != 0 {
                     let before = act[b] & (empty & empty.wrapping_neg()).wrapping_sub(1);
@@ -667,6 +669,13 @@ unsafe fn sweep_avx512(cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32
                 x[b] = _mm512_mask_mov_epi32(x[b], act[b], y);
                 found[b] = _mm512_maskz_mov_epi32(act[b], new);
                 counted = _mm512_add_epi32(counted, _mm512_popcnt_epi32(found[b]));
+            }};
+        }
+        if narrows!(0, 1) | narrows!(0, 2) | narrows!(1, 2) == 0 {
+            let mut lost = [_mm512_setzero_si512(); 3];
+            for b in 0..3 {
+                let (y, narrow, new) = ahead[b];
+                take!(b, y, new);
                 for o in [(b + 1) % 3, (b + 2) % 3] {
                     lost[o] = _mm512_mask_or_epi32(lost[o], act[b], lost[o], narrow);
                 }
@@ -682,17 +691,7 @@ unsafe fn sweep_avx512(cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32
                     continue;
                 }
                 let (y, lost, new) = update!(x[b], unsolved[b]);
-                let empty = _mm512_mask_testn_epi32_mask(act[b], y, y);
-                if empty != 0 {
-                    let before = act[b] & (empty & empty.wrapping_neg()).wrapping_sub(1);
-                    let counts =
-                        _mm512_mask_add_epi32(counted, before, counted, _mm512_popcnt_epi32(new));
-                    let singles = _mm512_reduce_add_epi32(counts) as u64;
-                    return Some(Swept::Contradiction { singles });
-                }
-                x[b] = _mm512_mask_mov_epi32(x[b], act[b], y);
-                found[b] = _mm512_maskz_mov_epi32(act[b], new);
-                counted = _mm512_add_epi32(counted, _mm512_popcnt_epi32(found[b]));
+                take!(b, y, new);
                 next &= !(u32::from(act[b]) << (9 * b));
                 for o in [(b + 1) % 3, (b + 2) % 3] {
                     let gone = and!(x[o], lost);
