@@ -34,7 +34,9 @@
 //! With [`RateOptions::solution`], every placement and elimination is checked against the
 //! solution, and a step that places a wrong digit or removes a true one ends the rating with
 //! [`RateError::WrongStep`]. In debug builds (and so in `cargo test`) the rater finds the
-//! solution itself when none is given, so every step of every test is checked.
+//! solution itself when none is given, so every step of every test is checked; in release
+//! builds, given none, it checks the grid its steps end with instead, so a puzzle without a
+//! solution still ends with [`RateError::NoSolution`].
 //!
 //! Nothing here does I/O.
 
@@ -236,6 +238,11 @@ impl Rater {
         let hardest_level = rating.hardest.map_or(Level::Easy, Technique::level);
         rating.level = Level::of(hardest_level, rating.score);
         rating.solution = board.grid();
+        // Without a solution to check the steps against (release builds, given none), the
+        // steps on a puzzle that has none can fill the board with clashing digits.
+        if options.solution.is_none() && self.layout.check_givens(&rating.solution).is_err() {
+            return Err(RateError::NoSolution);
+        }
         Ok(rating)
     }
 
