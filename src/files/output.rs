@@ -125,9 +125,10 @@ enum Destination {
     },
 }
 
-/// The partial file, whose bytes the system is asked to start writing to disk at every flush
-/// (after every chunk), without waiting for them: the sync that seals the file then waits for
-/// the last chunk only, and dirty pages do not pile up in memory on a long run.
+/// The partial file, whose bytes the system is asked to start writing to disk, without waiting
+/// for them, at the first flush (after a chunk) once [`WRITE_BACK`] bytes are waiting: the sync
+/// that seals the file then waits for the last few chunks only, and dirty pages do not pile up
+/// in memory on a long run.
 struct WritingBack {
     file: File,
     /// Where the next byte goes, and the first byte not yet handed to write-back.
@@ -144,13 +145,18 @@ impl Write for WritingBack {
 
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()?;
-        if self.written > self.handed {
+        if self.written - self.handed >= WRITE_BACK {
             start_write_back(&self.file, self.handed, self.written - self.handed);
             self.handed = self.written;
         }
         Ok(())
     }
 }
+
+/// Bytes written, at least, for the partial file's write-back to be started at a flush. Each
+/// start has a cost of its own (about 25 us here, the device told of the writes): starting it
+/// after every chunk of 2,048 rows took 4-5% longer on easy and serg sets (one thread).
+const WRITE_BACK: u64 = 4 << 20;
 
 /// Asks the system to start writing `len` bytes of `file` from `offset` to disk, not waiting.
 /// Advice only: a failure is left for the sync that seals the file to report.
