@@ -234,13 +234,14 @@ pub fn run(
         regions: feed.rows_carry_regions() || settings.columns.regions.is_some(),
         original: feed.original,
     };
-    // Rows written go back to the pool, as many as two chunks' batches.
+    // Rows written go back to the pool, as many as three chunks' batches: two with the pool and
+    // one being written.
     let writer = RowWriter::new(
         settings.output_format,
         columns(settings, &shape),
         column_kinds(settings, &shape),
     )
-    .keeping_spare(settings.chunk.pool_batches());
+    .keeping_spare(settings.chunk.pool_batches() / 2 * 3);
     let names = inputs.iter().map(|i| i.name.clone()).collect();
     let work = Arc::new(Work::new(settings.clone(), writer, names, shape));
     // Whatever way this function returns, batches still running stop at their next record.
@@ -279,37 +280,39 @@ pub fn run(
         },
     };
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
-    // works on chunks `n` and `n + 1`, this thread waits for `n`, writes it and reads `n + 2`.
-    let mut previous: Option<(Running, Vec<Prefix>)> = None;
+    // works on chunks `n` and `n + 1`, this thread waits for `n`, reads `n + 2` into its records
+    // and hands it over, then writes `n`. An empty chunk ends the inputs.
     let handled = || work.handled.load(Ordering::Relaxed);
-    loop {
-        let started = (!chunk.items.is_empty()).then(|| {
-            writer.started(chunk.items.len() as u64, chunk.read_from, chunk.read_to);
-            (
-                Work::start(&work, &pool, std::mem::take(&mut chunk.items)),
-                std::mem::take(&mut chunk.consumed),
-            )
-        });
-        if let Some((running, consumed)) = previous.take() {
-            let (batches, records) = running.wait(
-                interrupt,
-                &work.cancel,
-                &mut Waiting {
-                    writer: &mut writer,
-                    handled: &work.handled,
-                },
-            );
-            feed.recycle(records);
-            let done = Done { batches, consumed };
-            let interrupted = writer.write_chunk(done)?;
-            writer.tick(handled());
-            if interrupted {
-                return writer.finish();
-            }
-        }
-        let Some(current) = started else { break };
-        previous = Some(current);
+    let mut oldest = hand_over(&mut writer, &work, &pool, &mut chunk);
+    let mut newest = None;
+    if oldest.is_some() {
         chunk = feed.next_chunk(interrupt)?;
+        newest = hand_over(&mut writer, &work, &pool, &mut chunk);
+    }
+    while let Some((running, consumed)) = oldest.take() {
+        let (batches, records) = running.wait(
+            interrupt,
+            &work.cancel,
+            &mut Waiting {
+                writer: &mut writer,
+                handled: &work.handled,
+            },
+        );
+        feed.recycle(records);
+        oldest = newest.take();
+        // A failure to read is told after the rows before it are written.
+        let mut read = Ok(());
+        if oldest.is_some() {
+            read = feed.next_chunk(interrupt).map(|mut next| {
+                newest = hand_over(&mut writer, &work, &pool, &mut next);
+            });
+        }
+        let interrupted = writer.write_chunk(Done { batches, consumed })?;
+        writer.tick(handled());
+        if interrupted {
+            return writer.finish();
+        }
+        read?;
     }
     writer.outcome.interrupted |= feed.interrupted;
     writer.outcome.classes = writer.dedupe.as_ref().map(canon::Dedupe::classes);
@@ -318,6 +321,23 @@ pub fn run(
         writer.outcome.measured = feed.consumed();
     }
     writer.finish()
+}
+
+/// Hands the records of `chunk` to the pool, unless it has none: the chunk running, and the
+/// input bytes consumed up to its last record.
+fn hand_over(
+    writer: &mut OrderedWriter<'_>,
+    work: &Arc<Work>,
+    pool: &rayon::ThreadPool,
+    chunk: &mut feed::Chunk,
+) -> Option<(Running, Vec<Prefix>)> {
+    (!chunk.items.is_empty()).then(|| {
+        writer.started(chunk.items.len() as u64, chunk.read_from, chunk.read_to);
+        (
+            Work::start(work, pool, std::mem::take(&mut chunk.items)),
+            std::mem::take(&mut chunk.consumed),
+        )
+    })
 }
 
 #[cfg(test)]
