@@ -16,7 +16,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::tables::{
-    BAND, COLUMN_CELLS_32, OTHER_BANDS, PEERS_IN_BAND, ROW_INFO, spread_columns, unsolved_peers,
+    BAND, COLUMN_CELLS_32, OTHER_BANDS, PEERS_IN_BAND, ROW_INFO, ROW_LOW, spread_columns,
+    unsolved_peers,
 };
 
 /// The few primitive steps that have a faster form on some instruction sets. Each form gives
@@ -96,6 +97,19 @@ pub(super) unsafe trait Isa: Copy {
         None
     }
 
+    /// The board the givens `cells` leave, as [`super::board::initial_board`] builds it: the
+    /// candidates of every digit-band and the unsolved cells written to `cand` and
+    /// `unsolved`; `None` where only that function's loop does it.
+    #[inline(always)]
+    fn initial(
+        self,
+        _cells: &[u8; 81],
+        _cand: &mut [u32; 27],
+        _unsolved: &mut [u32; 3],
+    ) -> Option<Initial> {
+        None
+    }
+
     /// Per band: the cells with at least one, at least two and at least three candidates.
     #[inline(always)]
     fn cell_counts(self, cand: &[u32; 27]) -> [[u32; 3]; 3] {
@@ -158,6 +172,14 @@ pub(super) unsafe trait Isa: Copy {
 pub(super) enum Swept {
     Done { singles: u64, next: u32 },
     Contradiction { singles: u64 },
+}
+
+/// What the givens show before any propagation ([`Isa::initial`]).
+pub(super) struct Initial {
+    /// Two givens of one digit share a row, column or box.
+    pub(super) conflict: bool,
+    /// An unsolved cell has no candidate, or a digit no place in some column.
+    pub(super) dead: bool,
 }
 
 /// Where each digit has one cell left in a column, per band and digit (unsolved cells only),
@@ -407,29 +429,6 @@ unsafe impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    fn givens(self, cells: &[u8; 81]) -> [[u32; 9]; 3] {
-        use std::arch::x86_64::*;
-        // One byte compare per digit over the 81 cells (64 + 17 lanes), then the 81-bit mask
-        // cut into three bands of 27.
-        // SAFETY: `self` proves AVX-512F/BW; the loads read bytes 0..64 and, masked,
-        // 64..81 of the 81.
-        unsafe {
-            let low = _mm512_loadu_si512(cells.as_ptr().cast());
-            let high = _mm512_maskz_loadu_epi8((1u64 << 17) - 1, cells.as_ptr().add(64).cast());
-            let mut givens = [[0u32; 9]; 3];
-            for d in 0..9 {
-                let digit = _mm512_set1_epi8(d as i8 + 1);
-                let lo = _mm512_cmpeq_epi8_mask(low, digit);
-                let hi = _mm512_cmpeq_epi8_mask(high, digit);
-                givens[0][d] = (lo as u32) & BAND;
-                givens[1][d] = ((lo >> 27) as u32) & BAND;
-                givens[2][d] = ((lo >> 54) | (hi << 10)) as u32 & BAND;
-            }
-            givens
-        }
-    }
-
-    #[inline(always)]
     fn remove_found(
         self,
         cand: &mut [u32; 27],
@@ -444,6 +443,137 @@ unsafe impl Isa for Avx512 {
     fn sweep(self, cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32) -> Option<Swept> {
         // SAFETY: `self` proves every feature `sweep_avx512` enables.
         unsafe { sweep_avx512(cand, unsolved, sweep) }
+    }
+
+    #[inline(always)]
+    fn initial(
+        self,
+        cells: &[u8; 81],
+        cand: &mut [u32; 27],
+        unsolved: &mut [u32; 3],
+    ) -> Option<Initial> {
+        use std::arch::x86_64::*;
+        macro_rules! set {
+            ($v:expr) => {
+                _mm512_set1_epi32($v as i32)
+            };
+        }
+        macro_rules! or3 {
+            ($a:expr, $b:expr, $c:expr) => {
+                _mm512_or_si512(_mm512_or_si512($a, $b), $c)
+            };
+        }
+        // The columns (9 bits) of each lane's cells.
+        macro_rules! fold {
+            ($v:expr) => {{
+                let v = $v;
+                _mm512_and_si512(
+                    or3!(v, _mm512_srli_epi32::<9>(v), _mm512_srli_epi32::<18>(v)),
+                    set!(0x1FF),
+                )
+            }};
+        }
+        // The cells of the units (three masks) that each lane has a cell in.
+        macro_rules! units_hit {
+            ($v:expr, $units:expr) => {{
+                let (v, [u0, u1, u2]) = ($v, $units);
+                or3!(
+                    _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(v, set!(u0)), set!(u0)),
+                    _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(v, set!(u1)), set!(u1)),
+                    _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(v, set!(u2)), set!(u2))
+                )
+            }};
+        }
+        const ROWS: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+        const BOXES: [u32; 3] = [0o7 * ROW_LOW, 0o70 * ROW_LOW, 0o700 * ROW_LOW];
+        // The loop's steps as vectors of nine digit lanes, one per band: the givens of each
+        // digit; the columns that two bands give a digit (a conflict) and those it has; a
+        // digit's rows and boxes with givens, as many rows and as many boxes as givens unless
+        // two share one (a conflict); the cells outside them and not given or in a column
+        // given, with the digit's own givens; cells and columns left with no digit.
+        // SAFETY: `self` proves AVX-512F/BW/DQ/VPOPCNTDQ; the loads read bytes 0..64 and,
+        // masked, 64..81 of the 81; the stores write lanes 9b..9b+8 of 27.
+        unsafe {
+            let low = _mm512_loadu_si512(cells.as_ptr().cast());
+            let high = _mm512_maskz_loadu_epi8((1u64 << 17) - 1, cells.as_ptr().add(64).cast());
+            // Digits 1..8 as 64-bit lanes of the cells holding them (0..63 and 64..80), 9 alone.
+            let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            for d in 0..8u8 {
+                let digit = _mm512_set1_epi8(d as i8 + 1);
+                lo = _mm512_mask_set1_epi64(lo, 1 << d, _mm512_cmpeq_epi8_mask(low, digit) as i64);
+                hi = _mm512_mask_set1_epi64(hi, 1 << d, _mm512_cmpeq_epi8_mask(high, digit) as i64);
+            }
+            let nine = _mm512_set1_epi8(9);
+            let (lo9, hi9) = (
+                _mm512_cmpeq_epi8_mask(low, nine),
+                _mm512_cmpeq_epi8_mask(high, nine),
+            );
+            let (lo_filled, hi_filled) = (
+                _mm512_test_epi8_mask(low, low),
+                _mm512_test_epi8_mask(high, high),
+            );
+            let cut = |lo: u64, hi: u64| {
+                [
+                    lo as u32 & BAND,
+                    (lo >> 27) as u32 & BAND,
+                    ((lo >> 54) | (hi << 10)) as u32 & BAND,
+                ]
+            };
+            let band = _mm512_set1_epi64(i64::from(BAND));
+            let wide = [
+                _mm512_and_si512(lo, band),
+                _mm512_and_si512(_mm512_srli_epi64::<27>(lo), band),
+                _mm512_and_si512(
+                    _mm512_or_si512(_mm512_srli_epi64::<54>(lo), _mm512_slli_epi64::<10>(hi)),
+                    band,
+                ),
+            ];
+            let last = cut(lo9, hi9);
+            let filled = cut(lo_filled, hi_filled);
+            let mut given = [_mm512_setzero_si512(); 3];
+            for b in 0..3 {
+                let eight = _mm512_zextsi256_si512(_mm512_cvtepi64_epi32(wide[b]));
+                given[b] = _mm512_mask_set1_epi32(eight, 1 << 8, last[b] as i32);
+            }
+            let lanes: __mmask16 = 0x1FF;
+            let columns = [fold!(given[0]), fold!(given[1]), fold!(given[2])];
+            let two_bands = _mm512_ternarylogic_epi32::<0xE8>(columns[0], columns[1], columns[2]);
+            let mut conflict = _mm512_test_epi32_mask(two_bands, two_bands) != 0;
+            let taken = or3!(columns[0], columns[1], columns[2]);
+            let column_cells = or3!(
+                taken,
+                _mm512_slli_epi32::<9>(taken),
+                _mm512_slli_epi32::<18>(taken)
+            );
+            let mut dead = false;
+            let mut places = _mm512_setzero_si512();
+            for b in 0..3 {
+                let g = given[b];
+                let rows = units_hit!(g, ROWS);
+                let boxes = units_hit!(g, BOXES);
+                let count = _mm512_popcnt_epi32(g);
+                let nine_times = _mm512_add_epi32(_mm512_slli_epi32::<3>(count), count);
+                conflict |= _mm512_cmpneq_epi32_mask(_mm512_popcnt_epi32(rows), nine_times)
+                    | _mm512_cmpneq_epi32_mask(_mm512_popcnt_epi32(boxes), nine_times)
+                    != 0;
+                let blocked = _mm512_or_si512(or3!(rows, boxes, column_cells), set!(filled[b]));
+                let x = _mm512_maskz_mov_epi32(
+                    lanes,
+                    _mm512_or_si512(_mm512_andnot_si512(blocked, set!(BAND)), g),
+                );
+                unsolved[b] = BAND & !filled[b];
+                dead |= unsolved[b] & !(_mm512_reduce_or_epi32(x) as u32) != 0;
+                places = _mm512_or_si512(places, x);
+                // Plain stores of eight lanes and one, as the sweep stores them.
+                _mm256_storeu_si256(
+                    cand.as_mut_ptr().add(9 * b).cast(),
+                    _mm512_castsi512_si256(x),
+                );
+                cand[9 * b + 8] = _mm_cvtsi128_si32(_mm512_extracti32x4_epi32::<2>(x)) as u32;
+            }
+            dead |= _mm512_mask_cmpneq_epi32_mask(lanes, fold!(places), set!(0x1FF)) != 0;
+            Some(Initial { conflict, dead })
+        }
     }
 
     #[inline(always)]

@@ -38,7 +38,10 @@
 //! With AVX-512, a sweep of many stale digit-bands (the root's first sweep has all 27) is done
 //! in vectors, nine digit lanes a band, the table lookups computed with bit logic: the same
 //! updates in the same order (a band's update changes only its digits' lanes in the other
-//! bands), and the same placements and counts, checked against the loop by a test.
+//! bands), and the same placements and counts, checked against the loop by a test. The board
+//! the givens leave is built in vectors too (nine digit lanes a band, the rows, boxes and
+//! columns holding givens found by vector tests instead of looked up), checked against the
+//! loop by a test of its own.
 //!
 //! A cell that two rules could place is counted under the rule that placed it first in this
 //! order. A contradiction is a digit-band with no permutation left (which covers a row or a box
