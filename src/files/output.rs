@@ -154,8 +154,9 @@ impl Write for WritingBack {
 }
 
 /// Bytes written, at least, for the partial file's write-back to be started at a flush. Each
-/// start has a cost of its own (about 25 us here, the device told of the writes): starting it
-/// after every chunk of 2,048 rows took 4-5% longer on easy and serg sets (one thread).
+/// start has a cost of its own (the device is told of the writes, the file's blocks are
+/// allocated range by range): starting it after every chunk of 2,048 rows took 4-5% longer on
+/// easy and serg sets (one thread).
 const WRITE_BACK: u64 = 4 << 20;
 
 /// Asks the system to start writing `len` bytes of `file` from `offset` to disk, not waiting.
