@@ -486,7 +486,8 @@ pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<GivensBoard, 
 }
 
 // The tests compare the AVX-512 forms with the loop: there is nothing to compare elsewhere.
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
+#[cfg(target_arch = "x86_64")]
 mod tests {
     use super::super::isa::Portable;
     use super::*;
