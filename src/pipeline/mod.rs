@@ -241,7 +241,7 @@ pub fn run(
         columns(settings, &shape),
         column_kinds(settings, &shape),
     )
-    .keeping_spare(settings.chunk.pool_batches() / 2 * 3);
+    .keeping_spare(3 * settings.chunk.batches());
     let names = inputs.iter().map(|i| i.name.clone()).collect();
     let work = Arc::new(Work::new(settings.clone(), writer, names, shape));
     // Whatever way this function returns, batches still running stop at their next record.
@@ -301,12 +301,12 @@ pub fn run(
         feed.recycle(records);
         oldest = newest.take();
         // A failure to read is told after the rows before it are written.
-        let mut read = Ok(());
-        if oldest.is_some() {
-            read = feed.next_chunk(interrupt).map(|mut next| {
+        let read = match oldest {
+            Some(_) => feed.next_chunk(interrupt).map(|mut next| {
                 newest = hand_over(&mut writer, &work, &pool, &mut next);
-            });
-        }
+            }),
+            None => Ok(()),
+        };
         let interrupted = writer.write_chunk(Done { batches, consumed })?;
         writer.tick(handled());
         if interrupted {

@@ -84,7 +84,12 @@ pub const MAX_THREADS: usize = pool_batches(CHUNK_RECORDS);
 
 /// The most batches the pool holds with chunks of `records`: two chunks' worth.
 const fn pool_batches(records: usize) -> usize {
-    2 * records.div_ceil(super::BATCH)
+    2 * chunk_batches(records)
+}
+
+/// The batches of a chunk of `records`.
+const fn chunk_batches(records: usize) -> usize {
+    records.div_ceil(super::BATCH)
 }
 
 impl ChunkSize {
@@ -103,6 +108,11 @@ impl ChunkSize {
     /// The most batches the pool holds: two chunks' worth.
     pub fn pool_batches(&self) -> usize {
         pool_batches(self.records)
+    }
+
+    /// The batches of one chunk.
+    pub fn batches(&self) -> usize {
+        chunk_batches(self.records)
     }
 }
 

@@ -342,6 +342,46 @@ impl Avx512 {
     }
 }
 
+// Vector steps shared by the AVX-512 forms, on 16 lanes of 32 bits. Macros, not closures or
+// functions: a closure may be compiled out of line, without its caller's target features, and
+// then every intrinsic in it is a call. The caller brings `std::arch::x86_64::*` into scope.
+#[cfg(target_arch = "x86_64")]
+macro_rules! set {
+    ($v:expr) => {
+        _mm512_set1_epi32($v as i32)
+    };
+}
+#[cfg(target_arch = "x86_64")]
+macro_rules! and {
+    ($a:expr, $b:expr) => {
+        _mm512_and_si512($a, $b)
+    };
+}
+#[cfg(target_arch = "x86_64")]
+macro_rules! or3 {
+    ($a:expr, $b:expr, $c:expr) => {
+        _mm512_or_si512(_mm512_or_si512($a, $b), $c)
+    };
+}
+// Bits of row 0 of a band to all three rows.
+#[cfg(target_arch = "x86_64")]
+macro_rules! rows3 {
+    ($v:expr) => {
+        or3!($v, _mm512_slli_epi32::<9>($v), _mm512_slli_epi32::<18>($v))
+    };
+}
+// The columns (9 bits) where each lane's cells lie.
+#[cfg(target_arch = "x86_64")]
+macro_rules! columns_of {
+    ($v:expr) => {{
+        let v = $v;
+        and!(
+            or3!(v, _mm512_srli_epi32::<9>(v), _mm512_srli_epi32::<18>(v)),
+            set!(0x1FF)
+        )
+    }};
+}
+
 // SAFETY: an `Avx512` exists only after `Avx512::detect` found every feature its methods use.
 #[cfg(target_arch = "x86_64")]
 unsafe impl Isa for Avx512 {
@@ -453,26 +493,6 @@ unsafe impl Isa for Avx512 {
         unsolved: &mut [u32; 3],
     ) -> Option<Initial> {
         use std::arch::x86_64::*;
-        macro_rules! set {
-            ($v:expr) => {
-                _mm512_set1_epi32($v as i32)
-            };
-        }
-        macro_rules! or3 {
-            ($a:expr, $b:expr, $c:expr) => {
-                _mm512_or_si512(_mm512_or_si512($a, $b), $c)
-            };
-        }
-        // The columns (9 bits) of each lane's cells.
-        macro_rules! fold {
-            ($v:expr) => {{
-                let v = $v;
-                _mm512_and_si512(
-                    or3!(v, _mm512_srli_epi32::<9>(v), _mm512_srli_epi32::<18>(v)),
-                    set!(0x1FF),
-                )
-            }};
-        }
         // The cells of the units (three masks) that each lane has a cell in.
         macro_rules! units_hit {
             ($v:expr, $units:expr) => {{
@@ -536,15 +556,15 @@ unsafe impl Isa for Avx512 {
                 given[b] = _mm512_mask_set1_epi32(eight, 1 << 8, last[b] as i32);
             }
             let lanes: __mmask16 = 0x1FF;
-            let columns = [fold!(given[0]), fold!(given[1]), fold!(given[2])];
+            let columns = [
+                columns_of!(given[0]),
+                columns_of!(given[1]),
+                columns_of!(given[2]),
+            ];
             let two_bands = _mm512_ternarylogic_epi32::<0xE8>(columns[0], columns[1], columns[2]);
             let mut conflict = _mm512_test_epi32_mask(two_bands, two_bands) != 0;
             let taken = or3!(columns[0], columns[1], columns[2]);
-            let column_cells = or3!(
-                taken,
-                _mm512_slli_epi32::<9>(taken),
-                _mm512_slli_epi32::<18>(taken)
-            );
+            let column_cells = rows3!(taken);
             let mut dead = false;
             let mut places = _mm512_setzero_si512();
             for b in 0..3 {
@@ -571,7 +591,7 @@ unsafe impl Isa for Avx512 {
                 );
                 cand[9 * b + 8] = _mm_cvtsi128_si32(_mm512_extracti32x4_epi32::<2>(x)) as u32;
             }
-            dead |= _mm512_mask_cmpneq_epi32_mask(lanes, fold!(places), set!(0x1FF)) != 0;
+            dead |= _mm512_mask_cmpneq_epi32_mask(lanes, columns_of!(places), set!(0x1FF)) != 0;
             Some(Initial { conflict, dead })
         }
     }
@@ -651,23 +671,7 @@ unsafe fn sweep_avx512(cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32
     //   by one or two boxes lines them up);
     // - a row left with one pair is locked to it; a box whose cells lie in one column
     //   claims it (its other bands lose it), and a locked row in such a box has one cell.
-    // Macros, not closures: a closure may be compiled out of line, without this function's
-    // target features, and then every intrinsic in it is a call.
-    macro_rules! set {
-        ($v:expr) => {
-            _mm512_set1_epi32($v as i32)
-        };
-    }
-    macro_rules! and {
-        ($a:expr, $b:expr) => {
-            _mm512_and_si512($a, $b)
-        };
-    }
-    macro_rules! or3 {
-        ($a:expr, $b:expr, $c:expr) => {
-            _mm512_or_si512(_mm512_or_si512($a, $b), $c)
-        };
-    }
+    // Macros, not closures (see those above `Avx512`'s implementation).
     // A row's box bits (0, 3, 6) rotated by one box, or by two.
     macro_rules! rot1 {
         ($r:expr) => {
@@ -685,15 +689,10 @@ unsafe fn sweep_avx512(cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32
             )
         };
     }
-    // Bits at 3k to the three bits 3k..3k+2; bits of row 0 to all three rows.
+    // Bits at 3k to the three bits 3k..3k+2.
     macro_rules! spread3 {
         ($v:expr) => {
             or3!($v, _mm512_slli_epi32::<1>($v), _mm512_slli_epi32::<2>($v))
-        };
-    }
-    macro_rules! rows3 {
-        ($v:expr) => {
-            or3!($v, _mm512_slli_epi32::<9>($v), _mm512_slli_epi32::<18>($v))
         };
     }
     // The boxes of row `own` that fit a permutation, given the two other rows' boxes.
@@ -730,10 +729,7 @@ unsafe fn sweep_avx512(cand: &mut [u32; 27], unsolved: &mut [u32; 3], sweep: u32
                 _mm512_slli_epi32::<18>(alone!(a2))
             );
             let y = and!(v, spread3!(pairs));
-            let columns = and!(
-                or3!(y, _mm512_srli_epi32::<9>(y), _mm512_srli_epi32::<18>(y)),
-                set!(0x1FF)
-            );
+            let columns = columns_of!(y);
             let c0 = and!(columns, set!(0o111));
             let c1 = and!(_mm512_srli_epi32::<1>(columns), set!(0o111));
             let c2 = and!(_mm512_srli_epi32::<2>(columns), set!(0o111));
