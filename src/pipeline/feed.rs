@@ -295,8 +295,10 @@ impl<'a> Feed<'a> {
     /// be looked at (standard input, a pipe) and has layouts that the rows do not carry is
     /// refused when it opens.
     pub fn rows_carry_regions(&mut self) -> bool {
+        // The input being read (if any) has told already.
+        let unopened = self.next_input + usize::from(self.current.is_some());
         self.regions = self.regions
-            || self.inputs[self.next_input..]
+            || self.inputs[unopened..]
                 .iter()
                 .any(|input| self.looks_to_have_regions(input));
         self.columns_fixed = true;
@@ -413,5 +415,28 @@ mod tests {
         assert_eq!(chunk_records(1000, 0), 64);
         assert_eq!(chunk_records(7, 0), 7);
         assert_eq!(chunk_records(1, 3), 1);
+    }
+
+    #[test]
+    fn the_input_being_read_tells_its_regions_by_what_was_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("puzzles.txt");
+        let line = format!("{}\n", crate::test_data::PUZZLE);
+        std::fs::write(&path, line.repeat(1000)).unwrap();
+        let inputs = [Input::file(path.clone())];
+        let settings = crate::test_data::solve_settings(1);
+        let mut feed = Feed::new(&inputs, &settings, None);
+        let chunk = feed.next_chunk(&AtomicBool::new(false)).unwrap();
+        assert!(!chunk.last);
+        // Another file now has the input's name, one that gives records their own layouts: the
+        // file being read has none, and is not opened again to be looked at.
+        let other = dir.path().join("jigsaw.csv");
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/data/jigsaw_sample.csv"),
+            &other,
+        )
+        .unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert!(!feed.rows_carry_regions());
     }
 }
