@@ -20,7 +20,7 @@
 //!   twice, keeps at most [`MAX_PREFIX`] bytes of blank and comment lines before it, and is
 //!   refused past that.
 //!
-//! The raw bytes read (before decompression) are counted for the progress bar.
+//! The raw bytes taken from an input (before decompression) are counted for the progress bar.
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -119,7 +119,7 @@ impl Input {
     }
 
     /// The decompressed bytes of the input from its start, and whether it is gzip. `counter`
-    /// grows by the raw bytes read.
+    /// grows by the raw bytes taken from it.
     fn stream(&self, counter: Arc<AtomicU64>) -> io::Result<(Box<dyn BufRead + Send>, bool)> {
         let raw: Box<dyn Read + Send> = match &self.source {
             Source::Stdin => Box::new(io::stdin()),
@@ -130,7 +130,7 @@ impl Input {
 
     /// Opens the input: a buffered stream of its (decompressed) bytes from the start, and its
     /// first line that is neither blank nor a comment (see the module page). `counter` grows by
-    /// the raw bytes read. A Parquet file is opened without looking for a line.
+    /// the raw bytes taken from it. A Parquet file is opened without looking for a line.
     pub fn open(&self, counter: Arc<AtomicU64>) -> io::Result<Opened> {
         let counted_before = counter.load(Ordering::Relaxed);
         let (mut stream, gzip) = self.stream(counter.clone())?;
@@ -219,10 +219,7 @@ fn find_head(
             });
         }
     };
-    let reader = Box::new(BufReader::with_capacity(
-        BUFFER,
-        Cursor::new(prefix).chain(stream),
-    ));
+    let reader = Box::new(Cursor::new(prefix).chain(stream));
     Ok(Opened {
         reader,
         head: strip_bom(&head).to_vec(),
@@ -232,18 +229,17 @@ fn find_head(
 }
 
 /// `raw` decompressed when it is gzip (and refused when it is another compression), and
-/// whether it is gzip. `counter` grows by the raw bytes read.
+/// whether it is gzip. `counter` grows by the raw bytes taken from it.
 fn decode(
     raw: Box<dyn Read + Send>,
     counter: Arc<AtomicU64>,
 ) -> io::Result<(Box<dyn BufRead + Send>, bool)> {
-    let mut raw = BufReader::with_capacity(
-        BUFFER,
-        Counting {
-            inner: raw,
-            counter,
-        },
-    );
+    // The buffer reads the file itself (not through the counter), so that it is filled without
+    // first being zeroed.
+    let mut raw = Counting {
+        inner: BufReader::with_capacity(BUFFER, raw),
+        counter,
+    };
     let magic = peek(&mut raw, 6)?;
     if let Some(kind) = unsupported_compression(&magic) {
         return Err(io::Error::new(
@@ -465,17 +461,28 @@ fn skip_zeros(input: &mut impl BufRead) -> io::Result<()> {
     }
 }
 
-/// A reader that counts the bytes passing through it.
+/// A buffered reader that counts the bytes taken from it.
 struct Counting<R> {
     inner: R,
     counter: Arc<AtomicU64>,
 }
 
-impl<R: Read> Read for Counting<R> {
+impl<R: BufRead> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.counter.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counting<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.counter.fetch_add(n as u64, Ordering::Relaxed);
+        self.inner.consume(n);
     }
 }
 
