@@ -105,7 +105,7 @@ struct OutputArgs {
 
     /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
     /// input) [default: one per core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     threads: Option<usize>,
 
     /// No progress bar, no messages about records, no summary; only errors.
@@ -127,11 +127,11 @@ struct OutputArgs {
 struct SearchArgs {
     /// Stop after N solutions: 2 tells a unique solution (`solved`) from several (`multiple`);
     /// 1 finds a first solution, fastest.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
     max_solutions: u64,
 
     /// Recursion budget per puzzle; a search that needs more gives `gave_up`.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
     max_recursions: u64,
 
     /// Search algorithm.
@@ -140,7 +140,12 @@ struct SearchArgs {
     algorithm: String,
 
     /// Seed of the algorithms that make random choices.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        default_value_t = 0
+    )]
     seed: u64,
 }
 
@@ -193,7 +198,12 @@ struct DatasetArgs {
 
     /// The number of shards N, for `--shard auto` in a Kubernetes Indexed Job (its
     /// completions); under Slurm it must equal SLURM_ARRAY_TASK_COUNT.
-    #[arg(long, value_name = "N", requires = "shard")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        requires = "shard"
+    )]
     shards: Option<u64>,
 }
 
@@ -206,7 +216,7 @@ struct RateArgs {
 
     /// Recursion budget per puzzle of the search that tells a puzzle with one solution (rated)
     /// from one with several (not rated); a search that needs more gives `gave_up`.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
     max_recursions: u64,
 
     /// Exit with 1 when a record is not `rated`.
@@ -258,7 +268,7 @@ struct ShowArgs {
 
     /// With --trace: the most trace lines to print (a board drawn counts its lines), at most
     /// 1000000.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES,
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES,
           value_parser = config::trace_lines)]
     max_trace_lines: usize,
 
@@ -287,7 +297,7 @@ struct StatsArgs {
 
     /// With --by: the most groups; a column with more distinct values is refused as soon as
     /// a row makes one too many.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
     max_groups: usize,
     /// With --by COLUMN, a column of numbers: N quantile bins of about equal size, bins at
     /// the edges A,B,... ([A,B], (B,C], ..., with < A and > the last for values outside), or
@@ -328,7 +338,7 @@ struct CanonArgs {
 
     /// --dedupe: the most classes to remember (each takes about 40 to 75 bytes of memory);
     /// one more ends the run with an error.
-    #[arg(long, value_name = "N", requires = "dedupe",
+    #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "dedupe",
           default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
     max_classes: u64,
 
@@ -373,11 +383,16 @@ impl CanonArgs {
 #[derive(Debug, Args)]
 struct GenerateArgs {
     /// How many puzzles.
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     count: u64,
 
     /// The seed: puzzle I is made from (SEED, I) alone.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value_t = 0
+    )]
     seed: u64,
 
     /// Givens per puzzle, N or A-B [default: as few as the removal pass leaves].
@@ -400,7 +415,7 @@ struct GenerateArgs {
     regions: Option<OsString>,
 
     /// Attempts per puzzle (each from a new complete grid) before giving up with an error.
-    #[arg(long, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
     max_attempts: u32,
 
     /// Write the puzzles to OUT (replaced only when all are written) instead of standard output.
@@ -415,7 +430,7 @@ struct GenerateArgs {
     output_format: Option<String>,
 
     /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     threads: Option<usize>,
 
     /// No progress bar and no summary line; only errors.
@@ -495,7 +510,7 @@ struct VerifyArgs {
     unique: bool,
 
     /// Recursion budget of the `--unique` search per puzzle.
-    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
     max_recursions: u64,
 }
 

@@ -42,6 +42,30 @@ fn argument_errors_and_tool_errors_begin_the_same_way() {
 }
 
 #[test]
+fn a_negative_number_is_refused_as_the_option_s_value() {
+    let dir = Workdir::new();
+    for (args, option) in [
+        (&["solve", "--threads", "-1"][..], "--threads <N>"),
+        (&["solve", "--max-solutions", "-2"], "--max-solutions <N>"),
+        (&["generate", "--count", "-5"], "--count <N>"),
+        (&["canon", "--dedupe", "--max-classes", "-3"], "--max-classes <N>"),
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        let value = args.last().unwrap();
+        assert!(
+            run.stderr.starts_with(&format!(
+                "sudoku-bulk: error: invalid value '{value}' for '{option}'"
+            )),
+            "{args:?}: {}",
+            run.stderr
+        );
+        // Not clap's tip to pass the number after `--`, which would make it an input.
+        assert!(!run.stderr.contains("tip"), "{}", run.stderr);
+    }
+}
+
+#[test]
 fn a_regions_argument_that_is_no_file_and_no_layout_says_so() {
     let dir = Workdir::new();
     let run = dir.run(&["show", PUZZLE, "--regions", "nosuchfile.txt"]);
