@@ -48,7 +48,10 @@ fn a_negative_number_is_refused_as_the_option_s_value() {
         (&["solve", "--threads", "-1"][..], "--threads <N>"),
         (&["solve", "--max-solutions", "-2"], "--max-solutions <N>"),
         (&["generate", "--count", "-5"], "--count <N>"),
-        (&["canon", "--dedupe", "--max-classes", "-3"], "--max-classes <N>"),
+        (
+            &["canon", "--dedupe", "--max-classes", "-3"],
+            "--max-classes <N>",
+        ),
     ] {
         let run = dir.run(args);
         assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);

@@ -946,6 +946,20 @@ fn a_truncated_gzip_stream_is_an_error_naming_the_file_and_the_last_good_line() 
         // Every line before the cut is good; the cut comes about two thirds in.
         assert!((5000..20_000).contains(&line), "{}", run.stderr);
         assert!(!why.is_empty());
+        // Written to standard output, the row of every line read before it is there, in order,
+        // whatever the thread count.
+        if args[0] == "solve" && args.len() == 2 {
+            for threads in ["1", "2", "3"] {
+                let run = dir.run(&["solve", "cut.txt.gz", "-q", "--threads", threads]);
+                let rows: Vec<&str> = run.stdout.lines().skip(1).collect();
+                let numbers: Vec<String> = rows
+                    .iter()
+                    .map(|row| row.split(',').next().unwrap().to_string())
+                    .collect();
+                let expected: Vec<String> = (1..=line).map(|n| n.to_string()).collect();
+                assert_eq!(numbers, expected, "--threads {threads}: {}", run.stderr);
+            }
+        }
     }
     assert_eq!(dir.entries(), ["cut.txt.gz"]);
 }

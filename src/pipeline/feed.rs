@@ -80,6 +80,9 @@ pub(super) struct Feed<'a> {
     spare: Vec<Item>,
     /// Chunks read so far: the first ones are smaller ([`chunk_records`]).
     chunks: u32,
+    /// A failure met after some of a chunk's records were read: the chunk was handed on
+    /// without it, and the next one is this error.
+    failure: Option<RunError>,
 }
 
 /// The most records of the chunk read after `chunks` others, when a chunk holds at most `most`:
@@ -122,6 +125,7 @@ impl<'a> Feed<'a> {
             plan,
             spare: Vec::new(),
             chunks: 0,
+            failure: None,
         }
     }
 
@@ -133,8 +137,14 @@ impl<'a> Feed<'a> {
         }
     }
 
-    /// The next chunk of records; empty at the end of the inputs or when interrupted.
+    /// The next chunk of records; empty at the end of the inputs or when interrupted. A failure
+    /// to read comes after the records before it: when it ends a chunk, that chunk is given
+    /// without it and the next call gives the error (a changed input, which makes every record
+    /// read from it suspect, is told at once).
     pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
+        if let Some(failure) = self.failure.take() {
+            return Err(failure);
+        }
         let limit = self.settings.chunk;
         let most = match limit.grow {
             true => chunk_records(limit.records, self.chunks),
@@ -159,9 +169,17 @@ impl<'a> Feed<'a> {
                 items.push(Item::default());
             }
             let item = &mut items[count];
-            let Some(source) = self.next_item(&mut item.record)? else {
-                last = true;
-                break;
+            let source = match self.next_item(&mut item.record) {
+                Ok(Some(source)) => source,
+                Ok(None) => {
+                    last = true;
+                    break;
+                }
+                Err(failure) if count > 0 && !matches!(failure, RunError::InputChanged { .. }) => {
+                    self.failure = Some(failure);
+                    break;
+                }
+                Err(failure) => return Err(failure),
             };
             item.source = source;
             if self.to_skip > 0 {

@@ -282,12 +282,17 @@ pub fn run(
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, reads `n + 2` into its records
     // and hands it over, then writes `n`. An empty chunk ends the inputs.
+    // A failure to read stops the reading; it is told once the rows of the chunks with the pool
+    // are written, which hold every record read before it.
     let handled = || work.handled.load(Ordering::Relaxed);
+    let mut failure = None;
     let mut oldest = hand_over(&mut writer, &work, &pool, &mut chunk);
     let mut newest = None;
     if oldest.is_some() {
-        chunk = feed.next_chunk(interrupt)?;
-        newest = hand_over(&mut writer, &work, &pool, &mut chunk);
+        match feed.next_chunk(interrupt) {
+            Ok(mut next) => newest = hand_over(&mut writer, &work, &pool, &mut next),
+            Err(error) => failure = Some(error),
+        }
     }
     while let Some((running, consumed)) = oldest.take() {
         let (batches, records) = running.wait(
@@ -300,19 +305,20 @@ pub fn run(
         );
         feed.recycle(records);
         oldest = newest.take();
-        // A failure to read is told after the rows before it are written.
-        let read = match oldest {
-            Some(_) => feed.next_chunk(interrupt).map(|mut next| {
-                newest = hand_over(&mut writer, &work, &pool, &mut next);
-            }),
-            None => Ok(()),
-        };
+        if oldest.is_some() && failure.is_none() {
+            match feed.next_chunk(interrupt) {
+                Ok(mut next) => newest = hand_over(&mut writer, &work, &pool, &mut next),
+                Err(error) => failure = Some(error),
+            }
+        }
         let interrupted = writer.write_chunk(Done { batches, consumed })?;
         writer.tick(handled());
         if interrupted {
             return writer.finish();
         }
-        read?;
+    }
+    if let Some(error) = failure {
+        return Err(error);
     }
     writer.outcome.interrupted |= feed.interrupted;
     writer.outcome.classes = writer.dedupe.as_ref().map(canon::Dedupe::classes);
