@@ -1001,6 +1001,48 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
 }
 
+/// A few long kept values among many short ones: the records and row batches a run reuses do
+/// not each keep the size of the longest value they once held, so memory stays bounded by
+/// what a chunk holds (before, 220 MB of such input peaked above 100 MB, and more input more).
+#[cfg(target_os = "linux")]
+#[test]
+fn long_kept_values_among_short_ones_do_not_grow_memory() {
+    let short = format!("{PUZZLE},s\n").repeat(2048);
+    let long = format!("{PUZZLE},{}\n", "x".repeat(32_000)).repeat(64);
+    let mut child = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(BIN)
+        .args([
+            "solve",
+            "-q",
+            "--threads",
+            "2",
+            "--keep-columns",
+            "k",
+            "-o",
+            "/dev/null",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(b"puzzle,k\n").unwrap();
+        for _ in 0..100 {
+            stdin.write_all(short.as_bytes()).unwrap();
+            stdin.write_all(long.as_bytes()).unwrap();
+        }
+    });
+    let (code, stderr) = wait_or_fail(child, "a run over long kept values");
+    writer.join().unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    let kib = crate::workdir::peak_rss_kib(&stderr);
+    assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+}
+
 /// A named pipe given as an input is opened once: the check that no output is an input only
 /// looks at it, so what its writer sent is all read (opening and closing it first had thrown
 /// that away, and the run then waited for a writer that never came).

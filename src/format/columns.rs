@@ -228,6 +228,15 @@ impl ColumnBatch {
         self.columns.iter().map(Column::bytes).sum()
     }
 
+    /// Bytes the values have room for.
+    pub fn capacity(&self) -> usize {
+        let room = |column: &Column| match column {
+            Column::Text(c) => c.data.capacity() + c.offsets.capacity() * size_of::<usize>(),
+            Column::Count(c) => c.values.capacity() * size_of::<u64>(),
+        };
+        self.columns.iter().map(room).sum()
+    }
+
     /// Appends one row: one cell per column, in order. Kept out of line: the text formats'
     /// per-row path, which shares a caller with it, stays as small as it was.
     #[inline(never)]

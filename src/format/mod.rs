@@ -128,14 +128,38 @@ impl Record {
         } = self;
         (*number, *start) = (line, offset);
         puzzle.clear();
+        bound(puzzle);
         *defect = None;
+        let mut kept = std::mem::take(kept);
+        kept.iter_mut().for_each(bound);
+        let mut optional = std::mem::take(optional);
+        optional.iter_mut().flatten().for_each(bound);
         Spare {
-            solution: solution.take(),
-            kept: std::mem::take(kept),
-            regions: regions.take(),
-            optional: std::mem::take(optional),
+            solution: solution.take().map(bounded),
+            kept,
+            regions: regions.take().map(bounded),
+            optional,
         }
     }
+}
+
+/// The most capacity a field's buffer keeps from one record to the next read into it: a buffer
+/// that held a longer value is dropped, so that the records a run reuses do not each keep the
+/// size of the longest value they ever held (a few long fields among many short ones would make
+/// every buffer long in turn).
+const REUSED_CAPACITY: usize = 4096;
+
+/// Drops `buffer`'s allocation when it is larger than [`REUSED_CAPACITY`].
+fn bound(buffer: &mut Vec<u8>) {
+    if buffer.capacity() > REUSED_CAPACITY {
+        *buffer = Vec::new();
+    }
+}
+
+/// `buffer`, without its allocation when it is larger than [`REUSED_CAPACITY`].
+fn bounded(mut buffer: Vec<u8>) -> Vec<u8> {
+    bound(&mut buffer);
+    buffer
 }
 
 /// The buffers of a record's fields beside the puzzle, taken by [`Record::restart`].

@@ -27,6 +27,14 @@ impl Rows {
         }
     }
 
+    /// The bytes the rows' buffers have room for.
+    fn capacity(&self) -> usize {
+        match self {
+            Rows::Text(bytes) => bytes.capacity(),
+            Rows::Columns(columns) => columns.capacity(),
+        }
+    }
+
     /// Whether there is no row.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -65,11 +73,13 @@ impl SpareRows {
             .pop()
     }
 
-    /// Keeps `rows`, emptied, while fewer than the limit are kept; drops the others.
+    /// Keeps `rows`, emptied, while fewer than the limit are kept and unless they hold more
+    /// than [`KEPT_BYTES`]; drops the others.
     pub fn give(&self, rows: impl IntoIterator<Item = Rows>) {
         let mut spare = self.rows.lock().unwrap_or_else(PoisonError::into_inner);
         for mut rows in rows
             .into_iter()
+            .filter(|rows| rows.capacity() <= KEPT_BYTES)
             .take(self.limit.saturating_sub(spare.len()))
         {
             match &mut rows {
@@ -80,6 +90,11 @@ impl SpareRows {
         }
     }
 }
+
+/// The most bytes a batch's buffers may have room for to be kept for reuse: a batch of 64 rows
+/// takes 5 to 40 KiB; one with long kept values is not kept, so that the spare batches do not
+/// each grow, in turn, to the size of the longest ever formatted.
+const KEPT_BYTES: usize = 256 * 1024;
 
 /// Formats rows of one format with fixed columns.
 #[derive(Debug, Clone)]
