@@ -322,6 +322,41 @@ fn sigint_exits_130_and_leaves_a_resumable_state() {
     assert_eq!(dir.entries(), ["in.txt", "out.csv", "ref.csv"]);
 }
 
+/// `canon --dedupe` keeps the classes it has seen in memory only, so an interrupted run cannot
+/// be continued: it says the output was not written, leaves an existing one as it was and
+/// leaves no partial file or checkpoint (it had said to resume, which `--resume` then refused).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_dedupe_run_is_not_offered_a_resume_and_leaves_nothing() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(120_000));
+    dir.write("out.csv", "old\n");
+    let mut child = dir.spawn(
+        &[
+            "canon",
+            "in.txt",
+            "--dedupe",
+            "-o",
+            "out.csv",
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "0",
+        ],
+        false,
+    );
+    signal_when_larger(&mut child, &dir.path("out.csv.partial"), 100_000, "-INT");
+    let (code, stderr) = wait_or_fail(child, "an interrupted dedupe run");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(
+        stderr.trim_end().ends_with("; out.csv was not written"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--resume"), "{stderr}");
+    assert_eq!(dir.read("out.csv"), "old\n");
+    assert_eq!(dir.entries(), ["in.txt", "out.csv"]);
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_stops_like_ctrl_c_so_a_cancelled_batch_job_resumes() {

@@ -13,7 +13,7 @@ use crate::files::digest::Prefix;
 use crate::files::output;
 use crate::files::{Input, Source};
 use crate::identity::{self, options};
-use crate::pipeline::{RunError, Settings};
+use crate::pipeline::{CanonOptions, Job, RunError, Settings};
 use crate::row::{RowStatus, Tally};
 
 /// The first line of every checkpoint: what the file is, and the version of its layout.
@@ -66,6 +66,13 @@ impl Checkpoint {
                      its rows cannot be continued",
                     settings.output_format
                 ),
+            });
+        }
+        if matches!(settings.job, Job::Canon(CanonOptions { dedupe: Some(_) })) {
+            return Err(ResumeError::NotResumable {
+                reason: "--dedupe keeps the classes it has seen in memory only: an interrupted \
+                         run cannot be continued"
+                    .to_string(),
             });
         }
         let mut options = options::of(settings);
