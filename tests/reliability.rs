@@ -1078,6 +1078,48 @@ fn long_kept_values_among_short_ones_do_not_grow_memory() {
     assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
 }
 
+/// Standard input that brings its first bytes one at a time (a slow or byte-wise producer) is
+/// told by all of them, not by what the first read gave: gzip is decompressed, UTF-16 and
+/// Parquet are refused (the first byte alone had made gzip garbage rows, exit 0).
+#[test]
+fn a_pipe_that_brings_its_first_byte_alone_is_still_recognised() {
+    let text: String = puzzles("puzzles2_17_clue.txt.gz", 6)
+        .iter()
+        .map(|p| format!("{p}\n"))
+        .collect();
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.bytes().flat_map(|b| [b, 0]));
+    let trickled = |bytes: Vec<u8>| {
+        let mut child = Command::new(BIN)
+            .args(["solve", "-", "-q"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&bytes[..1]).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        stdin.write_all(&bytes[1..]).unwrap();
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    let run = trickled(gzip(text.as_bytes()));
+    assert_eq!(run.status.code(), Some(0));
+    let rows = csv_rows(&String::from_utf8(run.stdout).unwrap());
+    assert_eq!(rows.len(), 6);
+    assert!(rows.iter().all(|r| r["status"] == "solved"), "{rows:?}");
+    let run = trickled(utf16);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert!(stderr.contains("it is UTF-16 text"), "{stderr}");
+    let run = trickled(b"PAR1 and the rest of a Parquet file".to_vec());
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert!(stderr.contains("it is a Parquet file"), "{stderr}");
+}
+
 /// A named pipe given as an input is opened once: the check that no output is an input only
 /// looks at it, so what its writer sent is all read (opening and closing it first had thrown
 /// that away, and the run then waited for a writer that never came).

@@ -133,8 +133,9 @@ impl Input {
     /// the raw bytes taken from it. A Parquet file is opened without looking for a line.
     pub fn open(&self, counter: Arc<AtomicU64>) -> io::Result<Opened> {
         let counted_before = counter.load(Ordering::Relaxed);
-        let (mut stream, gzip) = self.stream(counter.clone())?;
-        if is_parquet(&mut stream)? {
+        let (stream, gzip) = self.stream(counter.clone())?;
+        let (parquet, stream) = is_parquet(stream)?;
+        if parquet {
             if gzip {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
@@ -168,12 +169,13 @@ impl Input {
 /// holding at most `limit` bytes of what comes before it: past that, `reopen` gives the stream
 /// again from its start, or (without it) the input is refused.
 fn find_head(
-    mut stream: Box<dyn BufRead + Send>,
+    stream: Box<dyn BufRead + Send>,
     gzip: bool,
     limit: usize,
     reopen: Option<&dyn Fn() -> io::Result<Box<dyn BufRead + Send>>>,
 ) -> io::Result<Opened> {
-    refuse_utf16(&peek(&mut stream, 2)?)?;
+    let (first, mut stream) = head_of(stream, 2)?;
+    refuse_utf16(&first)?;
     let mut prefix = Vec::new();
     let head = loop {
         let mut line = Vec::new();
@@ -236,11 +238,11 @@ fn decode(
 ) -> io::Result<(Box<dyn BufRead + Send>, bool)> {
     // The buffer reads the file itself (not through the counter), so that it is filled without
     // first being zeroed.
-    let mut raw = Counting {
+    let raw = Counting {
         inner: BufReader::with_capacity(BUFFER, raw),
         counter,
     };
-    let magic = peek(&mut raw, 6)?;
+    let (magic, raw) = head_of(Box::new(raw), 6)?;
     if let Some(kind) = unsupported_compression(&magic) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -269,16 +271,19 @@ fn decode(
 /// Opens bytes from any reader as [`Input::open`] opens an input that cannot be read twice
 /// (Parquet is refused).
 pub fn open_reader(raw: impl Read + Send + 'static) -> io::Result<Opened> {
-    let (mut stream, gzip) = decode(Box::new(raw), Arc::new(AtomicU64::new(0)))?;
-    if is_parquet(&mut stream)? {
+    let (stream, gzip) = decode(Box::new(raw), Arc::new(AtomicU64::new(0)))?;
+    let (parquet, stream) = is_parquet(stream)?;
+    if parquet {
         return Err(parquet_stream());
     }
     find_head(stream, gzip, MAX_PREFIX, None)
 }
 
-/// Whether the (decompressed) stream starts with the magic bytes of a Parquet file.
-fn is_parquet(stream: &mut impl BufRead) -> io::Result<bool> {
-    Ok(peek(stream, PARQUET_MAGIC.len())? == PARQUET_MAGIC)
+/// Whether the (decompressed) stream starts with the magic bytes of a Parquet file, and the
+/// stream from its start.
+fn is_parquet(stream: Box<dyn BufRead + Send>) -> io::Result<(bool, Box<dyn BufRead + Send>)> {
+    let (magic, stream) = head_of(stream, PARQUET_MAGIC.len())?;
+    Ok((magic == PARQUET_MAGIC, stream))
 }
 
 /// The refusal of a Parquet file that comes as a stream.
@@ -307,6 +312,31 @@ pub fn filled(input: &mut impl BufRead) -> io::Result<&[u8]> {
         }
     }
     input.fill_buf()
+}
+
+/// The first `n` bytes of `input` (fewer only at its end), and the input from its start again.
+/// What one read gives is not always enough to tell a format by: a pipe may bring its first
+/// bytes one at a time.
+fn head_of(
+    mut input: Box<dyn BufRead + Send>,
+    n: usize,
+) -> io::Result<(Vec<u8>, Box<dyn BufRead + Send>)> {
+    let available = filled(&mut input)?;
+    if available.len() >= n || available.is_empty() {
+        let head = available[..available.len().min(n)].to_vec();
+        return Ok((head, input));
+    }
+    let mut head = Vec::with_capacity(n);
+    while head.len() < n {
+        let available = filled(&mut input)?;
+        if available.is_empty() {
+            break;
+        }
+        let take = available.len().min(n - head.len());
+        head.extend_from_slice(&available[..take]);
+        input.consume(take);
+    }
+    Ok((head.clone(), Box::new(Cursor::new(head).chain(input))))
 }
 
 /// The first `n` bytes of `input` (fewer at its end), left unread.
