@@ -123,11 +123,18 @@ fn closed_stdout_ends_quietly_with_success() {
         "big.txt",
         puzzles("puzzles2_17_clue.txt.gz", 20_000).join("\n"),
     );
-    let commands: [(&[&str], &str); 2] = [
-        (&["solve", "big.txt"], "line,puzzle,"),
-        (&["generate", "--count", "100000"], "index,puzzle,"),
+    // A run asked for a summary says that it did not write it.
+    let commands: [(&[&str], &str, &str); 3] = [
+        (&["solve", "big.txt"], "line,puzzle,", ""),
+        (
+            &["solve", "big.txt", "--summary", "s.json"],
+            "line,puzzle,",
+            "sudoku-bulk: the reader of standard output went away, so the run stopped: s.json \
+             was not written\n",
+        ),
+        (&["generate", "--count", "100000"], "index,puzzle,", ""),
     ];
-    for (args, header_start) in commands {
+    for (args, header_start, said) in commands {
         let mut child = Command::new(BIN)
             .args(args)
             .current_dir(dir.path(""))
@@ -142,8 +149,9 @@ fn closed_stdout_ends_quietly_with_success() {
         drop(stdout);
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), said, "{args:?}");
     }
+    assert_eq!(dir.entries(), ["big.txt"]);
 }
 
 #[test]

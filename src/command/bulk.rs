@@ -75,7 +75,7 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     settings.consumed = consumed;
     let mut outcome = match session.pipeline(&settings, interrupt) {
         Ok(outcome) => outcome,
-        Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
+        Err(e) if e.is_broken_pipe() => return Ok(reader_went_away(run)),
         Err(e) => return Err(session.failed(e)),
     };
     if outcome.interrupted {
@@ -90,7 +90,7 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
     }
     let flagged = session.reporter.flagged;
     match session.complete(&outcome) {
-        Err(CommandError::Output(e)) if e.is_broken_pipe() => return Ok(Exit::Success),
+        Err(CommandError::Output(e)) if e.is_broken_pipe() => return Ok(reader_went_away(run)),
         other => other?,
     }
     if !run.quiet {
@@ -103,6 +103,27 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
         );
     }
     Ok(exit_code(run, &outcome.tally))
+}
+
+/// A run whose rows went to a reader that went away (`| head`): it ends quietly with 0, but says
+/// which of the files it was asked for it did not write (its summaries, its duplicates).
+fn reader_went_away(run: &BulkRun) -> Exit {
+    let unwritten: Vec<String> = run
+        .summaries
+        .iter()
+        .chain(&run.duplicates)
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect();
+    if !unwritten.is_empty() {
+        say(&format!(
+            "the reader of standard output went away, so the run stopped: {} not written",
+            match unwritten.as_slice() {
+                [one] => format!("{one} was"),
+                many => format!("{} were", many.join(", ")),
+            }
+        ));
+    }
+    Exit::Success
 }
 
 /// Refuses, before any work, two outputs that are one file (`-o`, each summary, `--duplicates`,
