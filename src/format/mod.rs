@@ -569,7 +569,8 @@ pub enum ReaderError {
 ///
 /// A name ending in `.csv` or `.tsv` (or with `.gz` after) is CSV, `.jsonl` or `.ndjson` JSON
 /// lines. Otherwise the first line that is neither blank nor a `#` comment decides: `{` at its
-/// start makes it `jsonl`; 81 cells at its start make it `line`; a comma, or the name of a
+/// start makes it `jsonl`; more than 40 cells at its start (a puzzle, of the right length or
+/// not) make it `line`; a comma, or the name of a
 /// puzzle column alone, makes it `csv`; a row of a grid (up to nine cells between spaces and
 /// `|` `-` `+` separators) or 81 separated cells make it `grid`; anything else is read as
 /// `line`, so that each bad line is reported.
@@ -595,8 +596,10 @@ pub fn detect(name: Option<&Path>, head: &[u8]) -> InputFormat {
     if first.starts_with(b"{") {
         return InputFormat::Jsonl;
     }
+    // More than half a grid of cells before any separator is a puzzle, of the right length or
+    // not (a header names its columns): the line format, which reports a bad one as such.
     let token = line::puzzle_token(first);
-    if token.len() == crate::grid::CELLS && token.iter().all(|&b| is_cell(b)) {
+    if token.len() > crate::grid::CELLS / 2 && token.iter().all(|&b| is_cell(b)) {
         return InputFormat::Line;
     }
     if first.contains(&b',') {
@@ -817,6 +820,11 @@ mod tests {
         let numbers = format!("{}\n", ["0"; 81].join(" "));
         assert_eq!(detect(None, numbers.as_bytes()), InputFormat::Grid);
         assert_eq!(detect(None, &PUZZLE.as_bytes()[1..]), InputFormat::Line);
+        // A first puzzle a cell short, with its solution after a comma: still a puzzle line
+        // (reported as too short), not the header of a CSV without a puzzle column.
+        let short = format!("{},{PUZZLE}\n", &PUZZLE[1..]);
+        assert_eq!(detect(None, short.as_bytes()), InputFormat::Line);
+        assert_eq!(detect(None, b"1,2\n"), InputFormat::Csv);
         assert_eq!(detect(None, b"hello\n"), InputFormat::Line);
         assert_eq!(detect(None, b""), InputFormat::Line);
         // Tab- and semicolon-separated headers that name a puzzle column.
