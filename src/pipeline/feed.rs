@@ -140,7 +140,8 @@ impl<'a> Feed<'a> {
     /// The next chunk of records; empty at the end of the inputs or when interrupted. A failure
     /// to read comes after the records before it: when it ends a chunk, that chunk is given
     /// without it and the next call gives the error (a changed input, which makes every record
-    /// read from it suspect, is told at once).
+    /// read from it suspect, is told at once, and so is a failure while a resumed run still
+    /// checks the bytes read before).
     pub fn next_chunk(&mut self, interrupt: &AtomicBool) -> Result<Chunk, RunError> {
         if let Some(failure) = self.failure.take() {
             return Err(failure);
@@ -175,7 +176,11 @@ impl<'a> Feed<'a> {
                     last = true;
                     break;
                 }
-                Err(failure) if count > 0 && !matches!(failure, RunError::InputChanged { .. }) => {
+                Err(failure)
+                    if count > 0
+                        && !self.check_pending()
+                        && !matches!(failure, RunError::InputChanged { .. }) =>
+                {
                     self.failure = Some(failure);
                     break;
                 }
