@@ -146,15 +146,7 @@ const HEADER: &str = "line,puzzle,solution,status,solutions,recursions,max_depth
 #[test]
 fn a_million_groups_are_refused_at_the_limit_not_killed_for_memory() {
     const ROWS: u64 = 1_032_318;
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(BIN)
-        .args(["stats", "-", "--by", "line", "--bins", "none"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut child = crate::workdir::spawn_timed(&["stats", "-", "--by", "line", "--bins", "none"]);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         stdin.write_all(HEADER.as_bytes()).unwrap();

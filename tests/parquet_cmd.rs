@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use parquet::basic::{IntType, LogicalType, Type as PhysicalType};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -13,7 +12,7 @@ use parquet::record::Field;
 use sudoku_bulk::format::parquet::ParquetReader;
 use sudoku_bulk::format::{Columns, ReadOptions, RecordReader, Wanted};
 
-use crate::workdir::{BIN, Workdir, csv_rows, peak_rss_kib};
+use crate::workdir::{Workdir, csv_rows, peak_rss_kib};
 
 /// The shipped mixed input: every status of `solve` (with `--max-recursions 100`), kept text
 /// with commas, quotes, line breaks and non-ASCII letters, jigsaw and standard region layouts.
@@ -823,25 +822,17 @@ fn one_gigabyte_to_parquet_stays_far_below_100_mb() {
     let mut block = format!("{puzzle}\n").repeat(10_000).into_bytes();
     block.extend(vec![b'1'; 10 << 20]);
     block.push(b'\n');
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(BIN)
-        .args([
-            "solve",
-            "-q",
-            "--threads",
-            "2",
-            "--output-format",
-            "parquet",
-            "-o",
-            "/dev/null",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut child = crate::workdir::spawn_timed(&[
+        "solve",
+        "-q",
+        "--threads",
+        "2",
+        "--output-format",
+        "parquet",
+        "-o",
+        "/dev/null",
+        "-",
+    ]);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let mut written = 0;

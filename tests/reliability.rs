@@ -1010,15 +1010,8 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
     let mut block = mixed_input(10_000).into_bytes();
     block.extend(vec![b'1'; 10 << 20]);
     block.push(b'\n');
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(BIN)
-        .args(["solve", "-q", "--threads", "2", "-o", "/dev/null", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut child =
+        crate::workdir::spawn_timed(&["solve", "-q", "--threads", "2", "-o", "/dev/null", "-"]);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let mut written = 0;
@@ -1044,25 +1037,17 @@ fn one_gigabyte_of_input_stays_under_64_mb() {
 fn long_kept_values_among_short_ones_do_not_grow_memory() {
     let short = format!("{PUZZLE},s\n").repeat(2048);
     let long = format!("{PUZZLE},{}\n", "x".repeat(32_000)).repeat(64);
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(BIN)
-        .args([
-            "solve",
-            "-q",
-            "--threads",
-            "2",
-            "--keep-columns",
-            "k",
-            "-o",
-            "/dev/null",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("/usr/bin/time runs (Debian package `time`)");
+    let mut child = crate::workdir::spawn_timed(&[
+        "solve",
+        "-q",
+        "--threads",
+        "2",
+        "--keep-columns",
+        "k",
+        "-o",
+        "/dev/null",
+        "-",
+    ]);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         stdin.write_all(b"puzzle,k\n").unwrap();

@@ -215,6 +215,20 @@ pub fn catches_sigint(pid: u32) -> bool {
         .is_some_and(|mask| mask & 2 != 0)
 }
 
+/// `sudoku-bulk ARGS` under `/usr/bin/time -v` (for its peak resident set size: see
+/// [`peak_rss_kib`]), standard input piped, standard output thrown away.
+pub fn spawn_timed(args: &[&str]) -> std::process::Child {
+    std::process::Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/time runs (Debian package `time`)")
+}
+
 /// The peak resident set size in KiB that `/usr/bin/time -v` reported in `stderr`.
 pub fn peak_rss_kib(stderr: &str) -> u64 {
     stderr
