@@ -85,7 +85,8 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 /// line without end such as `/dev/zero`), a write to an output nobody reads, or a command that
 /// does not stop early (`stats`, `show`). It is then stopped as a second Ctrl-C would stop it:
 /// an existing output is untouched, and what the last checkpoint recorded stays in
-/// `OUT.partial` for `--resume`, as after SIGKILL.
+/// `OUT.partial` for `--resume`, as after SIGKILL; the partial file of an output that no
+/// checkpoint describes (standard input or a pipe read, a Parquet output) is removed.
 fn stop_when_stuck(signals: &[i32]) {
     let Ok(mut caught) = signal_hook::iterator::Signals::new(signals) else {
         return;
@@ -98,6 +99,7 @@ fn stop_when_stuck(signals: &[i32]) {
                  input or output, or in a step that does not stop early): stopped now",
                 STOP_GRACE.as_secs()
             ));
+            sudoku_bulk::files::output::remove_unresumable();
             std::process::exit(130);
         }
     };

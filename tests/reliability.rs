@@ -1161,4 +1161,6 @@ fn a_run_waiting_on_a_silent_input_stops_after_the_first_interrupt() {
         "{stderr}"
     );
     assert_eq!(dir.read("out.csv"), "old\n");
+    // A pipe cannot be read again, so no checkpoint describes the rows: no partial file stays.
+    assert_eq!(dir.entries(), ["out.csv", "silent.fifo"]);
 }

@@ -46,6 +46,9 @@ pub fn run(run: &BulkRun, interrupt: &AtomicBool) -> Result<Exit, CommandError> 
             }
         },
     )?;
+    if checkpointer.is_none() {
+        output.unresumable();
+    }
     let mut session = Session {
         run,
         output,

@@ -15,6 +15,7 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::file_id::FileId;
 
@@ -184,9 +185,27 @@ struct Owned {
 
 impl Drop for Owned {
     fn drop(&mut self) {
+        lock_unresumable().retain(|path| *path != self.paths.partial);
         if !self.keep {
             self.paths.remove();
         }
+    }
+}
+
+/// The partial files of outputs that no checkpoint describes ([`Output::unresumable`]), for
+/// [`remove_unresumable`].
+static UNRESUMABLE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn lock_unresumable() -> MutexGuard<'static, Vec<PathBuf>> {
+    UNRESUMABLE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Removes the partial files of the outputs being written that no checkpoint describes, for a
+/// process that ends at once, without unwinding (a run stopped because it had not stopped by
+/// itself after Ctrl-C): nothing could resume them.
+pub fn remove_unresumable() {
+    for path in lock_unresumable().drain(..) {
+        let _ = fs::remove_file(path);
     }
 }
 
@@ -317,6 +336,17 @@ impl Output {
             Destination::Stdout(w) => w,
             Destination::Direct(w) => w,
             Destination::Partial { file, .. } => file,
+        }
+    }
+
+    /// Marks the output as one that no checkpoint describes: a process that ends at once
+    /// removes its partial file ([`remove_unresumable`]) instead of leaving it, as it does for
+    /// a resumable one.
+    pub fn unresumable(&self) {
+        if let Destination::Partial { files, .. } = &self.sink
+            && !files.keep
+        {
+            lock_unresumable().push(files.paths.partial.clone());
         }
     }
 
