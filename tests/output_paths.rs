@@ -35,6 +35,37 @@ fn run_with(dir: &Workdir, args: &[&str], stdout: File, stdin: Option<File>) -> 
     Run::from(output)
 }
 
+/// Symbolic links that lead back to themselves name no file: an output named so is refused,
+/// exit 2, and the links stay as they were (the first had been replaced by a regular file).
+#[cfg(unix)]
+#[test]
+fn an_output_named_by_a_loop_of_links_is_refused() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(5));
+    std::os::unix::fs::symlink("loop2", dir.path("loop1")).unwrap();
+    std::os::unix::fs::symlink("loop1", dir.path("loop2")).unwrap();
+    for args in [
+        &["solve", "in.txt", "-o", "loop1"][..],
+        &["solve", "in.txt", "-o", "out.csv", "--summary", "loop1"],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with("sudoku-bulk: error: cannot create loop1: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(
+            fs::symlink_metadata(dir.path("loop1"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(dir.entries(), ["in.txt", "loop1", "loop2"]);
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn two_outputs_that_are_one_file_are_refused_before_anything_is_written() {

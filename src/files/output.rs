@@ -63,6 +63,14 @@ impl PartialPaths {
                 });
             }
             Ok(meta) if !meta.is_file() || is_stdout(&meta) => return Ok(None),
+            // Links that lead back to themselves name no file: refused, not replaced by one.
+            Err(source) if is_link_loop(&source) => {
+                return Err(OutputError {
+                    action: "create",
+                    name,
+                    source,
+                });
+            }
             _ => {}
         }
         // Replace the link's target, not the link; a link to a file not made yet makes it.
@@ -93,6 +101,14 @@ impl PartialPaths {
             let _ = fs::remove_file(path);
         }
     }
+}
+
+/// Whether `error` says that symbolic links lead back to themselves.
+fn is_link_loop(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    return error.raw_os_error() == Some(libc::ELOOP);
+    #[cfg(not(unix))]
+    return false;
 }
 
 /// Whether `meta` is of the regular file that standard output is sent to.
