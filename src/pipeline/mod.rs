@@ -223,7 +223,7 @@ pub fn run(
         .transpose()?;
     let measured = plan.as_ref().map_or_else(Vec::new, |p| p.inputs().to_vec());
     let mut feed = Feed::new(inputs, settings, plan);
-    let mut chunk = feed.next_chunk(interrupt)?;
+    let chunk = feed.next_chunk(interrupt)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(solving_threads(settings, &chunk))
         .thread_name(|i| format!("sudoku-bulk-{i}"))
@@ -286,13 +286,16 @@ pub fn run(
     // are written, which hold every record read before it.
     let handled = || work.handled.load(Ordering::Relaxed);
     let mut failure = None;
-    let mut oldest = hand_over(&mut writer, &work, &pool, &mut chunk);
+    let mut oldest = hand_over(&mut writer, &work, &pool, Ok(chunk), &mut failure);
     let mut newest = None;
     if oldest.is_some() {
-        match feed.next_chunk(interrupt) {
-            Ok(mut next) => newest = hand_over(&mut writer, &work, &pool, &mut next),
-            Err(error) => failure = Some(error),
-        }
+        newest = hand_over(
+            &mut writer,
+            &work,
+            &pool,
+            feed.next_chunk(interrupt),
+            &mut failure,
+        );
     }
     while let Some((running, consumed)) = oldest.take() {
         let (batches, records) = running.wait(
@@ -306,10 +309,13 @@ pub fn run(
         feed.recycle(records);
         oldest = newest.take();
         if oldest.is_some() && failure.is_none() {
-            match feed.next_chunk(interrupt) {
-                Ok(mut next) => newest = hand_over(&mut writer, &work, &pool, &mut next),
-                Err(error) => failure = Some(error),
-            }
+            newest = hand_over(
+                &mut writer,
+                &work,
+                &pool,
+                feed.next_chunk(interrupt),
+                &mut failure,
+            );
         }
         let interrupted = writer.write_chunk(Done { batches, consumed })?;
         writer.tick(handled());
@@ -329,20 +335,20 @@ pub fn run(
     writer.finish()
 }
 
-/// Hands the records of `chunk` to the pool, unless it has none: the chunk running, and the
-/// input bytes consumed up to its last record.
+/// Hands the records of the chunk read to the pool, unless it has none: the chunk running,
+/// and the input bytes consumed up to its last record. A failure to read is kept in `failure`,
+/// to be told once the rows of the chunks before it are written.
 fn hand_over(
     writer: &mut OrderedWriter<'_>,
     work: &Arc<Work>,
     pool: &rayon::ThreadPool,
-    chunk: &mut feed::Chunk,
+    read: Result<feed::Chunk, RunError>,
+    failure: &mut Option<RunError>,
 ) -> Option<(Running, Vec<Prefix>)> {
+    let chunk = read.map_err(|error| *failure = Some(error)).ok()?;
     (!chunk.items.is_empty()).then(|| {
         writer.started(chunk.items.len() as u64, chunk.read_from, chunk.read_to);
-        (
-            Work::start(work, pool, std::mem::take(&mut chunk.items)),
-            std::mem::take(&mut chunk.consumed),
-        )
+        (Work::start(work, pool, chunk.items), chunk.consumed)
     })
 }
 
