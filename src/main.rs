@@ -12,7 +12,11 @@ use clap::Parser;
 use sudoku_bulk::command::{self, Exit};
 
 fn main() -> ExitCode {
-    let config = match parse_arguments().into_config() {
+    let config = parse_arguments().into_config().and_then(|config| {
+        let isa = std::env::var_os(command::config::ISA_VARIABLE);
+        command::config::choose_instruction_set(isa.as_deref()).map(|()| config)
+    });
+    let config = match config {
         Ok(config) => config,
         Err(e) => {
             command::say(&format!("error: {e}"));

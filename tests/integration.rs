@@ -7,6 +7,7 @@ mod differential;
 mod fuzz_corpus;
 mod generate_cmd;
 mod hostile_input;
+mod isa;
 mod jigsaw;
 mod jigsaw_fast;
 mod layering;

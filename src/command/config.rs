@@ -9,7 +9,7 @@ use crate::layout::Layout;
 use crate::pipeline::{MAX_THREADS, Settings};
 use crate::resume::Checkpoints;
 use crate::shard::ShardError;
-use crate::solver::SolveOptions;
+use crate::solver::{self, IsaError, SolveOptions};
 use crate::stats::bins::Bins;
 use crate::stats::grouping::{self, BinChoice, Grouping};
 
@@ -298,6 +298,14 @@ pub enum ConfigError {
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
     StdinTwice,
+    /// The instruction-set level named by [`ISA_VARIABLE`] is unknown, or this CPU cannot run it.
+    #[error("{ISA_VARIABLE}={value}: {reason}")]
+    InstructionSet {
+        /// The variable's value.
+        value: String,
+        /// Why it is refused.
+        reason: IsaError,
+    },
     /// `--regions` is not a layout.
     #[error("--regions: {0}")]
     Regions(crate::layout::LayoutError),
@@ -481,6 +489,24 @@ pub fn inputs(args: Vec<Input>) -> Result<Vec<Input>, ConfigError> {
     } else {
         args
     })
+}
+
+/// The environment variable that names the `fast` engine's instruction-set level: `portable`,
+/// `avx2` or `avx512` (see [`solver::InstructionSet`]); unset or empty, the widest this CPU has.
+pub const ISA_VARIABLE: &str = "SUDOKU_BULK_ISA";
+
+/// Makes the engine run at the level `value` names: the value of [`ISA_VARIABLE`], read by the
+/// binary at start (`None` when unset). Refuses an unknown name, and a level this CPU cannot
+/// run, naming the levels it can.
+pub fn choose_instruction_set(value: Option<&std::ffi::OsStr>) -> Result<(), ConfigError> {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return Ok(());
+    };
+    let value = value.to_string_lossy().into_owned();
+    value
+        .parse()
+        .and_then(solver::choose_instruction_set)
+        .map_err(|reason| ConfigError::InstructionSet { value, reason })
 }
 
 /// A count that must be at least 1.

@@ -37,6 +37,8 @@ use crate::layout::{Conflict, Layout, UnitName};
 
 mod classic;
 mod fast;
+
+pub use fast::{InstructionSet, IsaError, choose_instruction_set};
 mod general;
 mod jigsaw;
 mod logic;

@@ -86,6 +86,9 @@ use self::isa::Portable;
 use self::isa::{Avx2, Avx512};
 use super::{Observer, Search};
 use crate::grid::Grid;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
 
 mod board;
 mod isa;
@@ -100,15 +103,152 @@ pub(crate) struct GivensConflict;
 /// Runs the `fast` engine on `grid`; `Err` when two of its givens conflict (nothing is then
 /// searched).
 ///
-/// The engine is compiled three times from the same source: for the x86-64 baseline, with AVX2
-/// and BMI, and with AVX-512 (including VPOPCNTDQ), chosen at run time. All make the same moves
-/// in the same order, so outcomes and counters do not depend on the machine.
+/// The engine is compiled three times from the same source: for the target's baseline, with
+/// AVX2 and BMI, and with AVX-512 (including VPOPCNTDQ), the instance chosen once per process
+/// ([`choose_instruction_set`], or the widest this CPU can run). All make the same moves in the
+/// same order, so outcomes and counters do not depend on the machine or the level.
 pub(crate) fn search<O: Observer>(
     grid: &Grid,
     search: &mut Search<'_, O>,
 ) -> Result<(), GivensConflict> {
-    Instance::fastest().run(grid, search)
+    Instance::chosen().run(grid, search)
 }
+
+/// An instruction-set level of the `fast` engine: which of its compiled instances runs.
+///
+/// Every level makes the same moves in the same order, so outcomes and every counter are the
+/// same at every level; only the speed differs. The binary takes the level from the
+/// `SUDOKU_BULK_ISA` environment variable; without it, the widest level the CPU has runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InstructionSet {
+    /// Plain Rust for any target (the only level outside x86-64, e.g. on ARM).
+    Portable,
+    /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    Avx2,
+    /// x86-64 with AVX-512 F, VL, BW, DQ and VPOPCNTDQ, besides the AVX2 level's features.
+    Avx512,
+}
+
+impl InstructionSet {
+    /// Every level, narrowest first.
+    pub const ALL: &'static [InstructionSet] = &[
+        InstructionSet::Portable,
+        InstructionSet::Avx2,
+        InstructionSet::Avx512,
+    ];
+
+    /// The name used in `SUDOKU_BULK_ISA` and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            InstructionSet::Portable => "portable",
+            InstructionSet::Avx2 => "avx2",
+            InstructionSet::Avx512 => "avx512",
+        }
+    }
+
+    /// The CPU features the level needs, for messages.
+    pub fn features(self) -> &'static str {
+        match self {
+            InstructionSet::Portable => "none",
+            InstructionSet::Avx2 => "x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT",
+            InstructionSet::Avx512 => {
+                "x86-64 with AVX-512 F, VL, BW, DQ and VPOPCNTDQ, AVX2, BMI1, BMI2, LZCNT and POPCNT"
+            }
+        }
+    }
+
+    /// Whether this CPU can run the level.
+    pub fn available(self) -> bool {
+        Instance::detect(self).is_some()
+    }
+
+    /// The levels this CPU can run, narrowest first.
+    pub fn available_levels() -> Vec<InstructionSet> {
+        InstructionSet::ALL
+            .iter()
+            .copied()
+            .filter(|level| level.available())
+            .collect()
+    }
+
+    /// The level the engine runs at in this process: the one chosen, or else (and from then
+    /// on) the widest this CPU has.
+    pub fn in_use() -> InstructionSet {
+        Instance::chosen().level()
+    }
+}
+
+impl fmt::Display for InstructionSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for InstructionSet {
+    type Err = IsaError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InstructionSet::ALL
+            .iter()
+            .copied()
+            .find(|level| level.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| IsaError::Unknown(s.to_string()))
+    }
+}
+
+/// Why an instruction-set level cannot be chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IsaError {
+    /// Not the name of a level.
+    #[error("unknown instruction-set level '{0}' (expected one of: portable, avx2, avx512)")]
+    Unknown(String),
+    /// The CPU lacks a feature the level needs.
+    #[error(
+        "this CPU cannot run the {} level (it needs {}); the levels it can run: {}",
+        .level, .level.features(), names(&InstructionSet::available_levels())
+    )]
+    Unavailable {
+        /// The level asked for.
+        level: InstructionSet,
+    },
+    /// The engine already runs at another level in this process.
+    #[error("the engine already runs at the {chosen} level in this process, not {level}")]
+    AlreadyChosen {
+        /// The level asked for.
+        level: InstructionSet,
+        /// The level in use.
+        chosen: InstructionSet,
+    },
+}
+
+/// `levels` named, comma-separated.
+fn names(levels: &[InstructionSet]) -> String {
+    levels
+        .iter()
+        .map(|level| level.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Makes the `fast` engine run at `level` for the rest of the process, once, before it first
+/// runs (a later call may only repeat the level in use). Refused when this CPU lacks a feature
+/// the level needs: the instance is entered only with the proof that it has them.
+pub fn choose_instruction_set(level: InstructionSet) -> Result<(), IsaError> {
+    let instance = Instance::detect(level).ok_or(IsaError::Unavailable { level })?;
+    let chosen = *CHOSEN.get_or_init(|| instance);
+    if chosen == instance {
+        Ok(())
+    } else {
+        Err(IsaError::AlreadyChosen {
+            level,
+            chosen: chosen.level(),
+        })
+    }
+}
+
+/// The instance this process runs, set once: by [`choose_instruction_set`], or by the first
+/// search to the widest this CPU has.
+static CHOSEN: OnceLock<Instance> = OnceLock::new();
 
 /// A compiled instance of the search, with the token of its instruction set: holding one
 /// proves that this CPU can run it.
@@ -122,19 +262,42 @@ enum Instance {
 }
 
 impl Instance {
-    /// The fastest instance this CPU can run, detected once.
-    fn fastest() -> Instance {
-        use std::sync::OnceLock;
-        static CHOSEN: OnceLock<Instance> = OnceLock::new();
-        *CHOSEN.get_or_init(|| {
+    /// The instance of `level`, when this CPU can run it: the only place the tokens are made.
+    fn detect(level: InstructionSet) -> Option<Instance> {
+        match level {
+            InstructionSet::Portable => Some(Instance::Portable(Portable)),
             #[cfg(target_arch = "x86_64")]
-            if let Some(isa) = Avx512::detect() {
-                return Instance::Avx512(isa);
-            } else if let Some(isa) = Avx2::detect() {
-                return Instance::Avx2(isa);
-            }
-            Instance::Portable(Portable)
-        })
+            InstructionSet::Avx2 => Avx2::detect().map(Instance::Avx2),
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx512 => Avx512::detect().map(Instance::Avx512),
+            #[cfg(not(target_arch = "x86_64"))]
+            InstructionSet::Avx2 | InstructionSet::Avx512 => None,
+        }
+    }
+
+    /// The widest instance this CPU can run.
+    fn widest() -> Instance {
+        InstructionSet::ALL
+            .iter()
+            .rev()
+            .find_map(|&level| Instance::detect(level))
+            .unwrap_or(Instance::Portable(Portable))
+    }
+
+    /// The instance of this process (see [`CHOSEN`]).
+    fn chosen() -> Instance {
+        *CHOSEN.get_or_init(Instance::widest)
+    }
+
+    /// The level of this instance.
+    fn level(self) -> InstructionSet {
+        match self {
+            Instance::Portable(_) => InstructionSet::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Instance::Avx2(_) => InstructionSet::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Instance::Avx512(_) => InstructionSet::Avx512,
+        }
     }
 
     /// Runs this instance on `grid`: the one dispatch into the instances.
@@ -232,58 +395,95 @@ mod tests {
         crate::generate::random_givens(&layout, &mut rng, count)
     }
 
+    /// Every instance this CPU can run, the portable one first.
+    fn every_instance() -> Vec<Instance> {
+        let mut all = vec![Instance::Portable(Portable)];
+        all.extend(simd_instances());
+        all
+    }
+
     /// The counters of the default solve (limit 2) summed over a sample of every shipped set
-    /// and 300 random-givens puzzles, with the statuses. They change only when the search does:
-    /// the tree counters (recursions, depth, guesses, backtracks) only with the branching or
-    /// the propagation rules, the singles also with the order of propagation (see the module
-    /// page).
+    /// and 300 random-givens puzzles, with the statuses, for every instance this CPU can run.
+    /// They change only when the search does: the tree counters (recursions, depth, guesses,
+    /// backtracks) only with the branching or the propagation rules, the singles also with the
+    /// order of propagation (see the module page).
     #[test]
     fn the_counters_on_a_fixed_sample_are_pinned() {
-        use crate::solver::{SolveOptions, Status, solve};
-        let layout = crate::layout::Layout::standard();
         let mut puzzles = sample_puzzles();
         puzzles.extend((0..300).map(|k| random_givens(k, 24 + (k % 5) as usize)));
-        let mut total = SearchStats::default();
-        let mut statuses = [0u64; 3];
-        for grid in &puzzles {
-            let outcome = solve(grid, &layout, &SolveOptions::default()).unwrap();
-            let s = outcome.stats;
-            total.recursions += s.recursions;
-            total.max_depth += s.max_depth;
-            total.guesses += s.guesses;
-            total.backtracks += s.backtracks;
-            total.naked_singles += s.naked_singles;
-            total.hidden_singles += s.hidden_singles;
-            total.givens += s.givens;
-            match outcome.status {
-                Status::Unsolvable => statuses[0] += 1,
-                Status::Solved => statuses[1] += 1,
-                _ => statuses[2] += 1,
+        for instance in every_instance() {
+            let mut total = SearchStats::default();
+            // Unsolvable, solved, multiple.
+            let mut statuses = [0u64; 3];
+            for grid in &puzzles {
+                let mut observer = NoTrace;
+                let sink = Sink::Count {
+                    limit: 2,
+                    found: 0,
+                    first: None,
+                };
+                let mut search = Search::new(u64::MAX, &mut observer, sink);
+                instance.run(grid, &mut search).unwrap();
+                let Sink::Count { found, .. } = search.sink else {
+                    unreachable!("the sink given")
+                };
+                statuses[found as usize] += 1;
+                let s = search.stats;
+                total.recursions += s.recursions;
+                total.max_depth += s.max_depth;
+                total.guesses += s.guesses;
+                total.backtracks += s.backtracks;
+                total.naked_singles += s.naked_singles;
+                total.hidden_singles += s.hidden_singles;
+                total.givens += s.givens;
             }
+            assert_eq!(statuses, [245, 1031, 161], "{instance:?}");
+            let pinned = SearchStats {
+                recursions: 90_827,
+                max_depth: 8_265,
+                guesses: 89_390,
+                backtracks: 88_336,
+                naked_singles: 36_007,
+                // 773_013 before the hidden singles of a sweep were placed at its end; 798_455
+                // before the root checked the givens' board for a dead cell or column.
+                hidden_singles: 797_962,
+                givens: 32_379,
+            };
+            assert_eq!(total, pinned, "{instance:?}");
         }
-        // Unsolvable, solved, multiple.
-        assert_eq!(statuses, [245, 1031, 161]);
-        let pinned = SearchStats {
-            recursions: 90_827,
-            max_depth: 8_265,
-            guesses: 89_390,
-            backtracks: 88_336,
-            naked_singles: 36_007,
-            // 773_013 before the hidden singles of a sweep were placed at its end; 798_455
-            // before the root checked the givens' board for a dead cell or column.
-            hidden_singles: 797_962,
-            givens: 32_379,
-        };
-        assert_eq!(total, pinned);
     }
 
     #[test]
-    fn the_fastest_instance_is_the_widest_this_cpu_has() {
-        let widest = simd_instances()
-            .last()
-            .copied()
-            .unwrap_or(Instance::Portable(Portable));
-        assert_eq!(Instance::fastest(), widest);
+    fn the_default_instance_is_the_widest_this_cpu_has() {
+        let widest = every_instance().last().copied().unwrap();
+        assert_eq!(Instance::widest(), widest);
+    }
+
+    #[test]
+    fn each_level_detects_its_own_instance() {
+        for &level in InstructionSet::ALL {
+            let instance = Instance::detect(level);
+            assert_eq!(
+                instance.map(Instance::level),
+                level.available().then_some(level)
+            );
+        }
+        assert!(InstructionSet::Portable.available());
+    }
+
+    #[test]
+    fn levels_are_named_as_the_variable_names_them() {
+        for &level in InstructionSet::ALL {
+            assert_eq!(level.name().parse::<InstructionSet>(), Ok(level));
+            assert_eq!(
+                level.name().to_uppercase().parse::<InstructionSet>(),
+                Ok(level)
+            );
+        }
+        assert_eq!(
+            "sse4".parse::<InstructionSet>(),
+            Err(IsaError::Unknown("sse4".to_string()))
+        );
     }
 }
 
