@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The README's "Loading results" recipes, run for real on the tool's own output.
+"""The guide's "Loading results" recipes (docs/guide.md), run for real on the tool's own output.
 
 Solves the shipped mixed input (tests/data/mixed.csv: every status, kept text columns, jigsaw
-region layouts) to Parquet, CSV and JSON lines, loads each the way the README says (pandas,
+region layouts) to Parquet, CSV and JSON lines, loads each the way the guide says (pandas,
 DuckDB, polars), and checks the types: `solution` a string holding all 81 digits, the counters
 integers with nulls exactly in the `invalid` rows, `line` an integer. The expected values are
 read from the CSV output with Python's own csv module, as plain strings.
@@ -104,7 +104,7 @@ def integer_dtype(dtype):
 
 
 def test_pandas_read_parquet(d, expected):
-    # README: pd.read_parquet("results.parquet", dtype_backend="numpy_nullable")
+    # guide: pd.read_parquet("results.parquet", dtype_backend="numpy_nullable")
     frame = pd.read_parquet(d["parquet"], dtype_backend="numpy_nullable")
     assert pd.api.types.is_string_dtype(frame["solution"].dtype), frame.dtypes
     assert pd.api.types.is_string_dtype(frame["puzzle"].dtype), frame.dtypes
@@ -125,7 +125,7 @@ def test_pyarrow_schema(d, expected):
 
 
 def test_pandas_read_csv(d, expected):
-    # README: pd.read_csv("results.csv", dtype={"puzzle": str, "solution": str},
+    # guide: pd.read_csv("results.csv", dtype={"puzzle": str, "solution": str},
     #                     dtype_backend="numpy_nullable")
     frame = pd.read_csv(d["csv"], dtype={"puzzle": str, "solution": str},
                         dtype_backend="numpy_nullable")
@@ -136,7 +136,7 @@ def test_pandas_read_csv(d, expected):
 
 
 def test_pandas_read_json_lines(d, expected):
-    # README: pd.read_json("results.jsonl", lines=True, dtype=False,
+    # guide: pd.read_json("results.jsonl", lines=True, dtype=False,
     #                      dtype_backend="numpy_nullable")
     frame = pd.read_json(d["jsonl"], lines=True, dtype=False, dtype_backend="numpy_nullable")
     assert pd.api.types.is_string_dtype(frame["solution"].dtype), frame.dtypes
@@ -146,13 +146,13 @@ def test_pandas_read_json_lines(d, expected):
 
 
 def test_the_json_float_trap_is_real(d, expected):
-    # Without dtype=False pandas turns the 81-digit strings into floats: what the README warns of.
+    # Without dtype=False pandas turns the 81-digit strings into floats: what the guide warns of.
     frame = pd.read_json(d["jsonl"], lines=True)
     assert frame["solution"].dtype == "float64", frame["solution"].dtype
 
 
 def test_duckdb_parquet(d, expected):
-    # README: duckdb.sql("SELECT * FROM 'results.parquet'")
+    # guide: duckdb.sql("SELECT * FROM 'results.parquet'")
     relation = duckdb.sql(f"SELECT * FROM '{d['parquet']}'")
     types = dict(zip(relation.columns, map(str, relation.dtypes)))
     assert types["solution"] == "VARCHAR" and types["puzzle"] == "VARCHAR", types
@@ -161,7 +161,7 @@ def test_duckdb_parquet(d, expected):
     rows = relation.fetchall()
     columns = relation.columns
     check_frame(expected, lambda c: [r[columns.index(c)] for r in rows], "duckdb parquet")
-    # README: duckdb.sql("SELECT status, avg(recursions) FROM 'results.parquet' GROUP BY status")
+    # guide: duckdb.sql("SELECT status, avg(recursions) FROM 'results.parquet' GROUP BY status")
     by_status = dict(duckdb.sql(
         f"SELECT status, avg(recursions) FROM '{d['parquet']}' GROUP BY status").fetchall())
     assert by_status["invalid"] is None and by_status["gave_up"] == 100, by_status
@@ -172,7 +172,7 @@ def test_duckdb_parquet(d, expected):
 
 
 def test_duckdb_read_csv(d, expected):
-    # README: duckdb.sql("SELECT * FROM read_csv('results.csv', types={'solution': 'VARCHAR'})")
+    # guide: duckdb.sql("SELECT * FROM read_csv('results.csv', types={'solution': 'VARCHAR'})")
     relation = duckdb.sql(
         f"SELECT * FROM read_csv('{d['csv']}', types={{'solution': 'VARCHAR'}})")
     types = dict(zip(relation.columns, map(str, relation.dtypes)))
@@ -186,7 +186,7 @@ def test_duckdb_read_csv(d, expected):
 
 
 def test_polars(d, expected):
-    # README: pl.read_parquet("results.parquet");
+    # guide: pl.read_parquet("results.parquet");
     #         pl.read_csv("results.csv", schema_overrides={"puzzle": pl.String, "solution": pl.String})
     frame = pl.read_parquet(d["parquet"])
     assert frame.schema["solution"] == pl.String
