@@ -4,6 +4,7 @@ mod algorithms;
 mod canon_cmd;
 mod corpus;
 mod differential;
+mod doc_examples;
 mod fuzz_corpus;
 mod generate_cmd;
 mod hostile_input;
