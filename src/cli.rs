@@ -12,6 +12,7 @@ use sudoku_bulk::command::config::{
 };
 use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
+use sudoku_bulk::format::parquet::ParquetCompression;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::generate::{GenerateOptions, GivensRange, Regions, Symmetry};
 use sudoku_bulk::pipeline::{
@@ -102,6 +103,12 @@ struct OutputArgs {
     #[arg(long, value_name = "FORMAT",
           value_parser = format_names(OutputFormat::ALL.iter().map(|f| f.name())))]
     output_format: Option<String>,
+
+    /// Parquet output: the codec of its pages: `snappy` (as pyarrow and DuckDB write), `none`
+    /// (the least CPU), or `zstd` (the smallest file, solutions compressed too).
+    #[arg(long, value_name = "CODEC", default_value = "snappy", ignore_case = true,
+          value_parser = format_names(ParquetCompression::ALL.iter().map(|c| c.name())))]
+    parquet_compression: String,
 
     /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
     /// input) [default: one per core].
@@ -429,6 +436,11 @@ struct GenerateArgs {
           value_parser = format_names(["line"].into_iter().chain(OutputFormat::ALL.iter().map(|f| f.name()))))]
     output_format: Option<String>,
 
+    /// Parquet output: the codec of its pages: `snappy`, `none` or `zstd` (as for solve).
+    #[arg(long, value_name = "CODEC", default_value = "snappy", ignore_case = true,
+          value_parser = format_names(ParquetCompression::ALL.iter().map(|c| c.name())))]
+    parquet_compression: String,
+
     /// Worker threads [default: one per core].
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
     threads: Option<usize>,
@@ -485,6 +497,10 @@ impl GenerateArgs {
             },
             count: self.count,
             output,
+            parquet_compression: parquet_compression(
+                &self.parquet_compression,
+                format == GeneratedFormat::Rows(OutputFormat::Parquet),
+            )?,
             format,
             threads: config::threads(self.threads)?,
             quiet: self.quiet,
@@ -674,6 +690,15 @@ where
     name.parse().expect("clap accepts only known names")
 }
 
+/// `--parquet-compression`, which only a Parquet output takes.
+fn parquet_compression(name: &str, parquet: bool) -> Result<ParquetCompression, ConfigError> {
+    let codec = parse_known::<ParquetCompression>(name);
+    if codec != ParquetCompression::default() && !parquet {
+        return Err(ConfigError::CompressionWithoutParquet);
+    }
+    Ok(codec)
+}
+
 fn bulk(
     input: InputArgs,
     output: OutputArgs,
@@ -717,6 +742,10 @@ fn bulk(
                 regions: input.regions_column,
             },
             output_format,
+            parquet_compression: parquet_compression(
+                &output.parquet_compression,
+                output_format == OutputFormat::Parquet,
+            )?,
             ..Settings::new(job, config::threads(output.threads)?)
         },
         checkpoints: Checkpoints {

@@ -117,12 +117,10 @@ pub(crate) fn summarize_batch(
                 _ => None,
             },
         });
-        stats::table::summarize(cells, by)
+        stats::table::summarize(cells, by, usize::MAX)
     });
-    let summary = summary.map_err(|mut e| {
-        e.index += before;
-        PyValueError::new_err(format!("results: {e}"))
-    })?;
+    let summary =
+        summary.map_err(|e| PyValueError::new_err(format!("results: {}", e.after(before))))?;
     total
         .merge(&summary)
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;

@@ -57,6 +57,8 @@ pub struct GenerateRun {
     pub output: Target,
     /// How they are written.
     pub format: GeneratedFormat,
+    /// Parquet output: the codec of its pages.
+    pub parquet_compression: crate::format::parquet::ParquetCompression,
     /// Worker threads.
     pub threads: usize,
     /// No progress bar and no summary line.
@@ -348,6 +350,12 @@ pub enum ConfigError {
         "Parquet output is binary: give -o FILE.parquet, or redirect standard output to a file"
     )]
     ParquetToTerminal,
+    /// `--parquet-compression` other than the default for an output that is not Parquet.
+    #[error(
+        "--parquet-compression applies to Parquet output only: give -o FILE.parquet or \
+         --output-format parquet, or leave it out"
+    )]
+    CompressionWithoutParquet,
     /// `--bins` that is neither `none`, a count nor edges.
     #[error("--bins {given}: {problem}")]
     Bins {

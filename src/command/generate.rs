@@ -52,21 +52,12 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
         .thread_name(|i| format!("sudoku-bulk-{i}"))
         .build()
         .map_err(|e| RunError::Threads(e.to_string()))?;
-    let jigsaw = match &run.options.regions {
-        Regions::Standard => false,
-        Regions::Layout(layout) => !layout.is_standard(),
-        Regions::RandomJigsaw { .. } => true,
-    };
+    let jigsaw = is_jigsaw(&run.options.regions);
     let rows = match run.format {
         GeneratedFormat::Line => None,
         GeneratedFormat::Rows(format) => {
-            let mut columns: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
-            let mut kinds = KINDS.to_vec();
-            if jigsaw {
-                columns.push(crate::format::csv::REGIONS_NAME.to_string());
-                kinds.push(ColumnKind::Text);
-            }
-            Some(RowWriter::new(format, columns, kinds))
+            let (columns, kinds) = columns(jigsaw);
+            Some(RowWriter::new(format, columns, kinds).compressing(run.parquet_compression))
         }
     };
     let mut files = RunFiles::new();
@@ -141,6 +132,49 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
         ));
     }
     Ok(Exit::Success)
+}
+
+/// Whether the puzzles of `regions` are jigsaws (their rows end with a `regions` column).
+pub fn is_jigsaw(regions: &Regions) -> bool {
+    match regions {
+        Regions::Standard => false,
+        Regions::Layout(layout) => !layout.is_standard(),
+        Regions::RandomJigsaw { .. } => true,
+    }
+}
+
+/// The columns of `generate` rows and their types: [`COLUMNS`], and `regions` for jigsaws.
+pub fn columns(jigsaw: bool) -> (Vec<String>, Vec<ColumnKind>) {
+    let mut columns: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let mut kinds = KINDS.to_vec();
+    if jigsaw {
+        columns.push(crate::format::csv::REGIONS_NAME.to_string());
+        kinds.push(ColumnKind::Text);
+    }
+    (columns, kinds)
+}
+
+/// The rows of puzzles `indexes`, made on `pool` and written by `rows` in index order (the
+/// Python package's `generate`, a chunk at a time; with a Parquet writer, columns).
+pub fn rows_of(
+    generator: &Generator,
+    pool: &rayon::ThreadPool,
+    indexes: std::ops::Range<u64>,
+    rows: &RowWriter,
+) -> Result<Rows, crate::generate::GenerateError> {
+    let jigsaw = is_jigsaw(&generator.options().regions);
+    let made: Vec<_> = pool.install(|| {
+        indexes
+            .clone()
+            .into_par_iter()
+            .map(|i| generator.puzzle(i))
+            .collect()
+    });
+    let mut out = rows.rows(made.len());
+    for (index, generated) in indexes.zip(made) {
+        write_puzzle(Some(rows), index, &generated?, jigsaw, &mut out);
+    }
+    Ok(out)
 }
 
 /// Appends one puzzle: `PUZZLE SOLUTION` in the line format, else a row.

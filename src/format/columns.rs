@@ -281,6 +281,30 @@ impl ColumnBatch {
         all
     }
 
+    /// Appends rows `rows` of `other`, whose columns are of the same kinds.
+    pub fn append_rows(&mut self, other: &ColumnBatch, rows: std::ops::Range<usize>) {
+        for (column, more) in self.columns.iter_mut().zip(&other.columns) {
+            match (column, more) {
+                (Column::Text(a), Column::Text(b)) => {
+                    let (start, end) = (b.offsets[rows.start], b.offsets[rows.end]);
+                    let base = a.data.len();
+                    a.data.extend_from_slice(&b.data[start..end]);
+                    a.offsets.extend(
+                        b.offsets[rows.start + 1..=rows.end]
+                            .iter()
+                            .map(|o| base + o - start),
+                    );
+                    a.valid.extend_from_slice(&b.valid[rows.clone()]);
+                }
+                (Column::Count(a), Column::Count(b)) => {
+                    a.values.extend_from_slice(&b.values[rows.clone()]);
+                    a.valid.extend_from_slice(&b.valid[rows.clone()]);
+                }
+                _ => panic!("columns of another kind appended"),
+            }
+        }
+    }
+
     /// Appends the rows of `other`, whose columns are of the same kinds.
     pub fn append(&mut self, other: &ColumnBatch) {
         for (column, more) in self.columns.iter_mut().zip(&other.columns) {

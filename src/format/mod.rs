@@ -343,12 +343,11 @@ pub enum HeaderError {
         detail: String,
     },
     /// A Parquet column whose pages are compressed with a codec this build cannot read (it
-    /// reads uncompressed and Snappy pages only).
+    /// reads uncompressed, Snappy, gzip, LZ4, zstd and Brotli pages: LZO only is not read).
     #[error(
         "column {column} is compressed with {codec}, which this build does not read (it reads \
-         Snappy and uncompressed Parquet): write the file again with Snappy, e.g. \
-         pyarrow.parquet.write_table(table, path, compression='snappy') or polars \
-         DataFrame.write_parquet(path, compression='snappy')"
+         uncompressed, Snappy, gzip, LZ4, zstd and Brotli Parquet): write the file again with \
+         another codec, e.g. pyarrow.parquet.write_table(table, path, compression='zstd')"
     )]
     ParquetCodec {
         /// The first column read that is compressed so.

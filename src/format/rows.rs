@@ -106,6 +106,8 @@ pub struct RowWriter {
     keys: Vec<Vec<u8>>,
     /// Rows written out and given back, filled again by [`RowWriter::rows`].
     spare: Arc<SpareRows>,
+    /// Parquet: the codec of the pages.
+    compression: parquet::ParquetCompression,
 }
 
 impl RowWriter {
@@ -122,7 +124,14 @@ impl RowWriter {
             kinds,
             keys,
             spare: Arc::default(),
+            compression: Default::default(),
         }
+    }
+
+    /// Parquet: compresses the pages with `compression` (Snappy by default).
+    pub fn compressing(mut self, compression: parquet::ParquetCompression) -> Self {
+        self.compression = compression;
+        self
     }
 
     /// Keeps as many as `limit` rows written out, for later batches to format into (none by
@@ -189,8 +198,13 @@ impl RowWriter {
             }
             OutputFormat::Parquet => {
                 assert!(!continued, "a Parquet output cannot be continued");
-                let writer =
-                    parquet::ParquetWriter::new(out, &self.columns, &self.kinds, metadata)?;
+                let writer = parquet::ParquetWriter::new(
+                    out,
+                    &self.columns,
+                    &self.kinds,
+                    metadata,
+                    self.compression,
+                )?;
                 Destination::Parquet(Box::new(writer.recycling(Arc::clone(&self.spare))))
             }
         };

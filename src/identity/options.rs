@@ -55,6 +55,15 @@ pub fn of(settings: &Settings) -> Options {
         ],
     };
     options.extend(job.into_iter().map(|(n, v)| (n.to_string(), v)));
+    // A Parquet output's codec, listed only when it is not the default (Snappy), as above.
+    if settings.output_format == crate::format::OutputFormat::Parquet
+        && settings.parquet_compression != Default::default()
+    {
+        options.insert(
+            "parquet_compression".to_string(),
+            json!(settings.parquet_compression.name()),
+        );
+    }
     // Counting canonical forms changes the summary; listed only when on, so that runs made
     // before the option existed compare equal to runs without it.
     if settings.canonical {

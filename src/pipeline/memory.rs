@@ -14,16 +14,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use super::canon::{CanonOptions, Dedupe, Verdict};
 use super::error::RunError;
 use super::feed::{Feed, Item};
 use super::pool::{CancelOnDrop, Running, Work};
-use super::settings::Settings;
+use super::settings::{Job, Settings};
 use super::{Original, Shape};
 use crate::files::Input;
 use crate::format::columns::{ColumnBatch, ColumnKind};
 use crate::format::{OutputFormat, Record, RowWriter, Rows};
+
+/// How long dropping a [`ColumnRun`] waits for its thread to stop, at most.
+pub const END_WAIT: Duration = Duration::from_millis(500);
 
 /// Where the records of a [`ColumnRun`] come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +67,8 @@ enum Message {
 pub struct ColumnRun {
     columns: Vec<String>,
     kinds: Vec<ColumnKind>,
+    /// Whether `columns` and `kinds` are known ([`ColumnRun::columns_within`]).
+    named: bool,
     /// `None` once the run has ended (or been dropped).
     receiver: Option<Receiver<Result<Message, RunError>>>,
     /// Set to stop the run's thread and the batches in the pool.
@@ -75,6 +81,15 @@ impl ColumnRun {
     /// first chunk has been read: whether the records carry their own region layouts decides
     /// them). An input that cannot be opened or does not fit its format is an error here.
     pub fn start(source: RecordSource, settings: Settings) -> Result<ColumnRun, RunError> {
+        let mut run = ColumnRun::begin(source, settings)?;
+        while !run.columns_within(Duration::from_secs(3600))? {}
+        Ok(run)
+    }
+
+    /// Starts the run in a thread of its own and returns at once: its columns are known once
+    /// [`ColumnRun::columns_within`] says so, which a caller that must stay interruptible (the
+    /// first chunk of a pipe that sends nothing never comes) waits for a little at a time.
+    pub fn begin(source: RecordSource, settings: Settings) -> Result<ColumnRun, RunError> {
         let stop = Arc::new(AtomicBool::new(false));
         // One finished chunk waits in the channel while the pool works on the next two.
         let (sender, receiver) = sync_channel(1);
@@ -90,23 +105,35 @@ impl ColumnRun {
                 })
                 .map_err(|e| RunError::Threads(e.to_string()))?
         };
-        let mut run = ColumnRun {
+        Ok(ColumnRun {
             columns: Vec::new(),
             kinds: Vec::new(),
+            named: false,
             receiver: Some(receiver),
             stop,
             thread: Some(thread),
-        };
-        match run.receive(None)? {
+        })
+    }
+
+    /// Waits at most `wait` for the run's columns (known after its first chunk has been read);
+    /// whether they are known. An input that cannot be opened or does not fit its format is an
+    /// error here.
+    pub fn columns_within(&mut self, wait: Duration) -> Result<bool, RunError> {
+        if self.named {
+            return Ok(true);
+        }
+        let ended = || RunError::Threads("the run ended before naming its columns".to_string());
+        match self.receive(Some(wait))? {
             Some(Message::Columns(columns, kinds)) => {
-                run.columns = columns;
-                run.kinds = kinds;
-                Ok(run)
+                self.columns = columns;
+                self.kinds = kinds;
+                self.named = true;
+                Ok(true)
             }
             // The thread sends its columns before any rows, or fails.
-            Some(Message::Rows(_)) | None => Err(RunError::Threads(
-                "the run ended before naming its columns".to_string(),
-            )),
+            Some(Message::Rows(_)) => Err(ended()),
+            None if self.receiver.is_some() => Ok(false),
+            None => Err(ended()),
         }
     }
 
@@ -155,14 +182,22 @@ impl ColumnRun {
         }
     }
 
-    /// Stops the run's thread (at its next record or chunk) and waits for it.
+    /// Stops the run's thread (at its next record or chunk) and waits for it, [`END_WAIT`] at
+    /// most: a thread blocked in a read of an input that sends nothing (a stalled pipe) cannot
+    /// be woken, and is left to end on its own when the read returns, the stop flag set.
     fn end(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         // Without a receiver the thread's next send fails, so it cannot block on a full channel.
         drop(self.receiver.take());
         if let Some(thread) = self.thread.take() {
-            // A panic in the thread has already said what it was; its run simply ends.
-            let _ = thread.join();
+            let deadline = Instant::now() + END_WAIT;
+            while !thread.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if thread.is_finished() {
+                // A panic in the thread has already said what it was; its run simply ends.
+                let _ = thread.join();
+            }
         }
     }
 }
@@ -259,12 +294,20 @@ fn stream(
     {
         return Ok(());
     }
+    // `canon` with dedupe: the first row of each class only, as the command line writes.
+    let mut dedupe = match settings.job {
+        Job::Canon(CanonOptions {
+            dedupe: Some(options),
+        }) => Some(Dedupe::new(options)),
+        _ => None,
+    };
     let mut previous: Option<Running> = None;
     loop {
         let items = next()?;
         let started = (!items.is_empty()).then(|| Work::start(&work, pool, items));
         if let Some(running) = previous.take() {
-            let rows = gather(running.wait(stop, &work.cancel, &mut ()).0, &work.writer)?;
+            let batches = running.wait(stop, &work.cancel, &mut ()).0;
+            let rows = gather(batches, &work.writer, dedupe.as_mut())?;
             if sender.send(Ok(Message::Rows(rows))).is_err() {
                 return Ok(());
             }
@@ -276,17 +319,37 @@ fn stream(
 }
 
 /// The rows of a chunk's batches, in order, as one batch of columns (the batches' own go back to
-/// `writer`); the first batch that stopped early (an interrupt, a solver bug) ends the run with
-/// its error.
-fn gather(batches: Vec<super::pool::Batch>, writer: &RowWriter) -> Result<ColumnBatch, RunError> {
+/// `writer`), with `dedupe` only the first row of each class; the first batch that stopped
+/// early (an interrupt, a solver bug) ends the run with its error.
+fn gather(
+    batches: Vec<super::pool::Batch>,
+    writer: &RowWriter,
+    mut dedupe: Option<&mut Dedupe>,
+) -> Result<ColumnBatch, RunError> {
     let mut parts = Vec::with_capacity(batches.len());
     for batch in batches {
-        match batch.rows {
-            Rows::Columns(columns) => parts.push(columns),
+        let columns = match batch.rows {
+            Rows::Columns(columns) => columns,
             Rows::Text(_) => unreachable!("a columnar run's batches hold columns"),
-        }
+        };
         if let Some(error) = batch.stop {
             return Err(error);
+        }
+        match dedupe.as_deref_mut() {
+            None => parts.push(columns),
+            Some(dedupe) => {
+                // Each row's class says where it ends (a row count, with columns).
+                let mut firsts = ColumnBatch::new(writer.kinds());
+                let mut start = 0;
+                for row in &batch.classes {
+                    if dedupe.judge(row)? == Verdict::Write {
+                        firsts.append_rows(&columns, start..row.end);
+                    }
+                    start = row.end;
+                }
+                writer.give_back([Rows::Columns(columns)]);
+                parts.push(firsts);
+            }
         }
     }
     let rows = ColumnBatch::gathered(writer.kinds(), &parts);

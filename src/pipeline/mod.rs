@@ -241,7 +241,8 @@ pub fn run(
         columns(settings, &shape),
         column_kinds(settings, &shape),
     )
-    .keeping_spare(3 * settings.chunk.batches());
+    .keeping_spare(3 * settings.chunk.batches())
+    .compressing(settings.parquet_compression);
     let names = inputs.iter().map(|i| i.name.clone()).collect();
     let work = Arc::new(Work::new(settings.clone(), writer, names, shape));
     // Whatever way this function returns, batches still running stop at their next record.

@@ -2,6 +2,7 @@
 //! besides its inputs and output.
 
 use crate::files::digest::Prefix;
+use crate::format::parquet::ParquetCompression;
 use crate::format::{Columns, InputFormat, OutputFormat};
 use crate::layout::Layout;
 use crate::shard::Shard;
@@ -139,6 +140,8 @@ pub struct Settings {
     pub columns: Columns,
     /// The output format.
     pub output_format: OutputFormat,
+    /// Parquet output: the codec of its pages.
+    pub parquet_compression: ParquetCompression,
     /// Worker threads, at most: a run starts no more than its batches can keep busy.
     pub threads: usize,
     /// Records to skip (read but neither handled nor written) at the start of the inputs, across
@@ -173,6 +176,7 @@ impl Settings {
             input_format: None,
             columns: Columns::default(),
             output_format: OutputFormat::Csv,
+            parquet_compression: ParquetCompression::default(),
             threads,
             skip_records: 0,
             consumed: Vec::new(),

@@ -23,14 +23,56 @@ pub struct RowCells<'a> {
     pub record: Option<RecordRef<'a>>,
 }
 
-/// A row that is not a result row of `solve`.
+/// A row that is not a result row of `solve`, or one group too many.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("row {index} (counting from 0): {problem}")]
-pub struct TableError {
-    /// The row's position among the rows given, from 0.
-    pub index: u64,
-    /// What is wrong with it.
-    pub problem: RowProblem,
+pub enum TableError {
+    /// A row that is not a result row of `solve`.
+    #[error("row {index} (counting from 0): {problem}")]
+    Row {
+        /// The row's position among the rows given, from 0.
+        index: u64,
+        /// What is wrong with it.
+        problem: RowProblem,
+    },
+    /// More groups than allowed (as `stats --max-groups`).
+    #[error(
+        "row {index} (counting from 0): more than {max} distinct values of '{column}' to group \
+         by: group by a column with fewer values, or give max_groups=N to allow more (each group \
+         takes about half a kilobyte)"
+    )]
+    TooManyGroups {
+        /// The row that made one group too many, from 0.
+        index: u64,
+        /// The grouping column.
+        column: String,
+        /// The most groups allowed.
+        max: usize,
+    },
+}
+
+impl TableError {
+    /// The same error, its row counted `rows` further (rows summarised before these).
+    pub fn after(mut self, rows: u64) -> TableError {
+        match &mut self {
+            TableError::Row { index, .. } | TableError::TooManyGroups { index, .. } => {
+                *index += rows
+            }
+        }
+        self
+    }
+}
+
+/// Refuses `summary` when it has more than `max_groups` groups; `index` is the row that made
+/// the last one.
+pub fn check_groups(summary: &Summary, max_groups: usize, index: u64) -> Result<(), TableError> {
+    match summary.by() {
+        Some(column) if summary.groups().len() > max_groups => Err(TableError::TooManyGroups {
+            index,
+            column: column.to_string(),
+            max: max_groups,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Summarises rows given cell by cell; with `by`, grouped by each row's [`RowCells::group`].
@@ -41,6 +83,7 @@ pub struct TableError {
 pub fn summarize<'a>(
     rows: impl IntoIterator<Item = RowCells<'a>>,
     by: Option<&str>,
+    max_groups: usize,
 ) -> Result<Summary, TableError> {
     let mut summary = match by {
         Some(column) => Summary::grouped_by(column),
@@ -48,7 +91,7 @@ pub fn summarize<'a>(
     };
     for (index, cells) in (0u64..).zip(rows) {
         let group = by.map(|_| cells.group.unwrap_or(""));
-        let problem = |problem| TableError { index, problem };
+        let problem = |problem| TableError::Row { index, problem };
         let row = build_row(
             cells.status.unwrap_or("").as_bytes(),
             |i| Ok(cells.counters[i]),
@@ -61,6 +104,7 @@ pub fn summarize<'a>(
             Some(record) => summary.add(&row.about(record)),
             None => summary.add(&row),
         }
+        check_groups(&summary, max_groups, index)?;
     }
     Ok(summary)
 }
@@ -119,13 +163,43 @@ mod tests {
                 record: about(4),
             },
         ];
-        let summary = summarize(rows, Some("level")).unwrap();
+        let summary = summarize(rows, Some("level"), usize::MAX).unwrap();
         assert_eq!(summary, read);
         assert_eq!(summary.status().get(SolveStatus::Invalid), 1);
-        assert_eq!(summarize(rows, None).unwrap(), read.clone().ungrouped());
+        assert_eq!(
+            summarize(rows, None, usize::MAX).unwrap(),
+            read.clone().ungrouped()
+        );
         // Without the records, the hardest are not known: another summary.
         let anonymous = rows.map(|r| RowCells { record: None, ..r });
-        assert_ne!(summarize(anonymous, Some("level")).unwrap(), read);
+        assert_ne!(
+            summarize(anonymous, Some("level"), usize::MAX).unwrap(),
+            read
+        );
+    }
+
+    #[test]
+    fn rows_making_more_groups_than_allowed_are_refused_at_the_first_too_many() {
+        // Issue 33, case 7: Python's summarize(by=...) had no bound (196,632 groups took 3 GB).
+        let values = ["1", "2", "3", "1"];
+        let rows = values.map(|v| RowCells {
+            status: Some("solved"),
+            counters: [1; 7].map(Some),
+            group: Some(v),
+            ..RowCells::default()
+        });
+        assert_eq!(summarize(rows, Some("id"), 3).unwrap().groups().len(), 3);
+        let error = summarize(rows, Some("id"), 2).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "row 2 (counting from 0): more than 2 distinct values of 'id' to group by: group by \
+             a column with fewer values, or give max_groups=N to allow more (each group takes \
+             about half a kilobyte)"
+        );
+        assert_eq!(
+            error.after(10).to_string()[..23],
+            *"row 12 (counting from 0"
+        );
     }
 
     #[test]
@@ -139,12 +213,12 @@ mod tests {
             counters: [Some(1), None, Some(1), Some(1), Some(1), Some(1), Some(1)],
             ..good
         };
-        let error = summarize([good, missing], None).unwrap_err();
+        let error = summarize([good, missing], None, usize::MAX).unwrap_err();
         assert_eq!(
             error.to_string(),
             "row 1 (counting from 0): max_depth is empty in a 'solved' row"
         );
-        let error = summarize([RowCells::default()], None).unwrap_err();
+        let error = summarize([RowCells::default()], None, usize::MAX).unwrap_err();
         assert_eq!(
             error.to_string(),
             "row 0 (counting from 0): no field 'status'"
@@ -154,7 +228,7 @@ mod tests {
             ..good
         };
         assert!(
-            summarize([verify], None)
+            summarize([verify], None, usize::MAX)
                 .unwrap_err()
                 .to_string()
                 .contains("comes from verify")
@@ -172,12 +246,12 @@ mod tests {
             counters: [1, 1, 0, 0, 50, 14, 82].map(Some),
             ..row
         };
-        assert!(summarize([row, too_many], None).is_err());
+        assert!(summarize([row, too_many], None, usize::MAX).is_err());
         let two = RowCells {
             solutions: Some(2),
             ..row
         };
-        assert!(summarize([row], None).is_ok());
-        assert!(summarize([two], None).is_err());
+        assert!(summarize([row], None, usize::MAX).is_ok());
+        assert!(summarize([two], None, usize::MAX).is_err());
     }
 }

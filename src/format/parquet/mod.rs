@@ -5,7 +5,8 @@
 //! `solutions`, the search counters) are unsigned 64-bit integers, null where no search ran;
 //! everything else is a UTF-8 string (the grids, `status`, `error`, `file`, kept columns and
 //! `regions`), dictionary-encoded except the grids, whose values are nearly all distinct. Pages
-//! are compressed with [`writer::COMPRESSION`]. Row groups hold at most
+//! are compressed with the run's [`writer::ParquetCompression`] (Snappy unless asked otherwise).
+//! Row groups hold at most
 //! [`writer::ROW_GROUP_ROWS`] rows and [`writer::ROW_GROUP_BYTES`] bytes of values, so memory
 //! stays bounded whatever the input. The file's key-value metadata records the tool version
 //! and the run's options.
@@ -13,11 +14,12 @@
 //! An input is known as Parquet by its magic bytes (`PAR1`, [`crate::files::input`]), and read
 //! from its path ([`reader`]): standard input holding Parquet is refused.
 
+pub mod checked;
 pub mod reader;
 pub mod writer;
 
 pub use reader::ParquetReader;
-pub use writer::ParquetWriter;
+pub use writer::{ParquetCompression, ParquetWriter};
 
 /// The magic bytes at the start (and end) of every Parquet file.
 pub use crate::files::input::PARQUET_MAGIC as MAGIC;
@@ -105,6 +107,7 @@ mod tests {
             &names(),
             &KINDS,
             &[("k".to_string(), "v".to_string())],
+            ParquetCompression::default(),
         )
         .unwrap();
         let mut reused = 0;
@@ -249,7 +252,8 @@ mod tests {
         let names = ["line", "puzzle", "solution"].map(String::from);
         let n = writer::ROW_GROUP_ROWS + 20_000;
         let mut out = Vec::new();
-        let mut file = ParquetWriter::new(&mut out, &names, &kinds, &[]).unwrap();
+        let mut file =
+            ParquetWriter::new(&mut out, &names, &kinds, &[], ParquetCompression::Zstd).unwrap();
         let mut rows = ColumnBatch::new(&kinds);
         for i in 0..n {
             let puzzle = grid_value(i);

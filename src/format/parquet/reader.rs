@@ -30,6 +30,7 @@ use parquet::data_type::{AsBytes, DataType};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescPtr;
 
+use super::checked::CheckedFile;
 use crate::format::columns::TextColumn;
 use crate::format::csv::{self, PUZZLE_NAMES, REGIONS_NAME, SOLUTION_NAMES};
 use crate::format::{
@@ -50,24 +51,46 @@ pub const MAX_VALUE: usize = MAX_LINE;
 /// The largest footer (the file's index, decoded whole) read: a few kilobytes a row group.
 pub const MAX_FOOTER: u64 = 16 << 20;
 
-/// The length of a Parquet file's footer, from its last eight bytes (the length, then `PAR1`).
-fn footer_length(file: &mut File) -> io::Result<u64> {
+/// The length of a Parquet file's footer, from its last eight bytes (the length, then `PAR1`),
+/// checked against the file: a file that does not end with `PAR1`, or whose footer would begin
+/// before its first bytes, was cut short (or is no Parquet file). `size` is the file's length.
+fn footer_length(file: &mut File, size: u64) -> Result<u64, HeaderError> {
     use std::io::{Read, Seek, SeekFrom};
-    let size = file.metadata()?.len();
-    if size < 8 {
-        return Ok(0);
+    let cut = |detail: String| HeaderError::NotParquet { detail };
+    // PAR1, a footer, its length and PAR1: 12 bytes at the least.
+    if size < 12 {
+        return Err(cut(format!(
+            "it is {size} bytes long, cut short: a Parquet file holds 12 at the least"
+        )));
     }
     let mut tail = [0u8; 8];
-    file.seek(SeekFrom::Start(size - 8))?;
-    file.read_exact(&mut tail)?;
-    file.seek(SeekFrom::Start(0))?;
-    let [a, b, c, d, ..] = tail;
-    Ok(u64::from(u32::from_le_bytes([a, b, c, d])))
+    let read = |file: &mut File, tail: &mut [u8; 8]| -> io::Result<()> {
+        file.seek(SeekFrom::Start(size - 8))?;
+        file.read_exact(tail)?;
+        file.seek(SeekFrom::Start(0)).map(drop)
+    };
+    read(file, &mut tail).map_err(|e| cut(format!("its end cannot be read ({e})")))?;
+    let [a, b, c, d, magic @ ..] = tail;
+    if magic != *super::MAGIC {
+        return Err(cut(
+            "it does not end with PAR1, as every whole Parquet file does: it is cut short \
+             (not written to its end, or truncated since)"
+                .to_string(),
+        ));
+    }
+    let footer = u64::from(u32::from_le_bytes([a, b, c, d]));
+    if footer > size - 12 {
+        return Err(cut(format!(
+            "its footer (the file's index) says it is {footer} bytes, but the file holds \
+             {size}: it is cut short or corrupt"
+        )));
+    }
+    Ok(footer)
 }
 
 /// Reads the records of a Parquet file.
 pub struct ParquetReader {
-    file: SerializedFileReader<File>,
+    file: SerializedFileReader<CheckedFile>,
     /// The leaf index of each column read, in the order: puzzle, solution, regions, kept.
     leaves: Vec<usize>,
     /// Which of `leaves` is the puzzle, the solution, the regions column (kept: the rest).
@@ -85,6 +108,9 @@ pub struct ParquetReader {
     next_group: usize,
     /// The open row group's column readers, one per leaf read.
     cursors: Vec<Cursor>,
+    /// The rows the open row group says it holds, and those of them not read yet.
+    group_rows: u64,
+    group_left: u64,
     /// The current batch of rows, one text column per leaf read.
     batch: Vec<TextColumn>,
     /// The rows of the batch whose value is longer than [`MAX_VALUE`] (not copied: an empty
@@ -103,7 +129,8 @@ impl ParquetReader {
             return Err(HeaderError::ParquetSpan.into());
         }
         let mut file = File::open(path)?;
-        let footer = footer_length(&mut file)?;
+        let size = file.metadata()?.len();
+        let footer = footer_length(&mut file, size)?;
         if footer > MAX_FOOTER {
             return Err(HeaderError::NotParquet {
                 detail: format!(
@@ -115,6 +142,7 @@ impl ParquetReader {
             .into());
         }
         // A corrupt file can make the `parquet` crate panic: that is an error of the file.
+        let file = CheckedFile::new(file, size);
         super::contained(|| Self::open_file(file, options)).unwrap_or_else(|panic| {
             Err(HeaderError::NotParquet {
                 detail: format!("the Parquet library failed on it ({panic})"),
@@ -124,7 +152,7 @@ impl ParquetReader {
     }
 
     /// [`ParquetReader::open`] once the footer's size is known to be within bounds.
-    fn open_file(file: File, options: &ReadOptions) -> Result<Self, ReaderError> {
+    fn open_file(file: CheckedFile, options: &ReadOptions) -> Result<Self, ReaderError> {
         let file = SerializedFileReader::new(file).map_err(|e| HeaderError::NotParquet {
             detail: e.to_string(),
         })?;
@@ -237,12 +265,12 @@ impl ParquetReader {
             .iter()
             .map(|&leaf| schema.column(leaf).name().to_string())
             .collect();
-        // A page compressed with a codec this build lacks would fail at its row group: refuse
-        // the file now, saying what to do.
+        // A page compressed with a codec this build lacks (LZO, which no current writer
+        // offers) would fail at its row group: refuse the file now, saying what to do.
         for group in file.metadata().row_groups() {
             for (&leaf, name) in leaves.iter().zip(&leaf_names) {
                 let compression = group.column(leaf).compression();
-                if !matches!(compression, Compression::UNCOMPRESSED | Compression::SNAPPY) {
+                if compression == Compression::LZO {
                     return Err(HeaderError::ParquetCodec {
                         column: name.clone(),
                         codec: codec_name(compression),
@@ -265,6 +293,8 @@ impl ParquetReader {
             names,
             next_group: 0,
             cursors: Vec::new(),
+            group_rows: 0,
+            group_left: 0,
             at: 0,
             rows_before: 0,
         })
@@ -290,6 +320,17 @@ impl ParquetReader {
                 if self.fill_batch()? > 0 {
                     return Ok(true);
                 }
+                // Its pages ended: a row the row group declares and does not hold is a record
+                // lost, which is told (other readers read such a file short, silently).
+                if self.group_left > 0 {
+                    return Err(invalid(format!(
+                        "row group {} says it holds {} rows, but its pages hold {}: the file is \
+                         corrupt",
+                        self.next_group,
+                        self.group_rows,
+                        self.group_rows - self.group_left
+                    )));
+                }
                 self.cursors.clear();
             }
             if self.next_group >= self.file.num_row_groups() {
@@ -297,9 +338,11 @@ impl ParquetReader {
             }
             let group = self.file.get_row_group(self.next_group).map_err(invalid)?;
             self.next_group += 1;
-            if group.metadata().num_rows() == 0 {
+            if group.metadata().num_rows() <= 0 {
                 continue;
             }
+            self.group_rows = group.metadata().num_rows() as u64;
+            self.group_left = self.group_rows;
             self.cursors = self
                 .leaves
                 .iter()
@@ -316,6 +359,7 @@ impl ParquetReader {
             if self.cursors.is_empty() {
                 // No column is read (stats asking for none): count the rows alone.
                 let rows = group.metadata().num_rows() as usize;
+                self.group_left = 0;
                 self.batch = vec![TextColumn::default()];
                 self.batch[0].valid = vec![false; rows];
                 return Ok(true);
@@ -337,13 +381,16 @@ impl ParquetReader {
             false => BATCH_ROWS,
         };
         let mut rows = 0;
-        while rows < BATCH_ROWS {
+        while rows < BATCH_ROWS && self.group_left > 0 {
             let held: usize = self.batch.iter().map(|c| c.data.len()).sum();
             let fit = BATCH_BYTES.saturating_sub(held) / most_per_row;
             if fit == 0 && rows > 0 {
                 break;
             }
-            let wanted = fit.clamp(1, BATCH_ROWS - rows).min(most_per_round);
+            let wanted = fit
+                .clamp(1, BATCH_ROWS - rows)
+                .min(most_per_round)
+                .min(usize::try_from(self.group_left).unwrap_or(usize::MAX));
             let mut read = None;
             for ((cursor, column), long) in self
                 .cursors
@@ -358,6 +405,7 @@ impl ParquetReader {
             }
             let read = read.unwrap_or(0);
             rows += read;
+            self.group_left -= read as u64;
             if read < wanted {
                 break;
             }
