@@ -55,6 +55,7 @@ mod forcing;
 mod houses;
 mod intersections;
 mod render;
+pub mod se;
 mod single_digit;
 mod singles;
 mod step;

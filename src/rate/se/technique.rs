@@ -1,0 +1,164 @@
+//! Sudoku Explainer's techniques as this rater knows them: each one's name (SE's own) and its
+//! base difficulty.
+
+use std::fmt;
+
+/// A technique of Sudoku Explainer 1.2.1.3's rating, in SE's order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SeTechnique {
+    /// The last empty cell of a block, row or column (SE: "Hidden Single", 1.0).
+    FullHouse,
+    /// A digit with one place left in a block (1.2).
+    HiddenSingleBlock,
+    /// A digit with one place left in a row or column (1.5).
+    HiddenSingleLine,
+    /// A pointing whose eliminations leave a hidden single in another block (1.7).
+    DirectPointing,
+    /// A claiming whose eliminations leave a hidden single in another row or column (1.9).
+    DirectClaiming,
+    /// A hidden pair whose eliminations leave a hidden single in its region (2.0).
+    DirectHiddenPair,
+    /// A cell with one candidate left (2.3).
+    NakedSingle,
+    /// A hidden triplet whose eliminations leave a hidden single in its region (2.5).
+    DirectHiddenTriplet,
+    /// A digit of a block confined to one row or column (2.6).
+    Pointing,
+    /// A digit of a row or column confined to one block (2.8).
+    Claiming,
+    /// Two cells of a region with the same two candidates (3.0).
+    NakedPair,
+    /// A digit confined to two cross lines in two lines (3.2).
+    XWing,
+    /// Two digits confined to the same two cells of a region (3.4).
+    HiddenPair,
+    /// Three cells of a region with three candidates between them (3.6).
+    NakedTriplet,
+    /// The three-line fish (3.8).
+    Swordfish,
+    /// Three digits confined to the same three cells of a region (4.0).
+    HiddenTriplet,
+    /// Three bivalue cells xy, xz, yz: z leaves the cells seeing xz and yz (4.2).
+    XyWing,
+    /// An xyz cell with two bivalue wings: z leaves the cells seeing all three (4.4).
+    XyzWing,
+    /// A unique rectangle or loop, types 1 to 4 (4.5 and up with the loop's length).
+    UniqueLoop,
+    /// Four cells of a region with four candidates between them (5.0).
+    NakedQuad,
+    /// The four-line fish (5.2).
+    Jellyfish,
+    /// Four digits confined to the same four cells of a region (5.4).
+    HiddenQuad,
+    /// The bivalue universal grave, types 1 to 4 (5.6 to 6.0).
+    Bug,
+    /// Aligned pair exclusion (6.2).
+    AlignedPairExclusion,
+}
+
+impl SeTechnique {
+    /// How many techniques there are.
+    pub const COUNT: usize = 24;
+
+    /// Every technique, in SE's order of preference.
+    pub const ALL: [SeTechnique; SeTechnique::COUNT] = [
+        SeTechnique::FullHouse,
+        SeTechnique::HiddenSingleBlock,
+        SeTechnique::HiddenSingleLine,
+        SeTechnique::DirectPointing,
+        SeTechnique::DirectClaiming,
+        SeTechnique::DirectHiddenPair,
+        SeTechnique::NakedSingle,
+        SeTechnique::DirectHiddenTriplet,
+        SeTechnique::Pointing,
+        SeTechnique::Claiming,
+        SeTechnique::NakedPair,
+        SeTechnique::XWing,
+        SeTechnique::HiddenPair,
+        SeTechnique::NakedTriplet,
+        SeTechnique::Swordfish,
+        SeTechnique::HiddenTriplet,
+        SeTechnique::XyWing,
+        SeTechnique::XyzWing,
+        SeTechnique::UniqueLoop,
+        SeTechnique::NakedQuad,
+        SeTechnique::Jellyfish,
+        SeTechnique::HiddenQuad,
+        SeTechnique::Bug,
+        SeTechnique::AlignedPairExclusion,
+    ];
+
+    /// The position in [`SeTechnique::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The name written in outputs.
+    pub fn name(self) -> &'static str {
+        use SeTechnique as T;
+        match self {
+            T::FullHouse => "Full House",
+            T::HiddenSingleBlock => "Hidden Single (block)",
+            T::HiddenSingleLine => "Hidden Single (line)",
+            T::DirectPointing => "Direct Pointing",
+            T::DirectClaiming => "Direct Claiming",
+            T::DirectHiddenPair => "Direct Hidden Pair",
+            T::NakedSingle => "Naked Single",
+            T::DirectHiddenTriplet => "Direct Hidden Triplet",
+            T::Pointing => "Pointing",
+            T::Claiming => "Claiming",
+            T::NakedPair => "Naked Pair",
+            T::XWing => "X-Wing",
+            T::HiddenPair => "Hidden Pair",
+            T::NakedTriplet => "Naked Triplet",
+            T::Swordfish => "Swordfish",
+            T::HiddenTriplet => "Hidden Triplet",
+            T::XyWing => "XY-Wing",
+            T::XyzWing => "XYZ-Wing",
+            T::UniqueLoop => "Unique Rectangle/Loop",
+            T::NakedQuad => "Naked Quad",
+            T::Jellyfish => "Jellyfish",
+            T::HiddenQuad => "Hidden Quad",
+            T::Bug => "Bivalue Universal Grave",
+            T::AlignedPairExclusion => "Aligned Pair Exclusion",
+        }
+    }
+
+    /// The difficulty of a plain step of this technique; unique loops and BUGs add to it
+    /// (see [`super::SeStep::difficulty`]).
+    pub fn base_difficulty(self) -> f64 {
+        use SeTechnique as T;
+        match self {
+            T::FullHouse => 1.0,
+            T::HiddenSingleBlock => 1.2,
+            T::HiddenSingleLine => 1.5,
+            T::DirectPointing => 1.7,
+            T::DirectClaiming => 1.9,
+            T::DirectHiddenPair => 2.0,
+            T::NakedSingle => 2.3,
+            T::DirectHiddenTriplet => 2.5,
+            T::Pointing => 2.6,
+            T::Claiming => 2.8,
+            T::NakedPair => 3.0,
+            T::XWing => 3.2,
+            T::HiddenPair => 3.4,
+            T::NakedTriplet => 3.6,
+            T::Swordfish => 3.8,
+            T::HiddenTriplet => 4.0,
+            T::XyWing => 4.2,
+            T::XyzWing => 4.4,
+            T::UniqueLoop => 4.5,
+            T::NakedQuad => 5.0,
+            T::Jellyfish => 5.2,
+            T::HiddenQuad => 5.4,
+            T::Bug => 5.6,
+            T::AlignedPairExclusion => 6.2,
+        }
+    }
+}
+
+impl fmt::Display for SeTechnique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

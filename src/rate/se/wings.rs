@@ -1,0 +1,122 @@
+//! SE's XY-Wing, XYZ-Wing and aligned pair exclusion, in SE's search order.
+
+use super::geometry::{Geometry, digits, for_each_subset};
+use super::{SeStep, SeTechnique};
+use crate::rate::board::Board;
+use crate::rate::step::Candidate;
+
+/// XY-Wings (`xyz`: XYZ-Wings): the pivot in reading order, each wing among the pivot's house
+/// cells in SE's order.
+pub fn xy_wing(board: &Board, g: &Geometry, xyz: bool) -> Option<SeStep> {
+    let target = if xyz { 3 } else { 2 };
+    let cand = &board.cand;
+    for xy in 0..81 {
+        let xy_values = cand[xy];
+        if xy_values.count_ones() != target {
+            continue;
+        }
+        for &xz in &g.house_cells[xy] {
+            let xz_values = cand[xz as usize];
+            if xz_values.count_ones() != 2 || (xy_values & !xz_values).count_ones() != 1 {
+                continue;
+            }
+            for &yz in &g.house_cells[xy] {
+                let yz_values = cand[yz as usize];
+                if yz_values.count_ones() != 2 {
+                    continue;
+                }
+                let union = (xy_values | xz_values | yz_values).count_ones();
+                let inter = (xy_values & xz_values & yz_values).count_ones();
+                if union != 3 || inter != u32::from(xyz) {
+                    continue;
+                }
+                let z = (xz_values & yz_values).trailing_zeros() as usize;
+                let (xz, yz) = (xz as usize, yz as usize);
+                let mut victims = g.houses.peers[xz] & g.houses.peers[yz];
+                if xyz {
+                    victims &= g.houses.peers[xy];
+                }
+                victims &= !(1u128 << xy) & !(1u128 << xz) & !(1u128 << yz);
+                let gone = victims & board.digit[z];
+                if gone != 0 {
+                    let tech = if xyz {
+                        SeTechnique::XyzWing
+                    } else {
+                        SeTechnique::XyWing
+                    };
+                    let elims = crate::rate::houses::cells_of(gone)
+                        .map(|c| Candidate::new(c, z as u8 + 1))
+                        .collect();
+                    return Some(SeStep::removing(tech, tech.base_difficulty(), elims));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Aligned pair exclusion: two base cells sharing at least two bivalue excluder cells; a value
+/// of a base cell that no allowed pair of values uses is removed.
+pub fn aligned_pair_exclusion(board: &Board, g: &Geometry) -> Option<SeStep> {
+    let cand = &board.cand;
+    let mut bases: Vec<usize> = Vec::new();
+    let mut excluders: Vec<Vec<u8>> = Vec::new();
+    for cell in 0..81 {
+        if cand[cell].count_ones() < 2 {
+            continue;
+        }
+        let mut has_single = false;
+        let mut ex = Vec::new();
+        for &other in &g.house_cells[cell] {
+            match cand[other as usize].count_ones() {
+                1 => has_single = true,
+                2 => ex.push(other),
+                _ => {}
+            }
+        }
+        if !has_single && !ex.is_empty() {
+            bases.push(cell);
+            excluders.push(ex);
+        }
+    }
+    let mut found = None;
+    for_each_subset(bases.len(), 2, |pair| {
+        let (c0, c1) = (bases[pair[0]], bases[pair[1]]);
+        let common: Vec<u16> = excluders[pair[0]]
+            .iter()
+            .filter(|&&e| excluders[pair[1]].contains(&e))
+            .map(|&e| cand[e as usize])
+            .collect();
+        if common.len() < 2 {
+            return false;
+        }
+        let sees = g.houses.peers[c0] & (1u128 << c1) != 0;
+        let (mut allowed0, mut allowed1) = (0u16, 0u16);
+        for p0 in digits(cand[c0]) {
+            for p1 in digits(cand[c1]) {
+                if p0 == p1 && sees {
+                    continue;
+                }
+                let both = (1u16 << p0) | (1 << p1);
+                if common.iter().any(|&m| m & !both == 0) {
+                    continue;
+                }
+                allowed0 |= 1 << p0;
+                allowed1 |= 1 << p1;
+            }
+        }
+        let mut elims = Vec::new();
+        for (cell, allowed) in [(c0, allowed0), (c1, allowed1)] {
+            for d in digits(cand[cell] & !allowed) {
+                elims.push(Candidate::new(cell, d as u8 + 1));
+            }
+        }
+        if elims.is_empty() {
+            return false;
+        }
+        let tech = SeTechnique::AlignedPairExclusion;
+        found = Some(SeStep::removing(tech, tech.base_difficulty(), elims));
+        true
+    });
+    found
+}
