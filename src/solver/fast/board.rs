@@ -225,7 +225,8 @@ impl Board {
             let mut found = [0u32; 27];
             let mut cells = [0u32; 3];
             let mut clash = 0u32;
-            // Counted here rather than in the search's counters: a register, not a store a row.
+            // With a one-instruction count, counted as found (a register, not a store a row);
+            // else from the cells at the end (see below).
             let mut singles = 0;
             while sweep != 0 {
                 let i = sweep.trailing_zeros() as usize;
@@ -234,16 +235,30 @@ impl Board {
                 let (lost, new) = match self.update::<I, O>(isa, i, search) {
                     Ok(update) => update,
                     Err(contradiction) => {
-                        search.stats.hidden_singles += singles;
+                        search.stats.hidden_singles += if I::ONE_INSTRUCTION_COUNT {
+                            singles
+                        } else {
+                            found_count(&found)
+                        };
                         return Err(contradiction);
                     }
                 };
-                singles += u64::from(new.count_ones());
+                if I::ONE_INSTRUCTION_COUNT {
+                    singles += u64::from(new.count_ones());
+                }
                 next |= lost;
                 found[i] = new;
                 // Two digits found for one cell.
                 clash |= cells[i / 9] & new;
                 cells[i / 9] |= new;
+            }
+            if !I::ONE_INSTRUCTION_COUNT {
+                singles = if clash == 0 {
+                    // Each cell found once: three counts a sweep instead of one an update.
+                    u64::from(cells[0].count_ones() + cells[1].count_ones() + cells[2].count_ones())
+                } else {
+                    found_count(&found)
+                };
             }
             search.stats.hidden_singles += singles;
             if clash != 0 {
@@ -411,6 +426,19 @@ impl Board {
     }
 }
 
+/// The hidden singles a sweep found so far: the cells its updates found, each counted once a
+/// digit-band (a clash counts a cell for each digit found for it).
+#[inline(always)]
+fn found_count(found: &[u32; 27]) -> u64 {
+    found
+        .iter()
+        .map(|cells| u64::from(cells.count_ones()))
+        .sum()
+}
+
+/// The first cell of each mini-row of a band (bits 0, 3, ..., 24).
+const MINI_ROW_FIRST: u32 = 0o111_111_111;
+
 /// The board the givens leave, and whether it already shows a contradiction.
 pub(super) struct GivensBoard {
     /// The givens placed.
@@ -451,19 +479,29 @@ pub(super) fn initial_board<I: Isa>(isa: I, grid: &Grid) -> Result<GivensBoard, 
     // Unsolved cells with no candidate; per digit, the cells it may take in any band.
     let mut dead = 0;
     let mut places = [0u32; 9];
-    // Row-box pairs holding givens, and givens: fewer pairs than givens is two givens of a
-    // digit in one mini-row (each given is in one pair; pairs never outnumber givens).
+    // With a one-instruction count, two givens of a digit in one mini-row are found by
+    // counting: fewer row-box pairs holding givens than givens (each given is in one pair;
+    // pairs never outnumber givens); else by looking at each mini-row.
     let (mut pair_count, mut given_count) = (0, 0);
     for b in 0..3 {
         let filled = givens[b].iter().fold(0, |acc, &g| acc | g);
         board.unsolved[b] = BAND & !filled;
-        given_count += filled.count_ones();
+        if I::ONE_INSTRUCTION_COUNT {
+            given_count += filled.count_ones();
+        }
         let mut any = 0;
         for d in 0..9 {
             let own = givens[b][d];
             // Two givens of the digit in one row or box of the band (the table).
             let pairs = isa.presence(own);
-            pair_count += pairs.count_ones();
+            if I::ONE_INSTRUCTION_COUNT {
+                pair_count += pairs.count_ones();
+            } else {
+                // Two givens of the digit in one mini-row (three cells of a row in one box):
+                // two of its three bits, seen from the mini-row's first bit.
+                let (next, last) = (own >> 1, own >> 2);
+                clash |= ((own & next) | (own & last) | (next & last)) & MINI_ROW_FIRST;
+            }
             let outside = GIVEN_ROWS_AND_BOXES[pairs];
             clash |= outside >> 31;
             let cand = (outside & !filled & !columns[d]) | own;

@@ -34,6 +34,10 @@ use super::tables::{
 /// detected those features (as [`Avx2::detect`] does), or a type whose methods need no
 /// feature at all ([`Portable`]).
 pub(super) unsafe trait Isa: Copy {
+    /// Whether counting the bits of a word is one instruction (POPCNT) here; without it a
+    /// count is a dozen, and the search counts as rarely as it can (the same numbers).
+    const ONE_INSTRUCTION_COUNT: bool = false;
+
     /// The row-box presence index of digit-band `x`: bit `row * 3 + box` set when the digit
     /// can still go somewhere in that row and box.
     fn presence(self, x: u32) -> usize;
@@ -270,6 +274,8 @@ impl Avx2 {
 // SAFETY: an `Avx2` exists only after `Avx2::detect` found every feature its methods use.
 #[cfg(target_arch = "x86_64")]
 unsafe impl Isa for Avx2 {
+    const ONE_INSTRUCTION_COUNT: bool = true;
+
     #[inline(always)]
     fn remove_found(
         self,
@@ -385,6 +391,8 @@ macro_rules! columns_of {
 // SAFETY: an `Avx512` exists only after `Avx512::detect` found every feature its methods use.
 #[cfg(target_arch = "x86_64")]
 unsafe impl Isa for Avx512 {
+    const ONE_INSTRUCTION_COUNT: bool = true;
+
     #[inline(always)]
     fn presence(self, x: u32) -> usize {
         self.avx2.presence(x)
