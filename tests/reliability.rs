@@ -799,6 +799,61 @@ fn resume_refuses_an_input_edited_where_it_was_read_even_with_its_size_and_mtime
     assert!(fs::read(dir.path("out.csv")).unwrap() == expected);
 }
 
+/// A partial output changed after the run was killed, one byte inside the rows its checkpoint
+/// covers, was resumed (exit 0) into a final output that differed from an uninterrupted run at
+/// that byte: only the inputs were checked. The checkpoint holds the digest of the bytes written;
+/// a resumed run reads them back and refuses to append to changed ones, naming the file and what
+/// to do, and leaves everything as it was.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_partial_output_changed_after_a_kill_is_refused_on_resume_not_continued() {
+    let dir = Workdir::new();
+    dir.write("in.txt", mixed_input(100_000));
+    let args = ["solve", "in.txt", "-o", "out.csv", "--threads", "1"];
+    let expected = uninterrupted(&dir, &args[..2], "whole.csv");
+    let mut run = args.to_vec();
+    run.extend(["--checkpoint-every", "0"]);
+    let mut child = dir.spawn(&run, false);
+    let partial = dir.path("out.csv.partial");
+    assert!(kill_when_larger(&mut child, &partial, 1 << 20));
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path("out.csv.checkpoint")).unwrap()).unwrap();
+    let bytes = checkpoint["bytes"].as_u64().unwrap() as usize;
+    assert!(bytes > 1000, "{checkpoint}");
+    // One digit of a row in the middle of the bytes the checkpoint covers.
+    let original = fs::read(&partial).unwrap();
+    edit_in_place(&partial, |rows| {
+        let at = bytes / 2
+            + rows[bytes / 2..]
+                .iter()
+                .position(u8::is_ascii_digit)
+                .unwrap();
+        rows[at] = if rows[at] == b'1' { b'2' } else { b'1' };
+    });
+    let changed = fs::read(&partial).unwrap();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let refused = dir.run(&resume);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert_eq!(
+        refused.stderr.trim_end(),
+        format!(
+            "sudoku-bulk: error: cannot resume from out.csv.partial: its first {bytes} bytes are \
+             not the rows the interrupted run wrote (they changed since: their digest is not \
+             the one its checkpoint records); run without --resume to start over"
+        )
+    );
+    // Nothing was cut, appended or removed, and no output made.
+    assert_eq!(fs::read(&partial).unwrap(), changed);
+    assert!(dir.path("out.csv.checkpoint").exists());
+    assert!(!dir.path("out.csv").exists());
+    // The bytes as written: the run goes on to the output of an uninterrupted one.
+    fs::write(&partial, &original).unwrap();
+    let resumed = dir.run(&resume);
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert!(fs::read(dir.path("out.csv")).unwrap() == expected);
+}
+
 #[test]
 fn resume_without_a_checkpoint_starts_from_the_beginning() {
     let dir = Workdir::new();

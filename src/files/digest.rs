@@ -98,12 +98,19 @@ pub fn of(bytes: &[u8]) -> Digest {
 /// The digest of the first `len` bytes of `input` (fewer when it ends before), and how many
 /// bytes that was.
 pub fn of_prefix(input: &mut impl BufRead, len: u64) -> io::Result<(Digest, u64)> {
+    let hasher = hasher_of_prefix(input, len)?;
+    Ok((hasher.digest(), hasher.len()))
+}
+
+/// A hasher fed the first `len` bytes of `input` (fewer when it ends before), to go on with:
+/// what a resumed run appends to is hashed on from there.
+pub fn hasher_of_prefix(input: &mut impl BufRead, len: u64) -> io::Result<Hasher> {
     let mut hasher = Hasher::default();
     io::copy(
         &mut io::Read::take(input, len),
         &mut HashingWriter(&mut hasher),
     )?;
-    Ok((hasher.digest(), hasher.len()))
+    Ok(hasher)
 }
 
 /// The digest of the first `bytes` bytes of an input's stream (decompressed, for gzip): what a

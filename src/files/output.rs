@@ -15,8 +15,9 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use super::digest::{self, Digest, Hasher};
 use super::file_id::FileId;
 
 /// Buffer size of the writing side.
@@ -151,12 +152,17 @@ struct WritingBack {
     /// Where the next byte goes, and the first byte not yet handed to write-back.
     written: u64,
     handed: u64,
+    /// The digest of every byte of the file, as written.
+    digest: WrittenDigest,
 }
 
 impl Write for WritingBack {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.file.write(buf)?;
         self.written += n as u64;
+        // Buffered: one update for each 256 KiB the buffer hands on (XXH3 takes a few
+        // microseconds over that).
+        self.digest.lock().update(&buf[..n]);
         Ok(n)
     }
 
@@ -167,6 +173,25 @@ impl Write for WritingBack {
             self.handed = self.written;
         }
         Ok(())
+    }
+}
+
+/// The digest of the bytes written to a partial file, from its first: what a checkpoint records
+/// of them, for a resumed run to prove that the bytes it keeps are the bytes written
+/// ([`Output::resume`]). Shared between the writer and whoever records checkpoints.
+#[derive(Debug, Clone, Default)]
+pub struct WrittenDigest(Arc<Mutex<Hasher>>);
+
+impl WrittenDigest {
+    fn lock(&self) -> MutexGuard<'_, Hasher> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many bytes have been written to the file (those flushed out of its buffer), and
+    /// their digest.
+    pub fn get(&self) -> (u64, Digest) {
+        let hasher = self.lock();
+        (hasher.len(), hasher.digest())
     }
 }
 
@@ -254,12 +279,13 @@ impl Output {
 
     /// Opens the partial file of `target` left by an interrupted run, to append to its first
     /// `bytes` bytes (the rest, written after its last checkpoint, is cut off). The partial file
-    /// must hold at least that many bytes, ending a row.
-    pub fn resume(target: &Target, bytes: u64) -> Result<Output, OutputError> {
-        Output::open_at(target, Some(bytes))
+    /// must hold at least that many bytes, ending a row, and they must have `digest`, the
+    /// digest of the bytes the interrupted run wrote: they are read back to be checked.
+    pub fn resume(target: &Target, bytes: u64, digest: Digest) -> Result<Output, OutputError> {
+        Output::open_at(target, Some((bytes, digest)))
     }
 
-    fn open_at(target: &Target, resume_at: Option<u64>) -> Result<Output, OutputError> {
+    fn open_at(target: &Target, resume_at: Option<(u64, Digest)>) -> Result<Output, OutputError> {
         let path = match target {
             Target::Stdout => {
                 return Ok(Output {
@@ -295,8 +321,8 @@ impl Output {
                 sink: Destination::Direct(BufWriter::with_capacity(BUFFER, file)),
             });
         };
-        let file = open_partial(&paths, resume_at)?;
-        let start = resume_at.unwrap_or(0);
+        let (file, hasher) = open_partial(&paths, resume_at)?;
+        let start = hasher.len();
         Ok(Output {
             name,
             path: Some(path.clone()),
@@ -307,6 +333,7 @@ impl Output {
                         file,
                         written: start,
                         handed: start,
+                        digest: WrittenDigest(Arc::new(Mutex::new(hasher))),
                     },
                 ),
                 // A resumed run's partial file holds an earlier run's work: it stays if this
@@ -342,6 +369,15 @@ impl Output {
     pub fn partial_file(&self) -> Option<io::Result<File>> {
         match &self.sink {
             Destination::Partial { file, .. } => Some(file.get_ref().file.try_clone()),
+            _ => None,
+        }
+    }
+
+    /// The digest of the bytes written to the partial file (from its first byte, those of an
+    /// interrupted run included), for an output that replaces a file.
+    pub fn written_digest(&self) -> Option<WrittenDigest> {
+        match &self.sink {
+            Destination::Partial { file, .. } => Some(file.get_ref().digest.clone()),
             _ => None,
         }
     }
@@ -471,8 +507,12 @@ impl Sealed {
 }
 
 /// Opens and locks the partial file; empties it for a fresh run (removing an old checkpoint), or
-/// cuts it to `resume_at` bytes after checking it holds them.
-fn open_partial(paths: &PartialPaths, resume_at: Option<u64>) -> Result<File, OutputError> {
+/// cuts it to the bytes of `resume_at` after checking it holds them, with their digest. Also
+/// returns the digest of the bytes kept, to go on with.
+fn open_partial(
+    paths: &PartialPaths,
+    resume_at: Option<(u64, Digest)>,
+) -> Result<(File, Hasher), OutputError> {
     let partial_name = paths.partial.to_string_lossy().into_owned();
     let action = if resume_at.is_some() {
         "resume from"
@@ -507,6 +547,7 @@ fn open_partial(paths: &PartialPaths, resume_at: Option<u64>) -> Result<File, Ou
         paths: paths.clone(),
         keep: false,
     };
+    let mut kept = Hasher::default();
     match resume_at {
         None => {
             file.set_len(0).map_err(fail)?;
@@ -521,16 +562,16 @@ fn open_partial(paths: &PartialPaths, resume_at: Option<u64>) -> Result<File, Ou
                 let _ = file.set_permissions(meta.permissions());
             }
         }
-        Some(bytes) => {
+        Some((bytes, digest)) => {
             // The partial file stays as it is whatever happens: it is an earlier run's work.
             owned.keep = true;
-            check_partial(&mut file, bytes).map_err(fail)?;
+            kept = check_partial(&mut file, bytes, digest).map_err(fail)?;
             file.set_len(bytes).map_err(fail)?;
         }
     }
     file.seek(SeekFrom::End(0)).map_err(fail)?;
     owned.keep = true;
-    Ok(file)
+    Ok((file, kept))
 }
 
 /// The error of a file that cannot be created at `dest` because its directory does not
@@ -553,13 +594,17 @@ fn missing_directory(dest: &Path, error: &io::Error) -> Option<OutputError> {
     })
 }
 
-/// Checks that `file` holds at least `bytes` bytes and that they end a row.
-fn check_partial(file: &mut File, bytes: u64) -> io::Result<()> {
+/// Checks that `file` holds at least `bytes` bytes, that they end a row and that they have
+/// `digest` (read back: the time it takes is bounded by the file's size); returns their hasher.
+fn check_partial(file: &mut File, bytes: u64, digest: Digest) -> io::Result<Hasher> {
     let len = file.metadata()?.len();
     if len < bytes {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("it holds {len} bytes, fewer than the {bytes} its checkpoint records"),
+            format!(
+                "it holds {len} bytes, fewer than the {bytes} its checkpoint records; run \
+                 without --resume to start over"
+            ),
         ));
     }
     if bytes > 0 {
@@ -569,11 +614,26 @@ fn check_partial(file: &mut File, bytes: u64) -> io::Result<()> {
         if last[0] != b'\n' {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!("byte {bytes} does not end a row, as its checkpoint says it does"),
+                format!(
+                    "byte {bytes} does not end a row, as its checkpoint says it does; run \
+                     without --resume to start over"
+                ),
             ));
         }
     }
-    Ok(())
+    file.seek(SeekFrom::Start(0))?;
+    let hasher = digest::hasher_of_prefix(&mut io::BufReader::with_capacity(BUFFER, file), bytes)?;
+    if hasher.digest() != digest {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "its first {bytes} bytes are not the rows the interrupted run wrote (they changed \
+                 since: their digest is not the one its checkpoint records); run without \
+                 --resume to start over"
+            ),
+        ));
+    }
+    Ok(hasher)
 }
 
 /// Makes the creation, renaming or removal of files in the directory of `path` durable, where the
@@ -685,8 +745,12 @@ mod tests {
         )
         .unwrap();
         fs::write(dir.path().join("out.csv.checkpoint"), b"{}").unwrap();
-        let mut out = Output::resume(&target, 8).unwrap();
+        let mut out = Output::resume(&target, 8, digest::of(b"h\nrow 1\n")).unwrap();
         out.writer().write_all(b"row 2\n").unwrap();
+        // The digest goes on from the bytes kept.
+        out.writer().flush().unwrap();
+        let written = out.written_digest().unwrap().get();
+        assert_eq!(written, (14, digest::of(b"h\nrow 1\nrow 2\n")));
         out.finish().unwrap();
         assert_eq!(
             fs::read(dir.path().join("out.csv")).unwrap(),
@@ -701,7 +765,7 @@ mod tests {
         let target = Target::Path(dir.path().join("out.csv"));
         fs::write(dir.path().join("out.csv.partial"), b"h\nrow 1\n").unwrap();
         fs::write(dir.path().join("out.csv.checkpoint"), b"{}").unwrap();
-        let mut out = Output::resume(&target, 8).unwrap();
+        let mut out = Output::resume(&target, 8, digest::of(b"h\nrow 1\n")).unwrap();
         out.writer().write_all(b"row 2\n").unwrap();
         drop(out);
         assert_eq!(
@@ -714,25 +778,56 @@ mod tests {
     fn a_partial_file_that_does_not_match_its_checkpoint_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let target = Target::Path(dir.path().join("out.csv"));
-        let err = Output::resume(&target, 8).err().unwrap();
+        let any = digest::of(b"");
+        let err = Output::resume(&target, 8, any).err().unwrap();
         assert_eq!(err.source.kind(), io::ErrorKind::NotFound);
         fs::write(dir.path().join("out.csv.partial"), b"h\nrow 1\n").unwrap();
-        let err = Output::resume(&target, 9).err().unwrap();
+        let err = Output::resume(&target, 9, any).err().unwrap();
         assert!(
             err.to_string().ends_with(
-                "out.csv.partial: it holds 8 bytes, fewer than the 9 its checkpoint records"
+                "out.csv.partial: it holds 8 bytes, fewer than the 9 its checkpoint records; \
+                 run without --resume to start over"
             ),
             "{err}"
         );
-        let err = Output::resume(&target, 5).err().unwrap();
+        let err = Output::resume(&target, 5, any).err().unwrap();
         assert!(
-            err.to_string()
-                .ends_with("byte 5 does not end a row, as its checkpoint says it does"),
+            err.to_string().ends_with(
+                "byte 5 does not end a row, as its checkpoint says it does; run without \
+                 --resume to start over"
+            ),
             "{err}"
         );
         assert_eq!(
             fs::read(dir.path().join("out.csv.partial")).unwrap(),
             b"h\nrow 1\n"
+        );
+    }
+
+    #[test]
+    fn a_changed_partial_file_is_refused_by_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = Target::Path(dir.path().join("out.csv"));
+        let written = b"h\nrow 1\nrow 2\n";
+        // One byte changed inside the rows the checkpoint covers, the length kept.
+        fs::write(dir.path().join("out.csv.partial"), b"h\nrow 7\nrow 2\nmore").unwrap();
+        let err = Output::resume(&target, 14, digest::of(written))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with(&format!(
+                "cannot resume from {}: its first 14 bytes are not the rows the interrupted \
+                 run wrote",
+                dir.path().join("out.csv.partial").display()
+            )),
+            "{err}"
+        );
+        assert!(err.ends_with("run without --resume to start over"), "{err}");
+        // Nothing was cut or removed.
+        assert_eq!(
+            fs::read(dir.path().join("out.csv.partial")).unwrap(),
+            b"h\nrow 7\nrow 2\nmore"
         );
     }
 

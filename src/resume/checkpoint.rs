@@ -9,15 +9,15 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::prepare::ResumeError;
-use crate::files::digest::Prefix;
-use crate::files::output;
+use crate::files::digest::{self, Digest, Prefix};
+use crate::files::output::{self, WrittenDigest};
 use crate::files::{Input, Source};
 use crate::identity::{self, options};
 use crate::pipeline::{CanonOptions, Job, RunError, Settings};
 use crate::row::{RowStatus, Tally};
 
 /// The first line of every checkpoint: what the file is, and the version of its layout.
-pub const FORMAT: &str = "sudoku-bulk checkpoint 2";
+pub const FORMAT: &str = "sudoku-bulk checkpoint 3";
 
 /// What a checkpoint records: the run, and how far its output got.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +39,9 @@ pub struct Checkpoint {
     pub records: u64,
     /// Bytes of the partial file that hold them (with the CSV header row).
     pub bytes: u64,
+    /// The digest of those bytes as they were written: a resumed run reads them back and
+    /// refuses to go on from bytes that changed since.
+    pub digest: Digest,
     /// Those rows by status.
     pub tally: Tally<RowStatus>,
 }
@@ -92,6 +95,7 @@ impl Checkpoint {
             consumed: Vec::new(),
             records: 0,
             bytes: 0,
+            digest: digest::of(b""),
             tally: Tally::default(),
         })
     }
@@ -247,6 +251,8 @@ pub struct Checkpointer {
     /// A second handle on the partial file.
     pub(super) file: File,
     pub(super) partial_name: String,
+    /// The digest of the bytes written to the partial file.
+    pub(super) written: WrittenDigest,
     pub(super) path: PathBuf,
     pub(super) checkpoint: Checkpoint,
     /// Rows written by the runs before this one.
@@ -288,11 +294,18 @@ impl Checkpointer {
             source,
         };
         self.file.sync_data().map_err(partial_error)?;
-        let bytes = self.file.metadata().map_err(partial_error)?.len();
+        // Every row has been flushed: the bytes hashed are the file's.
+        let (bytes, digest) = self.written.get();
+        debug_assert_eq!(
+            Some(bytes),
+            self.file.metadata().ok().map(|m| m.len()),
+            "the bytes hashed are the partial file's"
+        );
         let mut tally = self.before;
         tally += *this_run;
         self.checkpoint.records = tally.records();
         self.checkpoint.bytes = bytes;
+        self.checkpoint.digest = digest;
         self.checkpoint.tally = tally;
         self.checkpoint
             .store(&self.path)
@@ -343,7 +356,7 @@ mod tests {
         assert!(!output::temporary(&path).exists());
         let text = fs::read_to_string(&path).unwrap();
         assert!(
-            text.contains("\"format\": \"sudoku-bulk checkpoint 2\""),
+            text.contains("\"format\": \"sudoku-bulk checkpoint 3\""),
             "{text}"
         );
         assert_eq!(checkpoint.inputs[0].size, 4);

@@ -138,7 +138,7 @@ pub fn prepare(
                 if saved.records == 0 {
                     (Output::open(target)?, Tally::default(), Vec::new())
                 } else {
-                    let output = Output::resume(target, saved.bytes)?;
+                    let output = Output::resume(target, saved.bytes, saved.digest)?;
                     note(&format!(
                         "resuming after {} records ({} bytes of {partial_name})",
                         saved.records, saved.bytes
@@ -172,6 +172,9 @@ pub fn prepare(
     let checkpointer = match now {
         None => None,
         Some(mut checkpoint) => {
+            let written = output
+                .written_digest()
+                .expect("a partial output has a partial file");
             let file = output
                 .partial_file()
                 .expect("a partial output has a partial file")
@@ -188,6 +191,7 @@ pub fn prepare(
             Some(Checkpointer {
                 file,
                 partial_name,
+                written,
                 path: paths.checkpoint.clone(),
                 checkpoint,
                 before: done,
