@@ -854,6 +854,62 @@ fn a_partial_output_changed_after_a_kill_is_refused_on_resume_not_continued() {
     assert!(fs::read(dir.path("out.csv")).unwrap() == expected);
 }
 
+/// `--checkpoint-every` was not kept for slow commands: rows were checkpointed when their chunk
+/// ended, and a chunk of hard puzzles is minutes of `rate`, all lost to a kill -9. The rows of the
+/// batches done are now written, and checkpointed, while the chunk goes on. The first chunk here
+/// is 128 records (two threads: 2,048 a chunk, the first a sixteenth): a batch of 64 quick
+/// puzzles, then 64 of the forum's hardest, minutes of rating in a test build. The checkpoint
+/// must cover the quick batch, and only it, before the chunk ends: there was none (0 records)
+/// until all 128 were rated. No time is asserted: the run is killed once the checkpoint shows
+/// records, or after ten minutes (then the test fails).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_slow_rate_run_keeps_the_rows_checkpointed_within_its_first_chunk() {
+    let dir = Workdir::new();
+    let hard = puzzles("puzzles6_forum_hardest_1106.txt.gz", 400);
+    let quick = format!("{PUZZLE}\n").repeat(64);
+    dir.write("quick.txt", &quick);
+    dir.write("in.txt", format!("{quick}{}\n", hard.join("\n")));
+    let expected = uninterrupted(&dir, &["rate", "quick.txt"], "quick.csv");
+    let mut child = dir.spawn(
+        &[
+            "rate",
+            "in.txt",
+            "-o",
+            "out.csv",
+            "--threads",
+            "2",
+            "--checkpoint-every",
+            "0.2",
+        ],
+        false,
+    );
+    let checkpoint_path = dir.path("out.csv.checkpoint");
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let checkpoint = loop {
+        let recorded = fs::read(&checkpoint_path)
+            .ok()
+            .and_then(|text| serde_json::from_slice::<serde_json::Value>(&text).ok())
+            .filter(|c| c["records"].as_u64() > Some(0));
+        if let Some(checkpoint) = recorded {
+            break checkpoint;
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("no checkpoint with records before the run's first chunk ended");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The quick batch alone, the rows of a run of it, byte for byte.
+    assert_eq!(checkpoint["records"], 64, "{checkpoint}");
+    assert_eq!(checkpoint["tally"]["rated"], 64, "{checkpoint}");
+    let bytes = checkpoint["bytes"].as_u64().unwrap() as usize;
+    assert_eq!(bytes, expected.len());
+    assert!(fs::read(dir.path("out.csv.partial")).unwrap()[..bytes] == expected[..]);
+}
+
 #[test]
 fn resume_without_a_checkpoint_starts_from_the_beginning() {
     let dir = Workdir::new();

@@ -398,6 +398,10 @@ impl Events for Reporter {
         }
     }
 
+    fn checkpoint_due(&self) -> bool {
+        self.checkpointer.as_ref().is_some_and(Checkpointer::due)
+    }
+
     fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
         if let Some(report) = &mut self.duplicates {
             report.add(file, line, first_file, first_line);

@@ -95,6 +95,13 @@ pub trait Events {
         Ok(())
     }
 
+    /// Whether a checkpoint is due now: the rows of the batches done are then written (and
+    /// [`Events::flushed`] told) before their chunk ends, which a slow chunk takes minutes to
+    /// do. The default is never.
+    fn checkpoint_due(&self) -> bool {
+        false
+    }
+
     /// `canon --dedupe`: a record left out because an earlier one (`first_file`, `first_line`)
     /// is of its class, in input order. The default does nothing.
     fn duplicate(&mut self, file: &str, line: u64, first_file: &str, first_line: u64) {
@@ -279,6 +286,8 @@ pub fn run(
             }) => Some(canon::Dedupe::new(options)),
             _ => None,
         },
+        written_early: 0,
+        failure: None,
     };
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, reads `n + 2` into its records
@@ -305,6 +314,7 @@ pub fn run(
             &mut Waiting {
                 writer: &mut writer,
                 handled: &work.handled,
+                consumed: &consumed,
             },
         );
         feed.recycle(records);
@@ -602,6 +612,59 @@ mod tests {
         );
         assert_eq!(events.reports.last().map(|r| r.0), Some(BATCH as u64 + 1));
         assert!(events.reports.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+
+    /// Events that want a checkpoint at every look, and note the rows each one covers.
+    #[derive(Default)]
+    struct Checkpointing {
+        flushed: Vec<u64>,
+    }
+
+    impl Events for Checkpointing {
+        fn progress(&mut self, _: u64, _: u64) {}
+        fn flagged(&mut self, _: &str, _: u64, _: RowStatus, _: &str) {}
+        fn flushed(
+            &mut self,
+            tally: &Tally<RowStatus>,
+            consumed: &[Prefix],
+        ) -> Result<(), RunError> {
+            assert!(!consumed.is_empty(), "a checkpoint covers the bytes read");
+            self.flushed.push(tally.records());
+            Ok(())
+        }
+        fn checkpoint_due(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_slow_chunk_is_checkpointed_as_its_batches_are_done_not_only_when_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        // One chunk: a batch of quick puzzles, then a long search (about a second).
+        let text = format!(
+            "{}{ENDLESS_FOR_NAIVE}\n",
+            format!("{PUZZLE}\n").repeat(BATCH)
+        );
+        std::fs::write(&path, &text).unwrap();
+        let mut s = settings(2, ChunkSize::default());
+        s.job = Job::Solve(crate::solver::SolveOptions {
+            algorithm: crate::solver::Algorithm::Naive,
+            max_recursions: 20_000_000,
+            ..crate::solver::SolveOptions::default()
+        });
+        let inputs = [Input::file(path)];
+        let flag = AtomicBool::new(false);
+        let mut events = Checkpointing::default();
+        let mut out = Vec::new();
+        let outcome = run(&inputs, &s, &mut out, "out", &mut events, &flag).unwrap();
+        assert_eq!(outcome.tally.records(), BATCH as u64 + 1);
+        // The quick batch was written and checkpointed while the long search went on (it was
+        // told only once the chunk had ended, with both batches).
+        assert_eq!(events.flushed, [BATCH as u64, BATCH as u64 + 1]);
+        // The same rows as a run that writes them when the chunk ends.
+        let (whole, _, _) = run_to_string(&inputs, &s, false);
+        assert!(String::from_utf8(out).unwrap() == whole);
     }
 
     #[test]

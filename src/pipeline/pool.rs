@@ -78,6 +78,8 @@ pub(super) struct Running {
     /// The chunk's records, shared with the batches; each batch lets go of them before it
     /// counts as ended.
     items: Arc<Vec<Item>>,
+    /// Batches handed over before the chunk ended ([`Waiter::batches`]): the first ones.
+    taken: usize,
 }
 
 /// The results of a chunk's batches, as they arrive.
@@ -178,7 +180,11 @@ impl Work {
                 }
             });
         }
-        Running { results, items }
+        Running {
+            results,
+            items,
+            taken: 0,
+        }
     }
 
     pub fn process_batch(&self, items: &[Item]) -> Batch {
@@ -389,6 +395,19 @@ pub trait Waiter {
     fn help(&mut self) -> bool {
         false
     }
+
+    /// Whether the waiter wants the batches done so far, before the chunk ends (asked every
+    /// [`POLL`]): a slow chunk's rows can then be written, and checkpointed, as they are done.
+    fn wants_batches(&mut self) -> bool {
+        false
+    }
+
+    /// The batches done since the last call, in order: the first batches of the chunk not
+    /// handed over yet, up to the first that is not done (or that stopped early: that one, and
+    /// every batch after it, is left for [`Running::wait`] to return).
+    fn batches(&mut self, batches: Vec<Batch>) {
+        let _ = batches;
+    }
 }
 
 /// Waits and does nothing else.
@@ -404,13 +423,13 @@ impl Running {
     /// Also returns the chunk's records, for their buffers to be reused, when every batch has
     /// ended (`None` when the wait ended early).
     pub fn wait(
-        self,
+        mut self,
         interrupt: &AtomicBool,
         cancel: &AtomicBool,
         waiter: &mut dyn Waiter,
     ) -> (Vec<Batch>, Option<Vec<Item>>) {
         let mut deadline: Option<Instant> = None;
-        let results = &self.results;
+        let results = Arc::clone(&self.results);
         let mut guard = results.lock();
         while guard.ended < results.count {
             if deadline.is_none() && interrupt.load(Ordering::Relaxed) {
@@ -437,7 +456,14 @@ impl Running {
                 .unwrap_or_else(PoisonError::into_inner);
             guard = woken;
             if waited.timed_out() {
+                let done = match deadline.is_none() && waiter.wants_batches() {
+                    true => done_in_order(&mut guard, &mut self.taken),
+                    false => Vec::new(),
+                };
                 drop(guard);
+                if !done.is_empty() {
+                    waiter.batches(done);
+                }
                 waiter.tick();
                 guard = results.lock();
             }
@@ -445,7 +471,7 @@ impl Running {
         let slots = std::mem::take(&mut guard.batches);
         drop(guard);
         let mut batches = Vec::with_capacity(slots.len());
-        for slot in slots {
+        for slot in slots.into_iter().skip(self.taken) {
             let batch = slot.unwrap_or_else(|| Batch {
                 stop: Some(RunError::Interrupted),
                 ..Batch::default()
@@ -458,6 +484,20 @@ impl Running {
         }
         (batches, Arc::try_unwrap(self.items).ok())
     }
+}
+
+/// Takes the batches done after the `taken` taken before, in order, up to the first not done
+/// or stopped early.
+fn done_in_order(slots: &mut Slots, taken: &mut usize) -> Vec<Batch> {
+    let mut done = Vec::new();
+    while let Some(slot) = slots.batches.get_mut(*taken) {
+        if slot.as_ref().is_none_or(|batch| batch.stop.is_some()) {
+            break;
+        }
+        done.extend(slot.take());
+        *taken += 1;
+    }
+    done
 }
 
 /// Runs `f` on `record`, turning a panic (always a bug) into an error that names the record, so

@@ -26,6 +26,8 @@ pub(super) struct Waiting<'w, 'a> {
     pub writer: &'w mut OrderedWriter<'a>,
     /// Records handled by the pool so far.
     pub handled: &'w AtomicU64,
+    /// The input bytes consumed up to the last record of the chunk waited for.
+    pub consumed: &'w [Prefix],
 }
 
 impl Waiter for Waiting<'_, '_> {
@@ -35,6 +37,16 @@ impl Waiter for Waiting<'_, '_> {
 
     fn help(&mut self) -> bool {
         self.writer.sink.help()
+    }
+
+    /// A checkpoint is due ([`Events::checkpoint_due`]) while a slow chunk is handled: the
+    /// rows of its batches done so far are written now, so that it covers them.
+    fn wants_batches(&mut self) -> bool {
+        self.writer.failure.is_none() && self.writer.events.checkpoint_due()
+    }
+
+    fn batches(&mut self, batches: Vec<Batch>) {
+        self.writer.write_early(batches, self.consumed);
     }
 }
 
@@ -53,6 +65,10 @@ pub(super) struct OrderedWriter<'a> {
     pub written_to: u64,
     /// `canon --dedupe`: the classes written so far.
     pub dedupe: Option<Dedupe>,
+    /// Records of the oldest chunk in flight written before it ended ([`Waiter::batches`]).
+    pub written_early: u64,
+    /// A failure while writing rows before their chunk ended, told when the chunk is written.
+    pub failure: Option<RunError>,
 }
 
 /// A chunk handed to the pool: its records and the raw input bytes read before and after it.
@@ -107,7 +123,12 @@ impl<'a> OrderedWriter<'a> {
     pub fn tick(&mut self, handled: u64) {
         let written = self.outcome.tally.records();
         let records = handled.max(self.told).max(written);
-        let bytes = bytes_at(&self.in_flight, records - written, self.written_to);
+        // The oldest chunk in flight starts `written_early` records before the last written.
+        let bytes = bytes_at(
+            &self.in_flight,
+            records - written + self.written_early,
+            self.written_to,
+        );
         self.told = records;
         self.events.progress(records, bytes);
     }
@@ -119,11 +140,54 @@ impl<'a> OrderedWriter<'a> {
         }
     }
 
-    /// Writes the batches of a chunk in order, flushes the output and reports the rows written;
-    /// `Ok(true)` when the run was interrupted in the chunk.
+    /// Writes the batches of a chunk done before it ended (none of them stopped early), flushes
+    /// the output and tells the events, which record a checkpoint: a chunk of slow records (a
+    /// `rate` of hard puzzles takes minutes) is not lost whole when the process is killed. A
+    /// failure is kept for [`OrderedWriter::write_chunk`] to return.
+    pub fn write_early(&mut self, batches: Vec<Batch>, consumed: &[Prefix]) {
+        let records: u64 = batches.iter().map(|b| b.tally.records()).sum();
+        let written = self
+            .write_batches(batches)
+            .and_then(|interrupted| {
+                debug_assert!(!interrupted, "a batch that stopped early is not taken");
+                self.sink.flush().map_err(|source| self.write_error(source))
+            })
+            .and_then(|()| {
+                self.written_early += records;
+                self.events.flushed(&self.outcome.tally, consumed)
+            });
+        if let Err(failure) = written {
+            self.failure = Some(failure);
+        }
+    }
+
+    /// Writes the batches of a chunk in order (those not written before it ended), flushes the
+    /// output and reports the rows written; `Ok(true)` when the run was interrupted in the
+    /// chunk.
     pub fn write_chunk(&mut self, done: Done) -> Result<bool, RunError> {
+        if let Some(failure) = self.failure.take() {
+            return Err(failure);
+        }
+        let interrupted = self.write_batches(done.batches)?;
+        self.sink
+            .flush()
+            .map_err(|source| self.write_error(source))?;
+        if let Some(chunk) = self.in_flight.pop_front() {
+            self.written_to = self.written_to.max(chunk.read_to);
+        }
+        self.written_early = 0;
+        // An interrupted chunk's rows are fewer than the records read: the bytes consumed still
+        // cover them, and a resumed run reads at least that far before it writes.
+        self.events.flushed(&self.outcome.tally, &done.consumed)?;
+        self.outcome.interrupted |= interrupted;
+        Ok(interrupted)
+    }
+
+    /// Writes batches in order, up to the first that stopped early; `Ok(true)` when that one
+    /// was interrupted.
+    fn write_batches(&mut self, batches: Vec<Batch>) -> Result<bool, RunError> {
         let mut interrupted = false;
-        for mut batch in done.batches {
+        for mut batch in batches {
             if self.dedupe.is_some() {
                 self.write_first_of_each_class(&batch)?;
                 self.sink.done_with(std::mem::take(&mut batch.rows));
@@ -152,16 +216,6 @@ impl<'a> OrderedWriter<'a> {
                 Some(error) => return Err(error),
             }
         }
-        self.sink
-            .flush()
-            .map_err(|source| self.write_error(source))?;
-        if let Some(chunk) = self.in_flight.pop_front() {
-            self.written_to = self.written_to.max(chunk.read_to);
-        }
-        // An interrupted chunk's rows are fewer than the records read: the bytes consumed still
-        // cover them, and a resumed run reads at least that far before it writes.
-        self.events.flushed(&self.outcome.tally, &done.consumed)?;
-        self.outcome.interrupted |= interrupted;
         Ok(interrupted)
     }
 

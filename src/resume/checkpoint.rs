@@ -272,6 +272,11 @@ impl Checkpointer {
         self.checkpoint.records
     }
 
+    /// Whether `--checkpoint-every` has passed since the last checkpoint.
+    pub fn due(&self) -> bool {
+        self.last.elapsed() >= self.every
+    }
+
     /// Records a checkpoint after a chunk (every row this run counted in `this_run` has been
     /// flushed to the partial file, and `consumed` covers the input bytes read for them) if the
     /// interval has passed since the last one, or at once when `now` is set.
@@ -286,7 +291,7 @@ impl Checkpointer {
         if !consumed.is_empty() {
             self.checkpoint.consumed = consumed.to_vec();
         }
-        if !now && self.last.elapsed() < self.every {
+        if !now && !self.due() {
             return Ok(());
         }
         let partial_error = |source| RunError::Write {
