@@ -197,6 +197,13 @@ struct DatasetArgs {
     #[arg(long)]
     canonical: bool,
 
+    /// --canonical: the most classes to count (each takes 20 to 60 bytes of memory, 100 while
+    /// the summary is written, and 42 bytes of the summary); one more ends the run with an
+    /// error.
+    #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "canonical",
+          default_value_t = sudoku_bulk::pipeline::DEFAULT_MAX_CLASSES)]
+    max_classes: u64,
+
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
     /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
     /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
@@ -343,8 +350,8 @@ struct CanonArgs {
     #[arg(long)]
     dedupe: bool,
 
-    /// --dedupe: the most classes to remember (each takes about 40 to 75 bytes of memory);
-    /// one more ends the run with an error.
+    /// --dedupe: the most classes to remember (each takes 40 to 115 bytes of memory); one
+    /// more ends the run with an error.
     #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "dedupe",
           default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
     max_classes: u64,
@@ -616,6 +623,7 @@ fn with_dataset(mut config: Config, args: DatasetArgs) -> Result<Config, ConfigE
             return Err(ConfigError::CanonicalWithoutSummary);
         }
         run.pipeline.canonical = args.canonical;
+        run.pipeline.max_classes = config::positive("--max-classes", args.max_classes)?;
     }
     Ok(config)
 }

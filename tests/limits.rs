@@ -215,3 +215,97 @@ fn max_groups_lets_more_groups_through_and_needs_by() {
     let run = dir.run(&["stats", "r.csv", "--max-groups", "10"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
+
+/// The solution of the first puzzle of tests/reliability.rs.
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// `n` puzzles of distinct classes, one a line: random 45-given subsets of one solution grid
+/// (from a fixed seed; a subset's class is another's only through a symmetry of the grid,
+/// which random subsets do not share). They solve at once, most of them with one solution.
+fn distinct_puzzles(n: usize) -> String {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut text = String::with_capacity(n * 82);
+    for _ in 0..n {
+        let mut cells: Vec<u8> = SOLUTION.bytes().collect();
+        let mut blank = 0;
+        while blank < 36 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let at = (state % 81) as usize;
+            if cells[at] != b'.' {
+                cells[at] = b'.';
+                blank += 1;
+            }
+        }
+        text.push_str(std::str::from_utf8(&cells).unwrap());
+        text.push('\n');
+    }
+    text
+}
+
+/// `--canonical` kept one digest per distinct puzzle, in memory and in the summary, without
+/// bound (2 million distinct puzzles: 350 MB resident; past about 120 million the summary is
+/// more than `stats` and `merge` read). `--max-classes` bounds it as it bounds `canon --dedupe`:
+/// one class more ends the run, exit 2, naming the bound, and no output or summary is written.
+#[test]
+fn canonical_counting_past_max_classes_is_refused_naming_the_bound() {
+    let dir = Workdir::new();
+    dir.write("in.txt", distinct_puzzles(400));
+    for command in ["solve", "rate"] {
+        let run = dir.run(&[
+            command,
+            "in.txt",
+            "-o",
+            "out.csv",
+            "--summary",
+            "s.json",
+            "--canonical",
+            "--max-classes",
+            "300",
+        ]);
+        assert_eq!(run.code, Some(2), "{command}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().last().unwrap(),
+            "sudoku-bulk: error: --canonical: more than 300 distinct puzzles (classes); raise \
+             --max-classes (each class takes 20 to 60 bytes of memory, 100 while the summary is \
+             written, and 42 bytes of the summary)",
+            "{command}"
+        );
+        assert_eq!(dir.entries(), ["in.txt"], "{command}");
+    }
+    // At the bound, every class is counted.
+    let run = dir.run(&[
+        "solve",
+        "in.txt",
+        "-o",
+        "out.csv",
+        "--summary",
+        "s.json",
+        "--canonical",
+        "--max-classes",
+        "400",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&dir.read("s.json")).unwrap();
+    assert_eq!(
+        summary["canonical"]["distinct"], 400,
+        "{}",
+        summary["canonical"]
+    );
+    // The bound goes with --canonical, and is a positive number.
+    let run = dir.run(&["solve", "in.txt", "--max-classes", "5"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("--canonical"), "{}", run.stderr);
+    let run = dir.run(&[
+        "solve",
+        "in.txt",
+        "--summary",
+        "t.json",
+        "--canonical",
+        "--max-classes",
+        "0",
+    ]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}

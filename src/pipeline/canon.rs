@@ -11,8 +11,10 @@
 //! count, and two records are one class exactly when their digests agree (see the digest for
 //! the odds that two classes share one).
 //!
-//! Memory: one entry per class, a digest and where its first record is: 32 bytes, which the hash
-//! table's spare room (it grows by doubling, at most 7/8 full) makes 37 to 74 bytes. The set is
+//! Memory: one entry per class, a digest and where its first record is: 32 bytes and a control
+//! byte, which the hash table's spare room (it grows by doubling, at most 7/8 full) makes 38 to
+//! 75 bytes, and up to 113 while it grows (the old table and the new one, twice its size, are
+//! held together for a moment): 40 to 115 bytes a class in all. The set is
 //! bounded by [`DedupeOptions::max_classes`]; one class more ends the run with
 //! [`RunError::TooManyClasses`].
 
@@ -53,8 +55,8 @@ pub struct DedupeOptions {
 }
 
 impl DedupeOptions {
-    /// The default bound: ten million classes, at most about 740 MB.
-    pub const DEFAULT_MAX_CLASSES: u64 = 10_000_000;
+    /// The default bound: ten million classes, at most about 1.15 GB.
+    pub const DEFAULT_MAX_CLASSES: u64 = super::settings::DEFAULT_MAX_CLASSES;
 }
 
 /// The result for one record.

@@ -74,10 +74,20 @@ pub enum RunError {
     },
     /// `canon --dedupe`: more classes than the bound allows.
     #[error(
-        "--dedupe: more than {limit} classes; raise --max-classes (each class takes about 40 to \
-         75 bytes of memory)"
+        "--dedupe: more than {limit} classes; raise --max-classes (each class takes 40 to 115 \
+         bytes of memory)"
     )]
     TooManyClasses {
+        /// The bound.
+        limit: u64,
+    },
+    /// `--canonical`: more distinct canonical forms than the bound allows.
+    #[error(
+        "--canonical: more than {limit} distinct puzzles (classes); raise --max-classes (each \
+         class takes 20 to 60 bytes of memory, 100 while the summary is written, and 42 bytes \
+         of the summary)"
+    )]
+    TooManyForms {
         /// The bound.
         limit: u64,
     },

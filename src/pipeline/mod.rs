@@ -63,8 +63,8 @@ pub use error::{Place, RunError, SolverBug};
 pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
-    CHUNK_RECORDS, CanonOptions, ChunkSize, DedupeOptions, Job, MAX_THREADS, RatingOptions,
-    Settings, VerifyOptions,
+    CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions, Job, MAX_THREADS,
+    RatingOptions, Settings, VerifyOptions,
 };
 pub use verify::Original;
 
@@ -288,6 +288,7 @@ pub fn run(
         },
         written_early: 0,
         failure: None,
+        max_forms: settings.max_classes,
     };
     // Two chunks are with the pool at a time, so that it never drains between chunks: while it
     // works on chunks `n` and `n + 1`, this thread waits for `n`, reads `n + 2` into its records

@@ -127,6 +127,11 @@ impl Default for ChunkSize {
     }
 }
 
+/// The default bound of the canonical classes a run keeps (`--max-classes`: `canon --dedupe`,
+/// `solve` and `rate` with `--canonical`): ten million, a summary of about 350 MB, well within
+/// what `stats` and `merge` read back ([`crate::files::side::MAX_SUMMARY`]).
+pub const DEFAULT_MAX_CLASSES: u64 = 10_000_000;
+
 /// Everything a run needs besides its inputs and output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -156,6 +161,9 @@ pub struct Settings {
     /// Whether that summary also counts the distinct canonical forms of the puzzles
     /// ([`crate::stats::distinct`]).
     pub canonical: bool,
+    /// With `canonical`: the most distinct forms the summary counts (`--max-classes`); one
+    /// more ends the run with [`crate::pipeline::RunError::TooManyForms`].
+    pub max_classes: u64,
     /// The chunk size.
     pub chunk: ChunkSize,
     /// Handle only the records of this shard of the inputs ([`crate::shard`]); `None`: all.
@@ -182,6 +190,7 @@ impl Settings {
             consumed: Vec::new(),
             summarise: false,
             canonical: false,
+            max_classes: DEFAULT_MAX_CLASSES,
             chunk: ChunkSize::for_threads(threads),
             shard: None,
             file_metadata: Vec::new(),

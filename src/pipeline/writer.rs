@@ -69,6 +69,8 @@ pub(super) struct OrderedWriter<'a> {
     pub written_early: u64,
     /// A failure while writing rows before their chunk ended, told when the chunk is written.
     pub failure: Option<RunError>,
+    /// `--canonical`: the most distinct forms the dataset summary counts.
+    pub max_forms: u64,
 }
 
 /// A chunk handed to the pool: its records and the raw input bytes read before and after it.
@@ -202,6 +204,15 @@ impl<'a> OrderedWriter<'a> {
                 dataset
                     .merge(part)
                     .expect("batch summaries are all ungrouped");
+                // The set grows by a batch at a time: at most 64 forms past the bound.
+                if dataset
+                    .canonical()
+                    .is_some_and(|forms| forms.distinct() > self.max_forms)
+                {
+                    return Err(RunError::TooManyForms {
+                        limit: self.max_forms,
+                    });
+                }
             }
             for (source, line, status, reason) in &batch.flagged {
                 self.events
