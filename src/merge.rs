@@ -435,6 +435,15 @@ fn difference(first: &Part, other: &Part) -> Option<String> {
             describe(&b.inputs)
         ));
     }
+    // Shards of two commands differ in most options: the commands say it.
+    let command = |options: &options::Options| options::shown(options.get("command"));
+    if command(&a.options) != command(&b.options) {
+        return Some(format!(
+            "one is a shard of {}, the other of {}",
+            command(&a.options),
+            command(&b.options)
+        ));
+    }
     options::changes(&a.options, &b.options)
         .first()
         .map(|change| {

@@ -268,6 +268,10 @@ fn foreign_shards_are_refused_with_what_differs() {
         &["--max-solutions", "1"],
     );
     shards(&dir, "count", "in.txt", 3, &[2], &[]);
+    // A shard of rate among shards of solve (it said "option algorithm is unset vs fast").
+    std::fs::create_dir(dir.path("rate")).unwrap();
+    let run = dir.run(&["rate", "in.txt", "--shard", "2/4", "-o", "rate/part-2.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
     shards(
         &dir,
         "format",
@@ -293,6 +297,11 @@ fn foreign_shards_are_refused_with_what_differs() {
     refused(
         &merge("options/part-2.csv"),
         "are not shards of one run: option max_solutions is 2 vs 1",
+    );
+    refused(
+        &merge("rate/part-2.csv"),
+        "s/part-0.csv and rate/part-2.csv are not shards of one run: one is a shard of solve, \
+         the other of rate",
     );
     refused(
         &merge("count/part-2.csv"),
