@@ -11,7 +11,9 @@
 //! none exact) makes that record invalid, as a missing puzzle does. A string member is its
 //! text; `null` or a missing member is empty; any other value is its JSON text exactly as
 //! written, so an 81-digit number keeps every digit. A line that is not a JSON
-//! object is an invalid record. The input's columns ([`RecordReader::has_column`]) are the
+//! object is an invalid record (the parser's complaint says at which column of the line). A UTF-8
+//! byte order mark that opens a line is dropped, as the one opening the input is: files joined
+//! with `cat` keep the marks that opened them. The input's columns ([`RecordReader::has_column`]) are the
 //! members of its first object; so records carry region layouts when the first object has a
 //! `regions` member (whatever its value) or `--regions-column` names one. Then a record whose
 //! member is `null`, empty or missing has an empty layout, which is invalid, as a CSV field
@@ -25,6 +27,9 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::csv::{PUZZLE_NAMES, REGIONS_NAME, SOLUTION_NAMES};
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 use super::lines::Lines;
 use super::{
     Cell, Columns, Defect, MAX_LINE, Position, ReadOptions, Record, RecordReader, Span, Wanted,
@@ -77,6 +82,7 @@ impl<R: BufRead> JsonlReader<R> {
     fn next_any(&mut self, names: Option<&mut Vec<String>>) -> io::Result<Option<Record>> {
         while let Some(line) = self.lines.next_line()? {
             let text = line.text.trim_ascii();
+            let text = text.strip_prefix(BOM).unwrap_or(text).trim_ascii();
             if text.is_empty() {
                 continue;
             }
@@ -116,8 +122,9 @@ fn fill(record: &mut Record, text: &[u8], read: &Read<'_>, names: Option<&mut Ve
     let Members(members) = match serde_json::from_slice(text) {
         Ok(members) => members,
         Err(e) => {
+            // The parser sees one line: its "line 1" would contradict the record's line.
             record.defect = Some(Defect::NotAnObject {
-                detail: e.to_string(),
+                detail: e.to_string().replace(" at line 1 column ", " at column "),
             });
             return;
         }
@@ -394,6 +401,26 @@ mod tests {
         let rows = read(&text, Wanted::Columns, &["id"]);
         assert_eq!(rows[2].kept, [b"8".to_vec()]);
         assert_eq!(rows[2].defect, None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_opening_a_later_line_is_dropped_not_an_invalid_record() {
+        // Two files joined by `cat`, the second opening with a byte order mark: it was
+        // "not a JSON object: expected value at line 1 column 1" on line 2.
+        let digits = "1".repeat(81);
+        let text = format!(
+            "\u{feff}{{\"puzzle\":\"{digits}\"}}\n\u{feff}{{\"puzzle\":\"{digits}\"}}\n\u{feff}\n{{\"puzzle\": x}}\n"
+        );
+        let records = read(&text, Wanted::Puzzle, &[]);
+        assert_eq!(records.len(), 3);
+        assert_eq!((records[1].line, records[1].defect.as_ref()), (2, None));
+        assert_eq!(records[1].puzzle, digits.as_bytes());
+        // A line that is not JSON says at which column of its line.
+        assert_eq!(records[2].line, 4);
+        assert_eq!(
+            records[2].defect.as_ref().unwrap().to_string(),
+            "not a JSON object: expected value at column 12"
+        );
     }
 
     #[test]
