@@ -506,3 +506,49 @@ fn standard_input_with_too_many_distinct_numbers_to_hold_asks_for_edges() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(group_sizes(&json(&run.stdout))["[100, 1000]"], 900);
 }
+
+/// `stats` over the rows of `solve` and of `rate` together took the levels' shares over the rated
+/// rows and the statuses' over all of them, one report of two different bases. A mix is refused,
+/// naming the file that brought the other command's rows, in either order, and for saved
+/// summaries as for rows.
+#[test]
+fn stats_over_rows_of_solve_and_of_rate_together_is_refused_naming_the_file() {
+    let dir = Workdir::new();
+    let puzzles = puzzles("puzzles2_17_clue.txt.gz", 5).join("\n");
+    dir.write("in.txt", &puzzles);
+    for (command, out) in [("solve", "solved.csv"), ("rate", "rated.csv")] {
+        let run = dir.run(&[
+            command,
+            "-q",
+            "in.txt",
+            "-o",
+            out,
+            "--summary",
+            &format!("{out}.json"),
+        ]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    for (first, second, left, right) in [
+        ("solved.csv", "rated.csv", "solve", "rate"),
+        ("rated.csv", "solved.csv", "rate", "solve"),
+        ("solved.csv.json", "rated.csv.json", "solve", "rate"),
+    ] {
+        let run = dir.run(&["stats", first, second]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "sudoku-bulk: error: {second}: cannot summarise rows of {left} together with \
+                 rows of {right}: give the outputs of one command at a time\n"
+            )
+        );
+    }
+    // Each alone, and twice the same command, are summarised.
+    for pair in [
+        ["solved.csv", "solved.csv.json"],
+        ["rated.csv", "rated.csv.json"],
+    ] {
+        let run = dir.run(&["stats", pair[0], pair[1]]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+}

@@ -384,6 +384,10 @@ impl Pass {
         let grouped_by = column.clone().unwrap_or_else(|| INPUT.to_string());
         let mut each =
             |row: &ResultRow<'_>, line: u64, form: Option<u128>| -> Result<(), ReadError> {
+                summary.takes(row).map_err(|source| ReadError::Grouping {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
                 if let Some(own) = &mut own {
                     own.add_result(row);
                 }

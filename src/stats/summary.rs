@@ -208,6 +208,18 @@ pub enum Unmergeable {
         /// Records of the summary merged in.
         right: u64,
     },
+    /// Rows of `rate` and rows of another command: their shares would be taken over different
+    /// rows (the levels over the rated ones, the statuses over all).
+    #[error(
+        "cannot summarise rows of {left} together with rows of {right}: give the outputs of \
+         one command at a time"
+    )]
+    Commands {
+        /// The command of the rows merged into: `rate`, or `solve` (any other).
+        left: &'static str,
+        /// The command of the rows merged in.
+        right: &'static str,
+    },
 }
 
 /// A summary whose numbers do not agree with each other (a hand-edited or truncated file).
@@ -408,6 +420,19 @@ impl Summary {
         }
     }
 
+    /// Whether `row` may be counted with the rows counted so far: a row of `rate` with rows of
+    /// another command, or the other way round, may not (see [`Unmergeable::Commands`]).
+    pub fn takes(&self, row: &ResultRow<'_>) -> Result<(), Unmergeable> {
+        let right = match row {
+            ResultRow::Solve(_) => "solve",
+            ResultRow::Rate(_) => "rate",
+        };
+        match self.command() {
+            Some(left) if left != right => Err(Unmergeable::Commands { left, right }),
+            _ => Ok(()),
+        }
+    }
+
     /// Counts one row of `rate`, grouped as [`Summary::add`] groups a row of `solve`.
     pub fn add_rated(&mut self, row: &RatedRow<'_>) {
         if self.by.is_some() {
@@ -469,7 +494,8 @@ impl Summary {
     ///
     /// Fails, changing nothing, when both are grouped by different columns, when one is
     /// grouped and the other holds records without groups, or when their records add up to
-    /// more than a count holds. An empty summary without groups
+    /// more than a count holds, or when one counts rows of `rate` and the other rows of
+    /// another command. An empty summary without groups
     /// merges with any summary. Canonical forms stay counted when both count them (their sets
     /// join) or when the other side is empty; a summary with rows whose forms were not counted
     /// makes the count unknown (`None`).
@@ -479,6 +505,11 @@ impl Summary {
                 left: self.records,
                 right: other.records,
             });
+        }
+        if let (Some(left), Some(right)) = (self.command(), other.command())
+            && left != right
+        {
+            return Err(Unmergeable::Commands { left, right });
         }
         if (&self.by, &self.bins) != (&other.by, &other.bins) {
             let empty_plain = |s: &Summary| s.by.is_none() && s.records == 0;
@@ -506,6 +537,16 @@ impl Summary {
         };
         self.add_counts(other);
         Ok(())
+    }
+
+    /// The command whose rows this summary counts: `rate` when it has a rating part, else
+    /// `solve` (or verify); `None` when it counts no rows.
+    fn command(&self) -> Option<&'static str> {
+        match (self.records, &self.rating) {
+            (0, _) => None,
+            (_, Some(_)) => Some("rate"),
+            (_, None) => Some("solve"),
+        }
     }
 
     /// How this summary is grouped, in words: `grouped by 'givens'`, `without groups`.
