@@ -157,7 +157,9 @@ def solve_file(
         input_format: read every file in this format instead of detecting it.
         puzzle_column: CSV, JSON lines, Parquet: the puzzle column (default: the first of
             ``puzzle``, ``quizzes``, ``quiz``, ``question``, ``sudoku``).
-        keep_columns: input columns copied to the end of each row.
+        keep_columns: input columns copied to the end of each row; 'SOURCE=NAME' keeps one
+            under another name (['solutions=kaggle_solution'] for a Kaggle file: the rows have
+            a 'solutions' column of their own).
         regions: one region layout (81 labels) for every puzzle.
         regions_column: the column of each record's own layout (default: ``regions``).
         batch_size: rows per batch.

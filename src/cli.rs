@@ -77,8 +77,10 @@ struct InputArgs {
     #[arg(long, value_name = "NAME")]
     puzzle_column: Option<String>,
 
-    /// CSV, JSON lines, Parquet: input columns passed through to the output, comma-separated.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    /// CSV, JSON lines, Parquet: input columns passed through to the output, comma-separated;
+    /// `SOURCE=NAME` keeps one under another name (`solutions=kaggle_solution`: the output
+    /// has a `solutions` column of its own).
+    #[arg(long, value_name = "A,B=NEW,...", value_delimiter = ',')]
     keep_columns: Vec<String>,
 
     /// Jigsaw: the region layout of every puzzle, as 81 labels (`1`-`9`, `a`-`i` or `A`-`I`)
@@ -733,6 +735,7 @@ fn bulk(
         }
     }
     let (layout, layout_file) = config::regions_and_file(input.regions.as_deref())?;
+    let (keep, keep_as) = config::kept_column_entries(&input.keep_columns)?;
     let run = BulkRun {
         inputs,
         output: target,
@@ -746,7 +749,8 @@ fn bulk(
             columns: Columns {
                 puzzle: input.puzzle_column,
                 solution: solution_column,
-                keep: input.keep_columns,
+                keep,
+                keep_as,
                 regions: input.regions_column,
             },
             output_format,
@@ -1154,7 +1158,7 @@ mod tests {
             "--keep-columns status: the output has a column 'status' of its own \
              (line,status,error,original_file,original_line,regions), and two columns of one \
              name cannot be told apart; \
-             keep only other columns"
+             keep it under another name: --keep-columns status=input_status"
         );
         assert_eq!(
             config(&["solve", "--keep-columns", "id,id"]).unwrap_err(),
@@ -1182,11 +1186,15 @@ mod tests {
                 && err.ends_with(
                     "two columns of one name cannot be told apart (here 'line': case-insensitive \
                      readers of the output, such as DuckDB, take names that differ only in case \
-                     for one); keep only other columns"
+                     for one); keep it under another name: --keep-columns Line=input_line"
                 ),
             "{err}"
         );
         assert!(config(&["solve", "--keep-columns", "Regions"]).is_err());
+        let run = bulk_of(&["solve", "--keep-columns", "solutions=kaggle,id,Regions=r"]);
+        assert_eq!(run.pipeline.columns.keep, ["solutions", "id", "Regions"]);
+        let renamed: Vec<&str> = run.pipeline.columns.kept_names().collect();
+        assert_eq!(renamed, ["kaggle", "id", "r"]);
         assert!(config(&["solve", "--keep-columns", "id,Identity"]).is_ok());
     }
 }

@@ -11,6 +11,7 @@ mod hostile_input;
 mod isa;
 mod jigsaw;
 mod jigsaw_fast;
+mod kept_columns;
 mod layering;
 mod limits;
 mod messages;

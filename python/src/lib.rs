@@ -25,7 +25,9 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS, kept_columns};
+use sudoku_bulk::command::config::{
+    DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS, kept_column_entries, kept_columns,
+};
 use sudoku_bulk::files::Input;
 use sudoku_bulk::format::columns::{ColumnBatch, ColumnKind};
 use sudoku_bulk::format::{Columns, InputFormat};
@@ -186,7 +188,9 @@ fn verify<'py>(
 /// input_format: 'line', 'csv', 'grid' or 'jsonl' instead of detecting each file's format.
 /// puzzle_column: CSV, JSON lines, Parquet: the puzzle column (default: the first of puzzle,
 ///     quizzes, quiz, question, sudoku).
-/// keep_columns: input columns copied to the end of each row.
+/// keep_columns: input columns copied to the end of each row; 'SOURCE=NAME' keeps one under
+///     another name (['solutions=kaggle_solution'] for a Kaggle file: the rows have a
+///     'solutions' column of their own).
 /// regions: one region layout (81 labels) for every puzzle.
 /// regions_column: the column holding each record's own layout (default: 'regions' if
 ///     present).
@@ -245,10 +249,14 @@ fn solve_file<'py>(
             })
         })
         .transpose()?;
+    // `SOURCE=NAME` renames a kept column, as on the command line.
+    let (keep, keep_as) = kept_column_entries(&names("keep_columns", keep_columns)?)
+        .map_err(|e| PyValueError::new_err(format!("keep_columns: {e}")))?;
     settings.columns = Columns {
         puzzle: text("puzzle_column", puzzle_column)?,
         solution: None,
-        keep: names("keep_columns", keep_columns)?,
+        keep,
+        keep_as,
         regions: text("regions_column", regions_column)?,
     };
     // The command line's check: no kept column named twice, or as one of the rows' own.

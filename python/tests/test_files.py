@@ -93,6 +93,21 @@ def test_options_are_the_command_lines(cli, tmp_path):
     assert "gave_up" in table["status"].to_pylist()
 
 
+def test_a_kaggle_file_keeps_its_solutions_under_another_name(cli, tmp_path):
+    kaggle = tmp_path / "kaggle.csv"
+    good = SAMPLE[:20]
+    kaggle.write_text("quizzes,solutions\n" + "".join(f"{p.replace('.', '0')},{p}\n" for p in good))
+    keep = "solutions=kaggle_solution"
+    expected = cli_table(cli, tmp_path, "solve", str(kaggle), "--keep-columns", keep)
+    table = read_all(sudoku_bulk.solve_file(kaggle, keep_columns=[keep]))
+    assert table.equals(expected)
+    assert table.column_names[-1] == "kaggle_solution"
+    assert table["kaggle_solution"].to_pylist() == good
+    assert table["solutions"].type == expected["solutions"].type
+    with pytest.raises(ValueError, match="keep it under another name: --keep-columns solutions=input_solutions"):
+        sudoku_bulk.solve_file(kaggle, keep_columns=["solutions"])
+
+
 def test_files_that_cannot_be_read_raise(tmp_path):
     with pytest.raises(FileNotFoundError, match="no-such.txt"):
         sudoku_bulk.solve_file(tmp_path / "no-such.txt")

@@ -278,24 +278,36 @@ pub enum ConfigError {
     },
     /// A kept column that the output has already, in this case or another.
     #[error(
-        "--keep-columns {name}: the output has a column '{column}' of its own ({own}), and two columns of one name cannot be told apart{}; keep only other columns",
-        spelled_otherwise(.name, .column)
+        "--keep-columns {name}: the output has a column '{column}' of its own ({own}), and two columns of one name cannot be told apart{}; keep it under another name: --keep-columns {input}=input_{column}",
+        spelled_otherwise(.given, .column)
     )]
     KeptColumnIsOwn {
-        /// The column, as given.
+        /// The entry, as given (`NAME` or `SOURCE=NAME`).
         name: String,
+        /// The kept column's name in the input.
+        input: String,
+        /// Its name in the output, as given.
+        given: String,
         /// The output's column of that name.
         column: String,
         /// The columns the command writes, comma-separated.
         own: String,
     },
-    /// A column kept twice, in one case or two.
+    /// A column kept twice, or two kept under one name, in one case or two.
     #[error("--keep-columns names '{name}' twice{}", spelled_otherwise(.name, .again))]
     KeptTwice {
         /// The column, as given first.
         name: String,
         /// The column, as given again.
         again: String,
+    },
+    /// A `--keep-columns` entry `SOURCE=NAME` with a side empty.
+    #[error(
+        "--keep-columns '{entry}': a column is kept as NAME, or renamed as SOURCE=NEW_NAME (both names non-empty)"
+    )]
+    KeptEmpty {
+        /// The entry, as given.
+        entry: String,
     },
     /// Standard input is named more than once.
     #[error("standard input ('-') can be read only once")]
@@ -412,11 +424,37 @@ fn spelled_otherwise(name: &str, other: &str) -> String {
     }
 }
 
+/// The kept columns of `--keep-columns A,B=C,...`: each entry `NAME` keeps a column under its
+/// name, `SOURCE=NAME` under another (split at the first `=`): the input names, and the output
+/// name of each renamed one, as [`crate::format::Columns::keep`] and
+/// [`crate::format::Columns::keep_as`] take them.
+pub fn kept_column_entries(
+    entries: &[String],
+) -> Result<(Vec<String>, Vec<Option<String>>), ConfigError> {
+    let mut keep = Vec::with_capacity(entries.len());
+    let mut keep_as = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let (source, name) = match entry.split_once('=') {
+            Some((source, name)) => (source, Some(name)),
+            None => (entry.as_str(), None),
+        };
+        if source.trim().is_empty() || name.is_some_and(|n| n.trim().is_empty()) {
+            return Err(ConfigError::KeptEmpty {
+                entry: entry.clone(),
+            });
+        }
+        keep.push(source.to_string());
+        keep_as.push(name.filter(|&n| n != source).map(str::to_string));
+    }
+    Ok((keep, keep_as))
+}
+
 /// Refuses kept columns that would give the output two columns of one name: a column kept
-/// twice, or one the command writes itself (`line`, `status`, ..., `file` with several inputs,
-/// `regions`, which is written whenever records carry their own layouts). Names are compared
-/// ignoring ASCII case and the blanks around them: a column is found by its name in any case
-/// when it is the only one, and readers of the output may not tell `id` from `ID`.
+/// twice, two kept under one name, or one kept under the name of a column the command writes
+/// itself (`line`, `status`, ..., `file` with several inputs, `regions`, which is written
+/// whenever records carry their own layouts): the message shows how to rename it. Names are
+/// compared ignoring ASCII case and the blanks around them: a column is found by its name in
+/// any case when it is the only one, and readers of the output may not tell `id` from `ID`.
 pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), ConfigError> {
     // The columns of the output with every optional part (a verify row's `original_` columns
     // too), less the kept ones.
@@ -426,21 +464,32 @@ pub fn kept_columns(settings: &Settings, several_inputs: bool) -> Result<(), Con
         original: crate::pipeline::Original::LineAndFile,
     };
     let all = crate::pipeline::columns(settings, &shape);
-    let kept_from = all.len() - 1 - settings.columns.keep.len();
+    let columns = &settings.columns;
+    let kept_from = all.len() - 1 - columns.keep.len();
     let own: Vec<String> = all[..kept_from].iter().chain(all.last()).cloned().collect();
-    let same = |a: &String, b: &String| a.trim().eq_ignore_ascii_case(b.trim());
-    for (i, name) in settings.columns.keep.iter().enumerate() {
+    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+    let given = columns.kept_as_given();
+    let names: Vec<&str> = columns.kept_names().collect();
+    for (i, (source, name)) in columns.keep.iter().zip(&names).enumerate() {
         if let Some(column) = own.iter().find(|column| same(column, name)) {
             return Err(ConfigError::KeptColumnIsOwn {
-                name: name.clone(),
+                name: given[i].clone(),
+                input: source.trim().to_string(),
+                given: name.to_string(),
                 column: column.clone(),
                 own: own.join(","),
             });
         }
-        if let Some(first) = settings.columns.keep[..i].iter().find(|k| same(k, name)) {
+        if let Some(first) = names[..i].iter().find(|k| same(k, name)) {
+            return Err(ConfigError::KeptTwice {
+                name: first.to_string(),
+                again: name.to_string(),
+            });
+        }
+        if let Some(first) = columns.keep[..i].iter().find(|k| same(k, source)) {
             return Err(ConfigError::KeptTwice {
                 name: first.clone(),
-                again: name.clone(),
+                again: source.clone(),
             });
         }
     }

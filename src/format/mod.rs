@@ -377,10 +377,41 @@ pub struct Columns {
     pub puzzle: Option<String>,
     /// The solution column's name (verify); `None`: the first known name found.
     pub solution: Option<String>,
-    /// Columns passed through to the output, in this order.
+    /// Columns passed through to the output, in this order, by their names in the input.
     pub keep: Vec<String>,
+    /// The name in the output of each kept column that is renamed (`--keep-columns
+    /// SOURCE=NAME`), by its place in [`Columns::keep`]; a missing or `None` entry: the
+    /// column keeps its input name.
+    pub keep_as: Vec<Option<String>>,
     /// The column of per-record region layouts; `None`: a column named `regions`, if any.
     pub regions: Option<String>,
+}
+
+impl Columns {
+    /// The output names of the kept columns, in order: as renamed, or their input names.
+    pub fn kept_names(&self) -> impl Iterator<Item = &str> {
+        self.keep.iter().enumerate().map(|(i, name)| {
+            match self.keep_as.get(i) {
+                Some(Some(renamed)) => renamed.as_str(),
+                _ => name.as_str(),
+            }
+        })
+    }
+
+    /// The kept columns as `--keep-columns` takes them: `NAME`, or `SOURCE=NAME` when renamed.
+    pub fn kept_as_given(&self) -> Vec<String> {
+        self.keep
+            .iter()
+            .zip(self.kept_names())
+            .map(|(source, name)| {
+                if source == name {
+                    source.clone()
+                } else {
+                    format!("{source}={name}")
+                }
+            })
+            .collect()
+    }
 }
 
 /// What each record is read for.

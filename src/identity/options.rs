@@ -21,7 +21,8 @@ pub fn of(settings: &Settings) -> Options {
             json!(settings.input_format.map_or("(detected)", |f| f.name())),
         ),
         ("puzzle_column", json!(columns.puzzle)),
-        ("keep_columns", json!(columns.keep)),
+        // `SOURCE=NAME` for a renamed column: a run without renaming records what it always did.
+        ("keep_columns", json!(columns.kept_as_given())),
         ("regions_column", json!(columns.regions)),
         ("output_format", json!(settings.output_format.name())),
         (
@@ -151,5 +152,19 @@ mod tests {
         );
         assert_eq!(shown(a.get("input_format")), "(detected)");
         assert_eq!(shown(a.get("puzzle_column")), "(default)");
+    }
+
+    #[test]
+    fn renaming_a_kept_column_shapes_the_output() {
+        let mut kept = crate::test_data::solve_settings(1);
+        kept.columns.keep = vec!["solutions".into(), "id".into()];
+        let mut renamed = kept.clone();
+        renamed.columns.keep_as = vec![Some("kaggle".into())];
+        let (a, b) = (of(&kept), of(&renamed));
+        assert_eq!(shown(a.get("keep_columns")), "solutions,id");
+        let found = changes(&a, &b);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].flag(), "--keep-columns");
+        assert_eq!(shown(found[0].now), "solutions=kaggle,id");
     }
 }

@@ -192,7 +192,7 @@ fn typed_columns(settings: &Settings, shape: &Shape) -> Vec<(String, ColumnKind)
         .then(|| text("file"))
         .into_iter()
         .chain(fixed)
-        .chain(settings.columns.keep.iter().map(|name| text(name)))
+        .chain(settings.columns.kept_names().map(text))
         .chain(shape.regions.then(|| text(format::csv::REGIONS_NAME)))
         .collect()
 }
