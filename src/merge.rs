@@ -480,7 +480,7 @@ fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), Joi
         let mut input = BufReader::with_capacity(256 * 1024, File::open(path).map_err(read)?);
         let mut hasher = Hasher::default();
         if csv {
-            let own = csv_header(&mut input).map_err(read)?;
+            let own = crate::format::csv::header_record(&mut input).map_err(read)?;
             hasher.update(&own);
             match &header {
                 None => {
@@ -502,42 +502,6 @@ fn concatenate(parts: &[Part], csv: bool, out: &mut dyn Write) -> Result<(), Joi
         }
     }
     Ok(())
-}
-
-/// The first CSV record of `input` as written, with its line end: up to the first line break
-/// outside quotes, as the CSV parser of the crate finds it (`csv_core`).
-fn csv_header(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
-    let mut parser = csv_core::Reader::new();
-    let mut header = Vec::new();
-    let (mut fields, mut ends) = ([0; 1024], [0; 64]);
-    loop {
-        let available = input.fill_buf()?;
-        if available.is_empty() {
-            return Ok(header);
-        }
-        let mut at = 0;
-        let ended = loop {
-            let (result, read, _, _) = parser.read_record(&available[at..], &mut fields, &mut ends);
-            at += read;
-            match result {
-                csv_core::ReadRecordResult::Record => break true,
-                csv_core::ReadRecordResult::InputEmpty | csv_core::ReadRecordResult::End => {
-                    break false;
-                }
-                // Fields and field ends are not kept: only where the record ends matters.
-                _ => {}
-            }
-        };
-        // The parser stops after the first byte of a CRLF: the LF is the header's too.
-        if ended && available[..at].last() == Some(&b'\r') && available.get(at) == Some(&b'\n') {
-            at += 1;
-        }
-        header.extend_from_slice(&available[..at]);
-        input.consume(at);
-        if ended {
-            return Ok(header);
-        }
-    }
 }
 
 /// Copies the rest of `input` (read from `path`) to `out`, adding it to `hasher`.
@@ -562,17 +526,6 @@ fn copy(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
-
-    #[test]
-    fn the_csv_header_ends_at_a_newline_outside_quotes() {
-        let mut input = &b"a,\"b\nc\",d\nrow\n"[..];
-        assert_eq!(csv_header(&mut input).unwrap(), b"a,\"b\nc\",d\n");
-        let mut rest = Vec::new();
-        input.read_to_end(&mut rest).unwrap();
-        assert_eq!(rest, b"row\n");
-        assert_eq!(csv_header(&mut &b"x,y"[..]).unwrap(), b"x,y");
-    }
 
     #[test]
     fn missing_shards_are_named() {

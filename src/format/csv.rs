@@ -467,6 +467,40 @@ impl Default for Fields {
     }
 }
 
+/// The first record of `input` (its header) as written, with its line end: up to the first
+/// line break outside quotes, found by the parser every CSV input is read with; the rest of
+/// `input` is left unread. `merge` copies a shard's header so, and compares it with the first.
+pub fn header_record(input: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
+    let mut parser = parser(b',');
+    let mut header = Vec::new();
+    // Only where the record ends matters: the fields go to a small scratch space, overwritten.
+    let (mut fields, mut ends) = ([0; 1024], [0; 64]);
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(header);
+        }
+        let mut at = 0;
+        let ended = loop {
+            let (result, read, _, _) = parser.read_record(&available[at..], &mut fields, &mut ends);
+            at += read;
+            match result {
+                csv_core::ReadRecordResult::Record => break true,
+                csv_core::ReadRecordResult::InputEmpty | csv_core::ReadRecordResult::End => {
+                    break false;
+                }
+                csv_core::ReadRecordResult::OutputFull
+                | csv_core::ReadRecordResult::OutputEndsFull => {}
+            }
+        };
+        header.extend_from_slice(&available[..at]);
+        input.consume(at);
+        if ended {
+            return Ok(header);
+        }
+    }
+}
+
 /// The field separator of a header row: `,` when it holds one; else a tab or `;` (the
 /// tab-separated and the European spreadsheet exports), whichever it holds; else `,`.
 pub(crate) fn delimiter_of(header: &[u8]) -> u8 {
@@ -633,6 +667,26 @@ fn write_field(field: &[u8], out: &mut Vec<u8>) {
 mod tests {
     use super::super::{Columns, ReaderError};
     use super::*;
+
+    #[test]
+    fn the_header_record_ends_at_a_newline_outside_quotes() {
+        use std::io::Read;
+        let mut input = &b"a,\"b\nc\",d\nrow\n"[..];
+        assert_eq!(header_record(&mut input).unwrap(), b"a,\"b\nc\",d\n");
+        let mut rest = Vec::new();
+        input.read_to_end(&mut rest).unwrap();
+        assert_eq!(rest, b"row\n");
+        assert_eq!(header_record(&mut &b"x,y"[..]).unwrap(), b"x,y");
+        // A CRLF line end is the header's, whole; a quoted CRLF is inside it.
+        let mut input = &b"a,\"b\r\nc\"\r\nrow\r\n"[..];
+        assert_eq!(header_record(&mut input).unwrap(), b"a,\"b\r\nc\"\r\n");
+        assert_eq!(input, b"row\r\n");
+        // Read through a buffer smaller than the header, the record is found all the same.
+        let text = format!("{},\"x\ny\"\nrow\n", "n".repeat(100));
+        let mut small = std::io::BufReader::with_capacity(7, text.as_bytes());
+        let header = header_record(&mut small).unwrap();
+        assert_eq!(header, format!("{},\"x\ny\"\n", "n".repeat(100)).as_bytes());
+    }
 
     proptest::proptest! {
         /// A line without quotes is split into the fields the parser finds in it, whatever
