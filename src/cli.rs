@@ -24,8 +24,14 @@ use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
 
 /// Solve, verify and measure Sudoku puzzles in bulk.
+///
+/// Reads puzzles in every common format (one per line, CSV such as the Kaggle sets, drawn
+/// grids, JSON lines, Parquet; plain or gzip) and writes one row per record, in input order,
+/// as CSV, JSON lines or Parquet. `COMMAND --help` shows a command's options and examples;
+/// `-h` a shorter help.
 #[derive(Debug, Parser)]
-#[command(name = "sudoku-bulk", version, about, max_term_width = 100)]
+#[command(name = "sudoku-bulk", version, about, long_about, max_term_width = 100,
+          after_help = TOP_EXAMPLES, after_long_help = TOP_EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,33 +40,172 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Solve every puzzle: one result row per record, in input order.
+    ///
+    /// Each row holds the record's line, its puzzle and solution, a status (solved, multiple,
+    /// unsolvable, invalid, gave_up, stuck), the number of solutions found and the search
+    /// counters. Every solution is checked by an independent verifier before it is written.
+    #[command(after_help = SOLVE_EXAMPLES, after_long_help = SOLVE_LONG_EXAMPLES)]
     Solve(SolveArgs),
     /// Check the proposed solution of every record: one row per record, ok, wrong or invalid.
+    ///
+    /// The solution is read from the record's solution column (a CSV `solution` column, or
+    /// the output of `solve`), or the second field of a line.
+    #[command(after_help = VERIFY_EXAMPLES, after_long_help = VERIFY_EXAMPLES)]
     Verify(VerifyArgs),
     /// Rate every puzzle for a person, as HoDoKu does (its techniques, scores and levels): one
     /// row per record, in input order, with the level, score, hardest technique and the steps
     /// of each technique family.
+    #[command(after_help = RATE_EXAMPLES, after_long_help = RATE_EXAMPLES)]
     Rate(RateArgs),
     /// Summarise the results of `solve` or `rate` (CSV, JSON lines or Parquet, or saved
     /// summaries): statuses and the exact distribution of every counter, level counts and
     /// scores.
+    #[command(after_help = STATS_EXAMPLES, after_long_help = STATS_EXAMPLES)]
     Stats(StatsArgs),
     /// Solve one puzzle and show it, its solution and every statistic as grids and text.
+    #[command(after_help = SHOW_EXAMPLES, after_long_help = SHOW_EXAMPLES)]
     Show(ShowArgs),
     /// Join the outputs of `solve --shard` or `rate --shard` into the output of a single run,
     /// in shard order, and merge their summaries; refuses missing shards and shards of another
     /// run.
+    #[command(after_help = MERGE_EXAMPLES, after_long_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
     /// Make puzzles with exactly one solution, reproducibly: the same seed gives the same
     /// bytes for any thread count.
+    #[command(after_help = GENERATE_EXAMPLES, after_long_help = GENERATE_EXAMPLES)]
     Generate(GenerateArgs),
     /// Write every puzzle's canonical (minlex) form: one row per record, or with --dedupe only
     /// the first record of each class of equivalent puzzles.
+    #[command(after_help = CANON_EXAMPLES, after_long_help = CANON_EXAMPLES)]
     Canon(CanonArgs),
+    /// Print a shell completion script to standard output.
+    ///
+    /// For bash: `sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk`;
+    /// zsh: write `_sudoku-bulk` to a directory of your `fpath`; fish:
+    /// `~/.config/fish/completions/sudoku-bulk.fish`.
+    #[command(after_help = COMPLETIONS_EXAMPLES, after_long_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the man page of sudoku-bulk, or of one of its commands, to standard output.
+    ///
+    /// The page is roff, made from the same definitions as --help: read it with `man -l`.
+    #[command(after_help = MAN_EXAMPLES, after_long_help = MAN_EXAMPLES)]
+    Man(ManArgs),
 }
+
+/// `completions SHELL`.
+#[derive(Debug, Args)]
+struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+/// `man [COMMAND]`.
+#[derive(Debug, Args)]
+struct ManArgs {
+    /// A command: its own page [default: the page of sudoku-bulk, listing the commands].
+    #[arg(value_name = "COMMAND", value_parser = format_names(COMMAND_NAMES.iter().copied()))]
+    command: Option<String>,
+}
+
+/// The commands that have a man page of their own.
+const COMMAND_NAMES: &[&str] = &[
+    "solve",
+    "verify",
+    "rate",
+    "stats",
+    "show",
+    "merge",
+    "generate",
+    "canon",
+    "completions",
+    "man",
+];
+
+const TOP_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk solve puzzles.csv -o results.csv     solve a file, one row per puzzle
+  sudoku-bulk stats results.csv                    summarise the results
+  sudoku-bulk rate puzzles.csv -o rated.csv        rate each puzzle for a person
+  sudoku-bulk solve --help                         a command's options and examples";
+
+const SOLVE_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk solve puzzles.txt -o results.csv
+  sudoku-bulk solve kaggle.csv --keep-columns solutions=kaggle_solution -o results.parquet";
+
+const SOLVE_LONG_EXAMPLES: &str = "\
+Examples:
+  Solve a file of one puzzle per line (or CSV, JSON lines, Parquet; plain or gzip):
+    sudoku-bulk solve puzzles.txt -o results.csv
+
+  A Kaggle file (quizzes,solutions) with its answers kept beside ours, as Parquet:
+    sudoku-bulk solve kaggle.csv --keep-columns solutions=kaggle_solution -o results.parquet
+
+  A summary of the run as well, then its statistics per number of givens:
+    sudoku-bulk solve puzzles.txt -o results.csv --summary summary.json
+    sudoku-bulk stats results.csv --by givens
+
+Exit status: 0 every record handled; 1 with --strict when a record is not solved; 2 a usage,
+input or output error (nothing half-written is left as OUT); 130 interrupted (Ctrl-C):
+-o OUT --resume goes on from where it stopped.";
+
+const VERIFY_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk verify kaggle.csv                    check each solution column
+  sudoku-bulk verify results.csv --unique          the output of solve, and uniqueness too
+  sudoku-bulk verify answers.csv --solution-column answer -o checked.csv";
+
+const RATE_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk rate puzzles.txt -o rated.csv
+  sudoku-bulk rate kaggle.csv --keep-columns solutions=kaggle_solution -o rated.parquet
+  sudoku-bulk stats rated.csv --by level           levels, scores and techniques";
+
+const STATS_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk stats results.csv                    statuses and counters
+  sudoku-bulk stats results.csv --by givens        one table, a row per number of givens
+  sudoku-bulk stats results.csv --by givens --csv  the same table as CSV
+  sudoku-bulk stats results.csv --html report.html";
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk show 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+  sudoku-bulk show PUZZLE --explain                its human solution path, step by step
+  head -n 1 puzzles.txt | sudoku-bulk show - --trace";
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk solve big.csv --shard 0/2 -o part0.csv
+  sudoku-bulk solve big.csv --shard 1/2 -o part1.csv
+  sudoku-bulk merge results.csv part0.csv part1.csv";
+
+const GENERATE_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk generate --count 1000 --seed 7 -o puzzles.csv
+  sudoku-bulk generate --count 10 --givens 22-25 --symmetry rot180 --output-format line";
+
+const CANON_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk canon puzzles.txt -o forms.csv       every puzzle's canonical form
+  sudoku-bulk canon puzzles.txt --dedupe --duplicates dups.csv -o unique.csv
+  sudoku-bulk canon puzzles.txt --dedupe --exact -o distinct.csv   identical puzzles only";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk
+  sudoku-bulk completions zsh > ~/.zfunc/_sudoku-bulk
+  sudoku-bulk completions fish > ~/.config/fish/completions/sudoku-bulk.fish";
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk man | man -l -
+  sudoku-bulk man solve > sudoku-bulk-solve.1";
 
 /// Options shared by the commands that read records.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Input")]
 struct InputArgs {
     /// Input files: text, plain or gzip, or Parquet; `-` or none for standard input (text).
     /// Several are read in order as one stream.
@@ -96,6 +241,7 @@ struct InputArgs {
 
 /// Options shared by the commands that write rows.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Output")]
 struct OutputArgs {
     /// Write rows to OUT (replaced only when the run completes) instead of standard output.
     #[arg(short, long = "output", value_name = "OUT")]
@@ -114,25 +260,32 @@ struct OutputArgs {
 
     /// Worker threads, 1 to 256 (no run can keep more busy; fewer are started for a small
     /// input) [default: one per core].
-    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        help_heading = "Run"
+    )]
     threads: Option<usize>,
 
     /// No progress bar, no messages about records, no summary; only errors.
-    #[arg(short, long)]
+    #[arg(short, long, help_heading = "Run")]
     quiet: bool,
 
     /// Continue the interrupted run to OUT from its partial output and checkpoint
     /// (OUT.partial, OUT.checkpoint), with the same inputs and options.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", help_heading = "Run")]
     resume: bool,
 
     /// Seconds between two checkpoints of a run to OUT; 0: after every chunk of rows.
-    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = config::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = config::seconds,
+          help_heading = "Run")]
     checkpoint_every: Duration,
 }
 
 /// The search options of `solve` and `show`.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Search")]
 struct SearchArgs {
     /// Stop after N solutions: 2 tells a unique solution (`solved`) from several (`multiple`);
     /// 1 finds a first solution, fastest.
@@ -180,7 +333,7 @@ struct SolveArgs {
     search: SearchArgs,
 
     /// Exit with 1 when a record is not `solved`.
-    #[arg(long)]
+    #[arg(long, help_heading = "Run")]
     strict: bool,
 
     #[command(flatten)]
@@ -189,6 +342,7 @@ struct SolveArgs {
 
 /// The dataset summary and the shards of `solve` and `rate`.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Summary and shards")]
 struct DatasetArgs {
     /// Also write the dataset summary of the run, as `stats --json` would print it, to FILE.
     #[arg(long, value_name = "FILE")]
@@ -232,11 +386,11 @@ struct RateArgs {
 
     /// Recursion budget per puzzle of the search that tells a puzzle with one solution (rated)
     /// from one with several (not rated); a search that needs more gives `gave_up`.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS, help_heading = "Search")]
     max_recursions: u64,
 
     /// Exit with 1 when a record is not `rated`.
-    #[arg(long)]
+    #[arg(long, help_heading = "Run")]
     strict: bool,
 
     #[command(flatten)]
@@ -308,12 +462,12 @@ struct StatsArgs {
     /// `file`, or a kept column such as `difficulty`), or per input with `input` (the names
     /// as given). A column of numbers with more than 30 distinct values is put in 10
     /// quantile bins, with a note (see --bins).
-    #[arg(long, value_name = "COLUMN|input")]
+    #[arg(long, value_name = "COLUMN|input", help_heading = "Groups")]
     by: Option<String>,
 
     /// With --by: the most groups; a column with more distinct values is refused as soon as
     /// a row makes one too many.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by", help_heading = "Groups")]
     max_groups: usize,
     /// With --by COLUMN, a column of numbers: N quantile bins of about equal size, bins at
     /// the edges A,B,... ([A,B], (B,C], ..., with < A and > the last for values outside), or
@@ -322,16 +476,26 @@ struct StatsArgs {
         long,
         value_name = "N|A,B,...|none",
         requires = "by",
+        help_heading = "Groups",
         allow_hyphen_values = true
     )]
     bins: Option<String>,
 
     /// Print the summary as JSON instead of a table.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv", help_heading = "Output")]
     json: bool,
 
+    /// Print the table of the groups side by side as CSV (with --by; without it, one row for
+    /// the whole), shares as percentages in `_pct` columns.
+    #[arg(long, help_heading = "Output")]
+    csv: bool,
+
+    /// With --by: print every table for the whole and for each group, not one compact table.
+    #[arg(long, requires = "by", conflicts_with_all = ["csv", "json"], help_heading = "Output")]
+    detail: bool,
+
     /// Also write a self-contained HTML page with charts to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     html: Option<PathBuf>,
 
     /// Also count the distinct canonical forms of the puzzles (the results' puzzle column, or
@@ -349,22 +513,32 @@ struct CanonArgs {
 
     /// Write only the first record of each class (the puzzles that share a canonical form);
     /// the others are left out, counted, and listed with --duplicates.
-    #[arg(long)]
+    #[arg(long, help_heading = "Duplicates")]
     dedupe: bool,
+
+    /// --dedupe: a class holds identical puzzles only (blanks written `.` or `0` alike), not
+    /// every puzzle of one canonical form (relabelled, rotated, mirrored, ...).
+    #[arg(long, requires = "dedupe", help_heading = "Duplicates")]
+    exact: bool,
 
     /// --dedupe: the most classes to remember (each takes 40 to 115 bytes of memory); one
     /// more ends the run with an error.
     #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "dedupe",
-          default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
+          default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES, help_heading = "Duplicates")]
     max_classes: u64,
 
     /// --dedupe: also write the records left out to FILE, as CSV: their line and the line of
     /// the first record of their class (with their files when there are several inputs).
-    #[arg(long, value_name = "FILE", requires = "dedupe")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "dedupe",
+        help_heading = "Duplicates"
+    )]
     duplicates: Option<PathBuf>,
 
     /// Exit with 1 when a record has no canonical form (`invalid`).
-    #[arg(long)]
+    #[arg(long, help_heading = "Run")]
     strict: bool,
 }
 
@@ -375,6 +549,7 @@ impl CanonArgs {
         }
         let dedupe = self.dedupe.then_some(DedupeOptions {
             max_classes: config::positive("--max-classes", self.max_classes)?,
+            exact: self.exact,
         });
         let mut config = bulk(
             self.input,
@@ -416,7 +591,7 @@ struct GenerateArgs {
     givens: Option<GivensRange>,
 
     /// No given can be removed with the solution staying unique (with a symmetry, checked
-    /// given by given: rare, so slow; see the README).
+    /// given by given: rare, so slow; see docs/guide.md).
     #[arg(long)]
     minimal: bool,
 
@@ -527,15 +702,15 @@ struct VerifyArgs {
 
     /// CSV, JSON lines, Parquet: the solution column's name [default: solution, solutions or
     /// answer].
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help_heading = "Input")]
     solution_column: Option<String>,
 
     /// Also require the puzzle to have exactly one solution, the one given.
-    #[arg(long)]
+    #[arg(long, help_heading = "Search")]
     unique: bool,
 
     /// Recursion budget of the `--unique` search per puzzle.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS, help_heading = "Search")]
     max_recursions: u64,
 }
 
@@ -600,17 +775,54 @@ impl Cli {
                 quiet: args.quiet,
             })),
             Command::Generate(args) => Ok(Config::Generate(args.into_run()?)),
+            Command::Completions(args) => {
+                let mut command = <Cli as clap::CommandFactory>::command();
+                let mut script = Vec::new();
+                clap_complete::generate(args.shell, &mut command, "sudoku-bulk", &mut script);
+                let mut script = String::from_utf8_lossy(&script).into_owned();
+                if args.shell == clap_complete::Shell::Bash {
+                    // clap_complete 4.6.11 names the commands' cases after `sudoku-bulk` with its
+                    // `-` made `__subcmd__` (`sudoku__subcmd__bulk__subcmd__solve`) but looks
+                    // them up with it made `__` (`sudoku__bulk__subcmd__solve`): no option of a
+                    // command would complete. One spelling for both.
+                    script = script.replace("sudoku__subcmd__bulk", "sudoku__bulk");
+                }
+                Ok(Config::Print(script))
+            }
+            Command::Man(args) => Ok(Config::Print(man_page(args.command.as_deref()))),
             Command::Canon(args) => args.into_config(),
             Command::Stats(args) => Ok(Config::Stats(StatsRun {
                 inputs: args.inputs,
                 max_groups: config::positive("--max-groups", args.max_groups as u64)? as usize,
                 grouping: config::grouping(args.by, args.bins.as_deref())?,
                 json: args.json,
+                csv: args.csv,
+                detail: args.detail,
                 html: args.html,
                 canonical: args.canonical,
             })),
         }
     }
+}
+
+/// The man page (roff) of sudoku-bulk, or of one of its commands (`sudoku-bulk-solve`).
+fn man_page(command: Option<&str>) -> String {
+    let mut top = <Cli as clap::CommandFactory>::command();
+    // Gives each command its full name (`sudoku-bulk solve`) for the synopsis.
+    top.build();
+    let man = match command {
+        None => clap_mangen::Man::new(top),
+        Some(name) => {
+            let command = top
+                .find_subcommand(name)
+                .expect("clap checked the name")
+                .clone();
+            clap_mangen::Man::new(command).title(format!("sudoku-bulk-{name}"))
+        }
+    };
+    let mut page = Vec::new();
+    man.render(&mut page).expect("a page written to memory");
+    String::from_utf8_lossy(&page).into_owned()
 }
 
 /// Adds the dataset summary and the shard asked for to a bulk run.
@@ -785,6 +997,94 @@ mod tests {
             panic!("not a bulk command")
         };
         *run
+    }
+
+    /// The help of `command` (`-h` short, else `--help`).
+    fn help(command: &str, long: bool) -> String {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let command = cli.find_subcommand_mut(command).unwrap();
+        if long {
+            command.render_long_help().to_string()
+        } else {
+            command.render_help().to_string()
+        }
+    }
+
+    #[test]
+    fn help_groups_options_under_headings_and_shows_examples() {
+        let long = help("solve", true);
+        for heading in [
+            "Input:",
+            "Output:",
+            "Run:",
+            "Search:",
+            "Summary and shards:",
+            "Examples:",
+        ] {
+            assert!(
+                long.contains(&format!("\n{heading}\n")),
+                "{heading}: {long}"
+            );
+        }
+        // The headings hold their options: --keep-columns under Input, --threads under Run.
+        let under = |heading: &str, flag: &str| {
+            let part = long.split(&format!("\n{heading}:\n")).nth(1).unwrap();
+            let part = part
+                .split("\n\n")
+                .take_while(|p| p.starts_with(' '))
+                .collect::<Vec<_>>()
+                .join("\n\n");
+            part.contains(flag)
+        };
+        assert!(under("Input", "--keep-columns"), "{long}");
+        assert!(under("Run", "--threads"), "{long}");
+        assert!(under("Search", "--max-solutions"), "{long}");
+        assert!(!under("Input", "--threads"), "{long}");
+        assert!(
+            long.contains("sudoku-bulk solve kaggle.csv --keep-columns solutions=kaggle_solution")
+        );
+        // -h is the short form: one line an option, and still examples.
+        let short = help("solve", false);
+        assert!(short.len() < long.len(), "{short}");
+        assert!(!short.contains("Exit status"), "{short}");
+        assert!(long.contains("Exit status"), "{long}");
+        assert!(
+            short.contains("\nExamples:\n  sudoku-bulk solve "),
+            "{short}"
+        );
+        for command in COMMAND_NAMES {
+            assert!(help(command, true).contains("\nExamples:\n"), "{command}");
+        }
+    }
+
+    #[test]
+    fn the_man_page_and_completions_come_from_the_same_definitions() {
+        for command in [None, Some("solve"), Some("stats")] {
+            let page = man_page(command);
+            assert!(
+                page.starts_with(".ie \\n(.g .ds Aq") || page.starts_with(".TH"),
+                "{page}"
+            );
+            assert!(page.contains("\n.TH "), "{page}");
+        }
+        assert!(man_page(None).contains("sudoku\\-bulk\\-solve(1)"));
+        assert!(man_page(Some("solve")).contains("\\-\\-keep\\-columns"));
+        let Ok(Config::Print(script)) = config(&["completions", "bash"]) else {
+            panic!("completions print a script")
+        };
+        assert!(script.contains("complete -F _sudoku__bulk "), "{script}");
+        assert!(
+            script.contains("\n        sudoku__bulk__subcmd__solve)\n"),
+            "{script}"
+        );
+        assert!(!script.contains("sudoku__subcmd__bulk"), "{script}");
+        assert!(
+            script.contains("solve") && script.contains("canon"),
+            "{script}"
+        );
+        assert!(config(&["completions", "tcsh"]).is_err());
+        assert!(config(&["man", "nope"]).is_err());
     }
 
     #[test]
@@ -1057,7 +1357,10 @@ mod tests {
         assert_eq!(
             run.pipeline.job,
             Job::Canon(CanonOptions {
-                dedupe: Some(DedupeOptions { max_classes: 50 })
+                dedupe: Some(DedupeOptions {
+                    max_classes: 50,
+                    exact: false
+                })
             })
         );
         assert_eq!(run.duplicates, Some("d.csv".into()));

@@ -189,3 +189,65 @@ fn jigsaw_layouts_and_resuming_a_dedupe_are_refused() {
         run.stderr
     );
 }
+
+#[test]
+fn dedupe_exact_leaves_out_identical_puzzles_only_with_blanks_written_either_way() {
+    let dir = Workdir::new();
+    let originals = puzzles("puzzles2_17_clue.txt.gz", 3);
+    let grid: Grid = originals[0].parse().unwrap();
+    let disguised = Transform::random(&mut SplitMix64::new(5))
+        .apply(&grid)
+        .to_line();
+    let lines = [
+        originals[0].clone(),
+        originals[1].clone(),
+        originals[0].replace('.', "0"),
+        disguised,
+        originals[1].clone(),
+    ];
+    dir.write("p.txt", lines.join("\n") + "\n");
+    let run = dir.run(&[
+        "canon",
+        "p.txt",
+        "--dedupe",
+        "--exact",
+        "--max-classes",
+        "3",
+        "--duplicates",
+        "dups.csv",
+        "-o",
+        "out.csv",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let written: Vec<String> = csv_rows(&dir.read("out.csv"))
+        .iter()
+        .map(|r| r["line"].clone())
+        .collect();
+    // The disguised copy is another puzzle: kept; the same puzzle with 0 blanks is not.
+    assert_eq!(written, ["1", "2", "4"]);
+    let reported: Vec<(String, String)> = csv_rows(&dir.read("dups.csv"))
+        .iter()
+        .map(|r| (r["line"].clone(), r["first_line"].clone()))
+        .collect();
+    assert_eq!(
+        reported,
+        [("3".into(), "1".into()), ("5".into(), "2".into())]
+    );
+    // Without --exact the disguise is one class with the first; the bound holds in both modes.
+    let run = dir.run(&["canon", "p.txt", "--dedupe", "-o", "all.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(csv_rows(&dir.read("all.csv")).len(), 2);
+    let run = dir.run(&[
+        "canon",
+        "p.txt",
+        "--dedupe",
+        "--exact",
+        "--max-classes",
+        "2",
+        "-o",
+        "x.csv",
+    ]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("more than 2 classes"), "{}", run.stderr);
+    assert!(dir.run(&["canon", "p.txt", "--exact"]).code == Some(2));
+}

@@ -7,6 +7,7 @@ mod differential;
 mod doc_examples;
 mod fuzz_corpus;
 mod generate_cmd;
+mod help_cmd;
 mod hostile_input;
 mod isa;
 mod jigsaw;

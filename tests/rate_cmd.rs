@@ -385,12 +385,17 @@ fn stats_by_level_groups_rate_rows() {
             assert_eq!(group["rating"]["levels"][level], count, "{level}");
         }
     }
-    let text = dir.run(&["stats", "--by", "level", "out.csv"]);
+    let text = dir.run(&["stats", "--by", "level", "out.csv", "--detail"]);
     assert!(
         text.stdout.contains("\n== level = hard ==\n"),
         "{}",
         text.stdout
     );
+    // Without --detail: one table, a row per level and one for them all.
+    let text = dir.run(&["stats", "--by", "level", "out.csv"]).stdout;
+    assert!(!text.contains("=="), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("hard ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("(all) ")), "{text}");
 }
 
 #[test]

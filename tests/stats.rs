@@ -515,7 +515,7 @@ fn read_errors_name_the_file_and_line() {
 fn text_and_html_show_the_summary_of_real_results() {
     let rows = dataset();
     let s = summary_of(&rows, Some("source"));
-    let table = text::render(&s);
+    let table = text::render(&s, true);
     assert!(
         table.starts_with(&format!("records: {}\n", rows.len())),
         "{table}"

@@ -552,3 +552,91 @@ fn stats_over_rows_of_solve_and_of_rate_together_is_refused_naming_the_file() {
         assert_eq!(run.code, Some(0), "{}", run.stderr);
     }
 }
+
+#[test]
+fn groups_side_by_side_in_one_table_as_text_and_csv() {
+    let dir = Workdir::new();
+    mixed(&dir, "in.txt", 0);
+    assert_eq!(
+        dir.run(&["solve", "in.txt", "-o", "out.csv", "-q"]).code,
+        Some(0)
+    );
+    let run = dir.run(&["stats", "out.csv", "--by", "givens"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = run.stdout;
+    assert!(text.starts_with("records: 51, by givens: "), "{text}");
+    assert!(!text.contains("=="), "no per-group tables: {text}");
+    assert!(text.lines().count() < 30, "compact: {text}");
+    let header = text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>();
+    assert_eq!(header[..3], ["givens", "records", "share"], "{text}");
+    assert!(text.contains("--detail"), "{text}");
+    let detail = dir
+        .run(&["stats", "out.csv", "--by", "givens", "--detail"])
+        .stdout;
+    assert!(detail.contains("\n== givens = 17 ==\n"), "{detail}");
+    assert!(
+        detail.lines().count() > 3 * text.lines().count(),
+        "{detail}"
+    );
+
+    let run = dir.run(&["stats", "out.csv", "--by", "givens", "--csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows = crate::workdir::csv_rows(&run.stdout);
+    let grouped = json(
+        &dir.run(&["stats", "out.csv", "--by", "givens", "--json"])
+            .stdout,
+    );
+    let groups = grouped["groups"].as_object().unwrap();
+    assert_eq!(rows.len(), groups.len() + 1, "{}", run.stdout);
+    for row in &rows[..groups.len()] {
+        let group = &groups[row["givens"].as_str()];
+        assert_eq!(row["records"], group["records"].to_string(), "{row:?}");
+    }
+    let all = rows.last().unwrap();
+    assert_eq!(all["givens"], "(all)");
+    assert_eq!(all["records"], "51");
+    assert_eq!(all["share_pct"], "100.00");
+    // Without --by: the one row of the whole.
+    let whole = crate::workdir::csv_rows(&dir.run(&["stats", "out.csv", "--csv"]).stdout);
+    assert_eq!(whole.len(), 1);
+    assert_eq!(whole[0]["group"], "(all)");
+    assert_eq!(whole[0]["solved_pct"], all["solved_pct"]);
+}
+
+#[test]
+fn a_file_of_puzzles_given_to_stats_is_told_with_the_command_that_makes_results() {
+    let dir = Workdir::new();
+    let puzzles = puzzles("puzzles2_17_clue.txt.gz", 3);
+    dir.write(
+        "kaggle.csv",
+        format!("quizzes,solutions\n{},x\n", puzzles[0].replace('.', "0")),
+    );
+    dir.write("puzzles.txt", format!("{}\n{}\n", puzzles[1], puzzles[2]));
+    for (file, what) in [
+        (
+            "kaggle.csv",
+            "no column 'status'; its columns are quizzes, solutions",
+        ),
+        (
+            "puzzles.txt",
+            "its first line is a puzzle, and it has no column 'status'",
+        ),
+    ] {
+        let run = dir.run(&["stats", file]);
+        assert_eq!(run.code, Some(2), "{file}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "sudoku-bulk: error: {file}: this looks like a file of puzzles, not of results \
+                 ({what}): stats summarises what solve or rate wrote; make results first with \
+                 `sudoku-bulk solve {file} -o results.csv`, then run `sudoku-bulk stats \
+                 results.csv`\n"
+            )
+        );
+    }
+}

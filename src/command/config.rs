@@ -34,6 +34,9 @@ pub enum Config {
     Merge(MergeRun),
     /// `generate`: make puzzles.
     Generate(GenerateRun),
+    /// `completions` and `man`: text made from the command line's definitions (a shell
+    /// completion script, a man page), printed as it is.
+    Print(String),
 }
 
 /// How `generate` writes its puzzles.
@@ -76,6 +79,7 @@ impl Config {
             Config::Generate(run) if run.output == Target::Stdout => Some("puzzles"),
             Config::Bulk(_) | Config::Generate(_) | Config::Merge(_) => None,
             Config::Stats(_) | Config::Show(_) => Some("report"),
+            Config::Print(_) => Some("text"),
         }
     }
 
@@ -85,7 +89,7 @@ impl Config {
             Config::Bulk(run) => run.inputs.iter().any(|i| i.source == Source::Stdin),
             Config::Stats(run) => run.inputs.iter().any(|p| p.as_os_str() == "-"),
             Config::Show(run) => run.puzzle == PuzzleSource::Stdin,
-            Config::Merge(_) | Config::Generate(_) => false,
+            Config::Merge(_) | Config::Generate(_) | Config::Print(_) => false,
         }
     }
 }
@@ -197,6 +201,10 @@ pub struct StatsRun {
     pub grouping: Option<Grouping>,
     /// Print JSON instead of a table.
     pub json: bool,
+    /// Print the table of the groups side by side (of the whole without groups) as CSV.
+    pub csv: bool,
+    /// With groups: print every table of the whole and of each group, not the compact table.
+    pub detail: bool,
     /// Where to write the HTML report.
     pub html: Option<PathBuf>,
     /// Also count the distinct canonical forms of the puzzles.

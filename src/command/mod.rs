@@ -41,6 +41,10 @@ pub fn run(config: Config, interrupt: &AtomicBool) -> Result<Exit, CommandError>
         Config::Show(run) => show::run(&run),
         Config::Merge(run) => merge::run(&run),
         Config::Generate(run) => generate::run(&run, interrupt),
+        Config::Print(text) => {
+            print(&text)?;
+            Ok(Exit::Success)
+        }
     }
 }
 

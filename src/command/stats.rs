@@ -28,8 +28,10 @@ pub fn run(run: &StatsRun) -> Result<Exit, CommandError> {
     }
     let text = if run.json {
         stats::document::to_string(summary)
+    } else if run.csv {
+        report::text::csv(summary)
     } else {
-        report::text::render(summary)
+        report::text::render(summary, run.detail)
     };
     print(&text)?;
     Ok(Exit::Success)

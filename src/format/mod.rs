@@ -390,12 +390,13 @@ pub struct Columns {
 impl Columns {
     /// The output names of the kept columns, in order: as renamed, or their input names.
     pub fn kept_names(&self) -> impl Iterator<Item = &str> {
-        self.keep.iter().enumerate().map(|(i, name)| {
-            match self.keep_as.get(i) {
+        self.keep
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match self.keep_as.get(i) {
                 Some(Some(renamed)) => renamed.as_str(),
                 _ => name.as_str(),
-            }
-        })
+            })
     }
 
     /// The kept columns as `--keep-columns` takes them: `NAME`, or `SOURCE=NAME` when renamed.

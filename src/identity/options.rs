@@ -65,6 +65,12 @@ pub fn of(settings: &Settings) -> Options {
             json!(settings.parquet_compression.name()),
         );
     }
+    // Listed only when on, as `canonical` below.
+    if let Job::Canon(canon) = settings.job
+        && canon.dedupe.is_some_and(|d| d.exact)
+    {
+        options.insert("exact".to_string(), json!(true));
+    }
     // Counting canonical forms changes the summary; listed only when on, so that runs made
     // before the option existed compare equal to runs without it.
     if settings.canonical {

@@ -47,11 +47,14 @@ pub struct CanonOptions {
     pub dedupe: Option<DedupeOptions>,
 }
 
-/// The bound of `--dedupe`.
+/// What `--dedupe` takes for one class, and its bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DedupeOptions {
     /// Classes remembered at most; one more ends the run.
     pub max_classes: u64,
+    /// A class holds identical puzzles only (their blanks written `.` or `0` alike), not every
+    /// puzzle of one canonical form (`--exact`).
+    pub exact: bool,
 }
 
 impl DedupeOptions {
@@ -130,6 +133,20 @@ pub(crate) fn handle(
         Err(e @ (CanonError::JigsawLayout | CanonError::Conflict(_))) => {
             CanonRow::invalid(Some(puzzle), e)
         }
+    }
+}
+
+impl CanonRow {
+    /// The digest that names the row's class: of its canonical form, or with `exact` of its
+    /// puzzle as read (blanks normalised); `None` for a record without a form, always written.
+    pub(crate) fn class(&self, exact: bool) -> Option<u128> {
+        let (form, digest) = self.canonical.as_ref()?;
+        if !exact {
+            return Some(*digest);
+        }
+        Some(crate::canon::form_digest(
+            self.puzzle.as_ref().unwrap_or(form),
+        ))
     }
 }
 
@@ -227,6 +244,22 @@ mod tests {
     }
 
     #[test]
+    fn an_exact_class_holds_one_puzzle_with_its_blanks_written_either_way() {
+        let mut c = Canonicaliser::new();
+        let layout = Layout::standard();
+        let plain = handle(&record(PUZZLE), &layout, &mut c);
+        let zeros = handle(&record(&PUZZLE.replace('.', "0")), &layout, &mut c);
+        let disguise = Transform::random(&mut SplitMix64::new(1)).apply(&PUZZLE.parse().unwrap());
+        let moved = handle(&record(&disguise.to_line()), &layout, &mut c);
+        assert_eq!(plain.class(true), zeros.class(true));
+        assert_ne!(plain.class(true), moved.class(true));
+        assert_eq!(plain.class(false), moved.class(false));
+        assert_ne!(plain.class(true), plain.class(false));
+        let short = handle(&record(&PUZZLE[1..]), &layout, &mut c);
+        assert_eq!((short.class(true), short.class(false)), (None, None));
+    }
+
+    #[test]
     fn unreadable_conflicting_and_jigsaw_records_are_invalid() {
         let mut c = Canonicaliser::new();
         let layout = Layout::standard();
@@ -246,7 +279,10 @@ mod tests {
 
     #[test]
     fn dedupe_keeps_the_first_of_each_class_and_stops_at_its_bound() {
-        let mut dedupe = Dedupe::new(DedupeOptions { max_classes: 2 });
+        let mut dedupe = Dedupe::new(DedupeOptions {
+            max_classes: 2,
+            exact: false,
+        });
         let row = |digest, line| RowClass {
             end: 0,
             digest,

@@ -291,10 +291,10 @@ impl Work {
                 let row = canon::handle(record, &self.settings.layout, canonicaliser);
                 let mut text = [[0; crate::grid::CELLS]; 2];
                 self.write_row(item, row.cells(record.line, &mut text), out);
-                if options.dedupe.is_some() {
+                if let Some(dedupe) = options.dedupe {
                     classes.push(canon::RowClass {
                         end: out.len(),
-                        digest: row.canonical.map(|(_, digest)| digest),
+                        digest: row.class(dedupe.exact),
                         source: item.source,
                         line: record.line,
                     });

@@ -118,12 +118,12 @@ pub(super) fn comparison(summary: &Summary) -> Table {
     header.extend(Level::ALL.iter().map(|l| l.name()));
     header.extend(["score mean", "p50", "p90", "max"]);
     let mut table = Table::new(&header);
-    for (key, group) in summary.groups_in_order() {
+    for (name, group) in super::text::rows_of(summary) {
         let Some(rating) = group.rating() else {
             continue;
         };
         let mut row = vec![
-            super::text::shown(key),
+            name,
             group.records().to_string(),
             rating.rated().to_string(),
         ];
@@ -175,7 +175,7 @@ mod tests {
             rated: None,
             group: None,
         });
-        let text = super::super::text::render(&s);
+        let text = super::super::text::render(&s, true);
         let expected = "\
 records: 3
 
@@ -213,7 +213,7 @@ x-wing               1   50.00%      2        1
         let mut s = Summary::grouped_by("source").rating_kept();
         s.add_rated(&rated(&[(Technique::HiddenSingle, 50)], "easy"));
         s.add_rated(&rated(&[(Technique::XWing, 1)], "hard"));
-        let text = super::super::text::render(&s);
+        let text = super::super::text::render(&s, true);
         let (_, groups) = text.split_once("\nby source: 2 groups\n").expect(&text);
         let line = |key: &str| {
             groups
@@ -236,5 +236,12 @@ x-wing               1   50.00%      2        1
             "{text}"
         );
         assert!(!text.contains("recursions"), "no solve tables: {text}");
+        let compact = super::super::text::render(&s, false);
+        assert!(
+            compact.starts_with("records: 2, by source: 2 groups\n"),
+            "{compact}"
+        );
+        assert!(compact.contains("\n(all)     2      2"), "{compact}");
+        assert!(!compact.contains("=="), "{compact}");
     }
 }

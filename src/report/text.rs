@@ -14,8 +14,10 @@
 //! ```
 //!
 //! Then the five hardest records (where each is, its counters and its puzzle). A grouped
-//! summary adds a comparison of the groups (saying how the groups were made when they are
-//! bins) and then the same tables per group.
+//! summary is one compact table ([`compact`]): a row per group and one for them all, their
+//! sizes, status shares and recursion percentiles side by side (saying how the groups were
+//! made when they are bins); [`render`] with `detail` gives the tables above for the whole and
+//! for every group, and [`csv`] the compact table as CSV.
 
 use std::fmt::Write as _;
 use std::io;
@@ -24,8 +26,12 @@ use super::{PERCENTILES, mean, percent, value};
 use crate::row::{SolveStatus, Status};
 use crate::stats::{Counter, Summary};
 
-/// The summary as text, ending with a newline.
-pub fn render(summary: &Summary) -> String {
+/// The summary as text, ending with a newline: for a grouped summary the compact table of the
+/// groups unless `detail` asks for every table of the whole and of each group.
+pub fn render(summary: &Summary, detail: bool) -> String {
+    if summary.by().is_some() && !detail {
+        return compact(summary);
+    }
     let mut out = String::new();
     whole(&mut out, summary);
     hardest(&mut out, summary);
@@ -48,11 +54,7 @@ pub fn render(summary: &Summary) -> String {
             groups.len(),
             if groups.len() == 1 { "" } else { "s" }
         );
-        let table = match summary.rating() {
-            Some(_) if summary.status().records() == 0 => super::rating::comparison(summary),
-            _ => comparison(summary),
-        };
-        out.push_str(&table.render());
+        out.push_str(&groups_table(summary).render());
         for (key, group) in groups {
             let _ = writeln!(out, "\n== {column} = {} ==", shown(key));
             whole(&mut out, group);
@@ -61,9 +63,57 @@ pub fn render(summary: &Summary) -> String {
     out
 }
 
-/// Writes [`render`] to `out`.
-pub fn write(out: &mut impl io::Write, summary: &Summary) -> io::Result<()> {
-    out.write_all(render(summary).as_bytes())
+/// Writes [`render`] (with `detail`) to `out`.
+pub fn write(out: &mut impl io::Write, summary: &Summary, detail: bool) -> io::Result<()> {
+    out.write_all(render(summary, detail).as_bytes())
+}
+
+/// A grouped summary in one table: the groups as rows and a last row `(all)` for them all,
+/// then where the rest is.
+fn compact(summary: &Summary) -> String {
+    let groups = summary.groups().len();
+    let bins = summary
+        .bins()
+        .map_or(String::new(), |b| format!(" ({})", b.describe()));
+    let mut out = format!(
+        "records: {}, by {}: {groups} group{}{bins}\n\n",
+        summary.records(),
+        summary.by().unwrap_or("group"),
+        if groups == 1 { "" } else { "s" }
+    );
+    out.push_str(&groups_table(summary).render());
+    out.push_str(
+        "\nevery table for the whole and each group: --detail; this table as CSV: --csv\n",
+    );
+    out
+}
+
+/// The table of the groups side by side (a single row `(all)` for a summary without groups)
+/// as CSV: the same columns, shares as percentages (`_pct` columns), `-` as an empty field.
+pub fn csv(summary: &Summary) -> String {
+    groups_table(summary).csv()
+}
+
+/// The groups side by side, then `(all)`: rating figures for the rows of `rate`, search
+/// figures otherwise.
+fn groups_table(summary: &Summary) -> Table {
+    match summary.rating() {
+        Some(_) if summary.status().records() == 0 => super::rating::comparison(summary),
+        _ => comparison(summary),
+    }
+}
+
+/// The name of the row of a whole summary in a table of its groups.
+pub(super) const ALL: &str = "(all)";
+
+/// The groups of `summary` with their names as shown, then the whole as [`ALL`].
+pub(super) fn rows_of(summary: &Summary) -> Vec<(String, &Summary)> {
+    summary
+        .groups_in_order()
+        .into_iter()
+        .map(|(key, group)| (shown(key), group))
+        .chain(std::iter::once((ALL.to_string(), summary)))
+        .collect()
 }
 
 /// The tables of one summary, groups aside.
@@ -148,30 +198,35 @@ fn hardest(out: &mut String, summary: &Summary) {
     out.push_str(&table.render());
 }
 
-/// One line per group: its size and the headline numbers side by side.
+/// One line per group, and one for them all: its size and the headline numbers side by side:
+/// the share of each status that some record has (`solved` always), of those solved without a
+/// guess, and the recursion percentiles.
 fn comparison(summary: &Summary) -> Table {
-    let mut table = Table::new(&[
-        summary.by().unwrap_or("group"),
-        "records",
-        "share",
-        "solved",
-        "no guess",
-        "recursions mean",
-        "p50",
-        "p90",
-        "p99",
-        "max",
-    ]);
-    for (key, group) in summary.groups_in_order() {
+    let statuses: Vec<SolveStatus> = SolveStatus::ALL
+        .iter()
+        .copied()
+        .filter(|&s| s == SolveStatus::Solved || summary.status().get(s) > 0)
+        .collect();
+    let mut header = vec![summary.by().unwrap_or("group"), "records", "share"];
+    header.extend(statuses.iter().map(|s| s.name()));
+    header.extend(["no guess", "recursions mean", "p50", "p90", "p99", "max"]);
+    let mut table = Table::new(&header);
+    for (name, group) in rows_of(summary) {
         let r = group.counter(Counter::Recursions);
         let mut row = vec![
-            shown(key),
+            name,
             group.records().to_string(),
             percent(summary.share(group.records())),
-            percent(group.share(group.status().get(SolveStatus::Solved))),
+        ];
+        row.extend(
+            statuses
+                .iter()
+                .map(|&s| percent(group.share(group.status().get(s)))),
+        );
+        row.extend([
             percent(group.share(group.solved_without_guess())),
             mean(r.mean()),
-        ];
+        ]);
         row.extend(PERCENTILES.iter().map(|&(p, _)| value(r.percentile(p))));
         row.push(value(r.max()));
         table.row(row);
@@ -206,6 +261,49 @@ impl Table {
 
     pub(super) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
+    }
+
+    /// The table as CSV: names with blanks as `_`, a column of percentages as numbers with
+    /// `_pct` added to its name, `-` (nothing to show) as an empty field.
+    pub(super) fn csv(&self) -> String {
+        let columns = self.rows[0].len();
+        let data = &self.rows[1..];
+        let percent: Vec<bool> = (0..columns)
+            .map(|c| {
+                data.iter().any(|r| r[c].ends_with('%'))
+                    && data.iter().all(|r| r[c].ends_with('%') || r[c] == "-")
+            })
+            .collect();
+        let field = |text: &str| {
+            if text.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", text.replace('"', "\"\""))
+            } else {
+                text.to_string()
+            }
+        };
+        let mut out = String::new();
+        let header: Vec<String> = self.rows[0]
+            .iter()
+            .zip(&percent)
+            .map(|(name, &pct)| {
+                let name = name.replace(' ', "_");
+                field(&if pct { format!("{name}_pct") } else { name })
+            })
+            .collect();
+        out.push_str(&header.join(","));
+        out.push('\n');
+        for row in data {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|cell| match cell.as_str() {
+                    "-" => String::new(),
+                    cell => field(cell.strip_suffix('%').unwrap_or(cell)),
+                })
+                .collect();
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
     }
 
     pub(super) fn render(&self) -> String {
@@ -267,7 +365,7 @@ mod tests {
         s.add(&row(1, 0));
         s.add(&row(1000, 12));
         s.add(&Row::invalid());
-        let text = render(&s);
+        let text = render(&s, true);
         let expected = "\
 records: 3
 
@@ -297,7 +395,7 @@ givens              2   17   17.00   17    17    17    17
         let mut s = Summary::grouped_by("source");
         s.add(&row(1, 0).with_group("easy"));
         s.add(&row(64, 9).with_group("hard\u{1b}"));
-        let text = render(&s);
+        let text = render(&s, true);
         assert!(text.contains("\nby source: 2 groups\n"), "{text}");
         assert!(
             text.contains("\n== source = easy ==\nrecords: 1\n"),
@@ -317,6 +415,35 @@ givens              2   17   17.00   17    17    17    17
     }
 
     #[test]
+    fn groups_are_one_compact_table_with_a_row_for_all_and_as_csv() {
+        let mut s = Summary::grouped_by("givens");
+        s.add(&row(1, 0).with_group("17"));
+        s.add(&row(64, 9).with_group("17"));
+        s.add(&row(3, 1).with_group("30, or more"));
+        s.add(&Row::invalid().with_group("30, or more"));
+        let text = render(&s, false);
+        let expected = "\
+records: 4, by givens: 2 groups
+
+givens            records    share   solved  invalid  no guess  recursions mean  p50  p90  p99  max
+17                      2   50.00%  100.00%    0.00%    50.00%            32.50    1   64   64   64
+30, or more             2   50.00%   50.00%   50.00%     0.00%             3.00    3    3    3    3
+(all)                   4  100.00%   75.00%   25.00%    25.00%            22.67    3   64   64   64
+
+every table for the whole and each group: --detail; this table as CSV: --csv
+";
+        assert_eq!(text, expected);
+        assert_eq!(
+            csv(&s),
+            "givens,records,share_pct,solved_pct,invalid_pct,no_guess_pct,recursions_mean,p50,p90,p99,max\n\
+             17,2,50.00,100.00,0.00,50.00,32.50,1,64,64,64\n\
+             \"30, or more\",2,50.00,50.00,50.00,0.00,3.00,3,3,3,3\n\
+             (all),4,100.00,75.00,25.00,25.00,22.67,3,64,64,64\n"
+        );
+        assert!(render(&s, true).contains("\n== givens = 17 ==\nrecords: 2\n"));
+    }
+
+    #[test]
     fn the_hardest_records_are_listed_with_where_they_are() {
         let mut s = Summary::new();
         for (line, recursions) in [(3, 40), (9, 700), (4, 2)] {
@@ -330,7 +457,7 @@ givens              2   17   17.00   17    17    17    17
                 }),
             );
         }
-        let text = render(&s);
+        let text = render(&s, true);
         let table: Vec<&str> = text
             .split("hardest 3 (of 3 in --json and --html)\n\n")
             .nth(1)
@@ -360,7 +487,7 @@ givens              2   17   17.00   17    17    17    17
 
     #[test]
     fn an_empty_summary_prints_dashes() {
-        let text = render(&Summary::new());
+        let text = render(&Summary::new(), false);
         assert!(
             text.contains("solved                       0      -\n"),
             "{text}"

@@ -58,6 +58,17 @@ pub enum ReadError {
         /// The column looked for.
         column: String,
     },
+    /// An input that has no `status` column: puzzles, not the results of `solve` or `rate`.
+    #[error(
+        "{}: this looks like a file of puzzles, not of results ({}): stats summarises what solve or rate wrote; make results first with `sudoku-bulk solve {} -o results.csv`, then run `sudoku-bulk stats results.csv`",
+        path.display(), .what, path.display()
+    )]
+    NotResults {
+        /// The input.
+        path: PathBuf,
+        /// What it has instead, in words.
+        what: String,
+    },
     /// A record is malformed: not CSV or JSON, or fields in the wrong number.
     #[error("{}:{line}: {message}", path.display())]
     Syntax {
@@ -321,6 +332,30 @@ pub(super) fn read_opened(
     Ok((Content::Rows(format), None))
 }
 
+/// Whether a header (its names escaped, comma-separated, as [`HeaderError::NoColumn`] gives
+/// them) has a `status` column, as every output of `solve` and `rate` has.
+fn has_status(header: &str) -> bool {
+    header
+        .split(", ")
+        .any(|name| name.trim().eq_ignore_ascii_case("status"))
+}
+
+/// What a header without `status` holds, in words: a puzzle (a line of the line format, read
+/// as a header), or its column names.
+fn not_results(header: &str) -> String {
+    let names: Vec<&str> = header.split(", ").collect();
+    let cells = |name: &str| {
+        name.bytes()
+            .filter(|b| b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'*'))
+            .count()
+    };
+    if names.iter().any(|name| cells(name) >= 17) {
+        "its first line is a puzzle, and it has no column 'status'".to_string()
+    } else {
+        format!("no column 'status'; its columns are {header}")
+    }
+}
+
 /// Whether a line is a whole summary document on one line.
 fn is_summary_object(line: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
@@ -411,6 +446,12 @@ fn read_rows<'a>(
             path: path.to_path_buf(),
             source,
         },
+        ReaderError::Header(HeaderError::NoColumn { header, .. }) if !has_status(&header) => {
+            ReadError::NotResults {
+                path: path.to_path_buf(),
+                what: not_results(&header),
+            }
+        }
         ReaderError::Header(HeaderError::NoColumn { wanted, .. }) => ReadError::MissingColumn {
             path: path.to_path_buf(),
             column: wanted,
@@ -655,6 +696,28 @@ mod tests {
 
         let err = read(HEADER, Some("source")).unwrap_err();
         assert_eq!(err.to_string(), "r.csv: no column 'source' in the header");
+    }
+
+    #[test]
+    fn a_file_of_puzzles_is_told_and_the_command_that_makes_results_shown() {
+        let make = "stats summarises what solve or rate wrote; make results first with \
+                    `sudoku-bulk solve r.csv -o results.csv`, then run `sudoku-bulk stats results.csv`";
+        let kaggle = format!("quizzes,solutions\n{},{}\n", "0".repeat(81), "1".repeat(81));
+        assert_eq!(
+            read(&kaggle, None).unwrap_err().to_string(),
+            format!(
+                "r.csv: this looks like a file of puzzles, not of results (no column 'status'; \
+                 its columns are quizzes, solutions): {make}"
+            )
+        );
+        let lines = format!("{}\n{}\n", ".".repeat(81), "1".repeat(81));
+        assert_eq!(
+            read(&lines, None).unwrap_err().to_string(),
+            format!(
+                "r.csv: this looks like a file of puzzles, not of results (its first line is a \
+                 puzzle, and it has no column 'status'): {make}"
+            )
+        );
     }
 
     #[test]

@@ -166,13 +166,25 @@ pub(super) fn status_part_count(group: &Summary, part: usize) -> u64 {
     }
 }
 
-/// One bar per group, 100% wide, split by status (solved split by whether it guessed).
+/// One bar per group, split by status (solved split by whether it guessed), as long as the
+/// group is large beside the largest (at least a sliver), its records counted after it: a group
+/// of 2 records does not look like one of 49,000.
 fn status_bars(page: &mut String, shown: &[Shown<'_>], other: Option<&Shown<'_>>) {
     let all: Vec<&Shown<'_>> = shown.iter().chain(other).collect();
+    let largest = all
+        .iter()
+        .map(|s| s.group.records())
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
     let present: Vec<usize> = (0..STATUS_PARTS)
         .filter(|&part| all.iter().any(|s| status_part_count(&s.group, part) > 0))
         .collect();
-    page.push_str("<h3>Status shares per group</h3>\n<div class=\"legend\">");
+    page.push_str(
+        "<h3>Status shares per group</h3>\n<p class=\"muted\">Each bar is as long as its group \
+         is large beside the largest; its parts are the group's shares.</p>\n\
+         <div class=\"legend\">",
+    );
     for &part in &present {
         let (name, colour) = status_part(part);
         let _ = write!(
@@ -185,8 +197,10 @@ fn status_bars(page: &mut String, shown: &[Shown<'_>], other: Option<&Shown<'_>>
         let records = s.group.records().max(1) as f64;
         let _ = write!(
             page,
-            "<tr><td class=\"name\">{}</td><td style=\"width:65%\"><div class=\"bar\">",
-            breakable(&s.name)
+            "<tr><td class=\"name\">{}</td><td style=\"width:65%\"><div class=\"bar\" \
+             style=\"width:{:.3}%\">",
+            breakable(&s.name),
+            (s.group.records() as f64 / largest * 100.0).max(0.5)
         );
         for &part in &present {
             let count = status_part_count(&s.group, part);
@@ -201,7 +215,12 @@ fn status_bars(page: &mut String, shown: &[Shown<'_>], other: Option<&Shown<'_>>
                 );
             }
         }
-        page.push_str("</div></td></tr>\n");
+        let _ = writeln!(
+            page,
+            "</div></td><td class=\"count\">{} record{}</td></tr>",
+            s.group.records(),
+            if s.group.records() == 1 { "" } else { "s" }
+        );
     }
     page.push_str("</table>\n");
 }

@@ -187,7 +187,8 @@ pub fn render(summary: &Summary, about: &About) -> Result<String, ChartError> {
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>Solver statistics: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n",
+         <title>{}: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n",
+        Made::of(summary).title(),
         escape(&names.join(", ")),
     );
     page::header(&mut page, summary, about);
@@ -200,17 +201,71 @@ pub fn render(summary: &Summary, about: &About) -> Result<String, ChartError> {
         groups::section(&mut page, summary);
     }
 
+    let made = Made::of(summary);
     let _ = write!(
         page,
         "<footer><p>Made by sudoku-bulk {version}. Quantiles are exact, by the nearest-rank \
          rule: the p-th percentile is the smallest value v such that at least ceil(p&middot;n/100) \
-         of the n values are &le; v. Counters describe the records that were searched (all but \
-         <em>invalid</em>). Histograms of recursions and guesses use power-of-two buckets \
-         ([0], [1], [2,3], [4,7], &hellip;), those of depth and givens one bucket per \
-         value.</p></footer>\n</main>\n<script>{SORTING}</script>\n</body>\n</html>\n",
+         of the n values are &le; v.",
         version = env!("CARGO_PKG_VERSION"),
     );
+    if made != Made::Rate {
+        page.push_str(
+            " Counters describe the records that were searched (all but <em>invalid</em>). \
+             Histograms of recursions and guesses use power-of-two buckets ([0], [1], [2,3], \
+             [4,7], &hellip;), those of depth and givens one bucket per value.",
+        );
+    }
+    if made != Made::Solve {
+        page.push_str(
+            " Levels and scores are those of <code>rate</code> (HoDoKu's ladder of \
+             techniques); level shares are of the rated puzzles, and score bands are 100 points \
+             wide.",
+        );
+    }
+    let _ = write!(
+        page,
+        "</p></footer>\n</main>\n<script>{SORTING}</script>\n</body>\n</html>\n"
+    );
     Ok(page)
+}
+
+/// The command that made the rows a page describes: it names the page and its notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Made {
+    /// `solve` (search counters).
+    Solve,
+    /// `rate` (levels and scores) alone.
+    Rate,
+    /// Both, merged from several inputs.
+    Both,
+}
+
+impl Made {
+    pub(super) fn of(summary: &Summary) -> Made {
+        match summary.rating() {
+            None => Made::Solve,
+            Some(_) if summary.status().records() == 0 => Made::Rate,
+            Some(_) => Made::Both,
+        }
+    }
+
+    /// The page's title.
+    pub(super) fn title(self) -> &'static str {
+        match self {
+            Made::Solve => "Solver statistics",
+            Made::Rate => "Rating statistics",
+            Made::Both => "Solver and rating statistics",
+        }
+    }
+
+    /// The command that writes such rows.
+    pub(super) fn command(self) -> &'static str {
+        match self {
+            Made::Rate => "rate",
+            Made::Solve | Made::Both => "solve",
+        }
+    }
 }
 
 /// The key figures, the status shares and the search counters of the rows of `solve`.
@@ -308,6 +363,86 @@ mod tests {
     }
 
     #[test]
+    fn the_title_and_notes_fit_the_command_that_made_the_rows() {
+        let page = render(&sample(None), &about(&["r.csv"])).unwrap();
+        assert!(page.contains("<title>Solver statistics: r.csv</title>"));
+        assert!(page.contains("<h1>Solver statistics</h1>"));
+        assert!(page.contains("power-of-two buckets") && !page.contains("HoDoKu"));
+        let mut rated = Summary::new().rating_kept();
+        let mut counts = [0; crate::rate::Technique::COUNT];
+        counts[crate::rate::Technique::HiddenSingle.index()] = 50;
+        rated.add_rated(&crate::stats::rating::RatedRow {
+            status: crate::row::RateStatus::Rated,
+            rated: Some(crate::stats::rating::Rated::from_counts(counts)),
+            group: None,
+        });
+        let page = render(&rated, &about(&["rated.csv"])).unwrap();
+        assert!(
+            page.contains("<title>Rating statistics: rated.csv</title>"),
+            "{page}"
+        );
+        assert!(page.contains("<h1>Rating statistics</h1>"));
+        assert!(page.contains("<code>rate -o RESULTS --summary"), "{page}");
+        let footer = page.split("<footer>").nth(1).unwrap();
+        assert!(
+            footer.contains("score bands are 100 points wide"),
+            "{footer}"
+        );
+        assert!(!footer.contains("Histograms"), "{footer}");
+    }
+
+    #[test]
+    fn sizes_are_in_human_units() {
+        assert_eq!(page::size(1), "1 byte");
+        assert_eq!(page::size(1023), "1023 bytes");
+        assert_eq!(page::size(1536), "1.5 KiB");
+        assert_eq!(page::size(5 << 20), "5.0 MiB");
+        assert_eq!(page::size(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn a_small_group_gets_a_short_bar() {
+        let mut s = Summary::grouped_by("givens");
+        for i in 0..400u64 {
+            let group = if i < 2 { "small" } else { "large" };
+            s.add(&Row {
+                status: SolveStatus::Solved,
+                counters: Some(SearchStats {
+                    recursions: 1 + i,
+                    givens: 17,
+                    ..SearchStats::default()
+                }),
+                group: Some(group),
+                record: None,
+            });
+        }
+        let page = render(&s, &about(&["r.csv"])).unwrap();
+        let bars = page
+            .split("<h3>Status shares per group</h3>")
+            .nth(1)
+            .unwrap();
+        let bar = |name: &str| {
+            let row = bars
+                .split(&format!("<td class=\"name\">{name}</td>"))
+                .nth(1)
+                .unwrap();
+            row.split("style=\"width:")
+                .nth(2)
+                .unwrap()
+                .split('%')
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(bar("large"), "100.000");
+        assert_eq!(bar("small"), "0.503");
+        assert!(
+            bars.contains("<td class=\"count\">2 records</td>"),
+            "{bars}"
+        );
+    }
+
+    #[test]
     fn the_page_is_self_contained() {
         let page = render(&sample(Some("source")), &about(&["a.csv & <b>.csv"])).unwrap();
         assert!(page.starts_with("<!DOCTYPE html>"));
@@ -335,7 +470,7 @@ mod tests {
     fn the_header_says_what_the_report_was_made_from() {
         let mut about = about(&["r.csv"]);
         let page = render(&sample(None), &about).unwrap();
-        assert!(page.contains("<code>r.csv</code> <span class=\"muted\">results (csv), 1234 bytes, written 2024-05-06 07:08 UTC</span>"), "{page}");
+        assert!(page.contains("<code>r.csv</code> <span class=\"muted\">results (csv), 1.2 KiB, written 2024-05-06 07:08 UTC</span>"), "{page}");
         assert!(page.contains("made 2024-05-06 09:10 UTC by sudoku-bulk"));
         assert!(page.contains("<dt>run</dt><dd class=\"muted\">not recorded"));
         about.inputs[0].read.content = Content::Document;

@@ -60,8 +60,9 @@ table.hardest tr.puzzle code.command { color: #5b6475; }
 .legend span { display: inline-flex; align-items: center; gap: 6px; overflow-wrap: anywhere; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; flex: none; }
 .bar { display: flex; height: 16px; background: #f0f2f5; border-radius: 3px; overflow: hidden;
-  min-width: 240px; }
+  min-width: 2px; }
 .bar i { display: block; height: 100%; }
+td.count { color: #5b6475; font-size: 12px; white-space: nowrap; }
 .levels { min-width: 300px; }
 .level { display: flex; align-items: center; gap: 6px; height: 15px; font-size: 12px; }
 .level i { display: block; height: 10px; border-radius: 2px; flex: none; }
@@ -99,7 +100,11 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 
 /// The header: the title and what the report was made from.
 pub(super) fn header(page: &mut String, summary: &Summary, about: &About) {
-    page.push_str("<header>\n<h1>Solver statistics</h1>\n<dl class=\"about\">\n");
+    let _ = write!(
+        page,
+        "<header>\n<h1>{}</h1>\n<dl class=\"about\">\n",
+        super::Made::of(summary).title()
+    );
     let _ = write!(
         page,
         "<dt>input{}</dt><dd><ul>",
@@ -116,11 +121,12 @@ pub(super) fn header(page: &mut String, summary: &Summary, about: &About) {
     page.push_str("</ul></dd>\n");
     let runs = about.recorded_runs();
     if runs.is_empty() {
-        page.push_str(
-            "<dt>run</dt><dd class=\"muted\">not recorded: result rows do not say how they were \
-             made; the summary a run writes beside them (<code>solve -o RESULTS --summary \
-             RESULTS.summary.json</code>) does</dd>\n",
-        );
+        page.push_str(&format!(
+            "<dt>run</dt><dd class=\"muted\">not recorded: result rows do not say how they \
+                 were made; the summary a run writes beside them (<code>{} -o RESULTS --summary \
+                 RESULTS.summary.json</code>) does</dd>\n",
+            super::Made::of(summary).command()
+        ));
     }
     for (run, from) in runs {
         run_item(page, run, from);
@@ -160,7 +166,7 @@ fn describe_input(input: &super::AboutInput) -> String {
     };
     let mut parts = vec![kind];
     if let Some(bytes) = input.bytes {
-        parts.push(format!("{bytes} bytes"));
+        parts.push(size(bytes));
     }
     if let Some(modified) = &input.modified {
         parts.push(format!("written {modified}"));
@@ -196,13 +202,29 @@ fn run_item(page: &mut String, run: &RunInfo, from: &std::path::Path) {
     for input in &run.inputs {
         let _ = write!(
             page,
-            "<li><code>{}</code> <span class=\"muted\">{} bytes, XXH3-128 {}</span></li>",
+            "<li><code>{}</code> <span class=\"muted\">{}, XXH3-128 {}</span></li>",
             escape(&input.name),
-            input.bytes,
+            size(input.bytes),
             input.digest
         );
     }
     page.push_str("</ul></dd>\n");
+}
+
+/// A size in bytes as people read it: bytes below 1 KiB, then KiB, MiB or GiB with one
+/// decimal (binary units, as `ls -lh` shows them).
+pub(super) fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} byte{}", if bytes == 1 { "" } else { "s" });
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 pub(super) fn key_figures(page: &mut String, summary: &Summary) {
