@@ -241,7 +241,10 @@ x-wing               1   50.00%      2        1
             compact.starts_with("records: 2, by source: 2 groups\n"),
             "{compact}"
         );
-        assert!(compact.contains("\n(all)     2      2"), "{compact}");
+        assert!(
+            compact.contains("\n(all)         2      2   50.00%"),
+            "{compact}"
+        );
         assert!(!compact.contains("=="), "{compact}");
     }
 }

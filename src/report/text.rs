@@ -425,10 +425,10 @@ givens              2   17   17.00   17    17    17    17
         let expected = "\
 records: 4, by givens: 2 groups
 
-givens            records    share   solved  invalid  no guess  recursions mean  p50  p90  p99  max
-17                      2   50.00%  100.00%    0.00%    50.00%            32.50    1   64   64   64
-30, or more             2   50.00%   50.00%   50.00%     0.00%             3.00    3    3    3    3
-(all)                   4  100.00%   75.00%   25.00%    25.00%            22.67    3   64   64   64
+givens       records    share   solved  invalid  no guess  recursions mean  p50  p90  p99  max
+17                 2   50.00%  100.00%    0.00%    50.00%            32.50    1   64   64   64
+30, or more        2   50.00%   50.00%   50.00%     0.00%             3.00    3    3    3    3
+(all)              4  100.00%   75.00%   25.00%    25.00%            22.67    3   64   64   64
 
 every table for the whole and each group: --detail; this table as CSV: --csv
 ";
