@@ -14,11 +14,14 @@ use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
 use sudoku_bulk::format::parquet::ParquetCompression;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
-use sudoku_bulk::generate::{GenerateOptions, GivensRange, Regions, Symmetry};
-use sudoku_bulk::pipeline::{
-    CanonOptions, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
+use sudoku_bulk::generate::{
+    Difficulty, GenerateOptions, GivensRange, LevelRange, Regions, ScoreRange, Symmetry,
+    parse_techniques,
 };
-use sudoku_bulk::rate::CandidatesShown;
+use sudoku_bulk::pipeline::{
+    AugmentOptions, CanonOptions, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
+};
+use sudoku_bulk::rate::{CandidatesShown, Technique};
 use sudoku_bulk::resume::Checkpoints;
 use sudoku_bulk::shard::{self, Shard, ShardChoice, ShardError};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
@@ -78,6 +81,11 @@ enum Command {
     /// the first record of each class of equivalent puzzles.
     #[command(after_help = CANON_EXAMPLES, after_long_help = CANON_EXAMPLES)]
     Canon(CanonArgs),
+    /// Write K random equivalent copies of every puzzle (digits relabelled, bands, rows,
+    /// stacks and columns swapped, transposed), each with the transformation that made it
+    /// and the solution transformed alike: one row per copy, in input order.
+    #[command(after_help = AUGMENT_EXAMPLES, after_long_help = AUGMENT_EXAMPLES)]
+    Augment(AugmentArgs),
     /// Print a shell completion script to standard output.
     ///
     /// For bash: `sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk`;
@@ -89,8 +97,7 @@ enum Command {
     ///
     /// The page is roff, made from the same definitions as --help: read it with `man -l`.
     #[command(after_help = MAN_EXAMPLES, after_long_help = MAN_EXAMPLES)]
-    Man(ManArgs),
-}
+    Man(ManArgs),}
 
 /// `completions SHELL`.
 #[derive(Debug, Args)]
@@ -118,6 +125,7 @@ const COMMAND_NAMES: &[&str] = &[
     "merge",
     "generate",
     "canon",
+    "augment",
     "completions",
     "man",
 ];
@@ -184,7 +192,14 @@ Examples:
 const GENERATE_EXAMPLES: &str = "\
 Examples:
   sudoku-bulk generate --count 1000 --seed 7 -o puzzles.csv
-  sudoku-bulk generate --count 10 --givens 22-25 --symmetry rot180 --output-format line";
+  sudoku-bulk generate --count 10 --givens 22-25 --symmetry rot180 --output-format line
+  sudoku-bulk generate --count 100 --level hard -o hard.csv       rated on HoDoKu's ladder
+  sudoku-bulk generate --count 10 --needs x-wing -o fish.csv      a technique each must use";
+
+const AUGMENT_EXAMPLES: &str = "\
+Examples:
+  sudoku-bulk augment puzzles.txt --copies 8 -o copies.csv
+  sudoku-bulk augment kaggle.csv --copies 4 --solutions --distinct -o train.parquet";
 
 const CANON_EXAMPLES: &str = "\
 Examples:
@@ -572,6 +587,49 @@ impl CanonArgs {
 }
 
 #[derive(Debug, Args)]
+struct AugmentArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+
+    /// Copies per record.
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "K",
+        default_value_t = 1
+    )]
+    copies: u32,
+
+    /// The seed: the copies of a record are drawn from (SEED, its input, its line) alone.
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value_t = 0
+    )]
+    seed: u64,
+
+    /// The copies of a record are different puzzles (a puzzle with few may get fewer rows).
+    #[arg(long)]
+    distinct: bool,
+
+    /// Read each record's solution too (as verify does) and write it transformed alike.
+    #[arg(long)]
+    solutions: bool,
+
+    /// CSV, JSON lines, Parquet: with --solutions, the solution column's name [default:
+    /// solution, solutions or answer].
+    #[arg(long, value_name = "NAME", requires = "solutions")]
+    solution_column: Option<String>,
+
+    /// Exit with 1 when a record has no copies (`invalid`).
+    #[arg(long)]
+    strict: bool,
+}
+
+#[derive(Debug, Args)]
 struct GenerateArgs {
     /// How many puzzles.
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
@@ -609,6 +667,26 @@ struct GenerateArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
     max_attempts: u32,
 
+    /// Only puzzles that `rate` puts at this HoDoKu level, or between two (hard-extreme).
+    #[arg(long, value_name = "LEVEL[-LEVEL]")]
+    level: Option<LevelRange>,
+
+    /// Only puzzles whose `rate` score is N, or from A to B.
+    #[arg(long, value_name = "A-B")]
+    score: Option<ScoreRange>,
+
+    /// Only puzzles whose `rate` solution path uses each technique (names as `rate` writes
+    /// them: x-wing,swordfish).
+    #[arg(long, value_name = "TECHNIQUE[,...]",
+          value_parser = |s: &str| parse_techniques(s).map(Needs))]
+    needs: Option<Needs>,
+
+    /// With --level, --score or --needs: moves of one given tried from a puzzle that misses
+    /// the target before a new grid is drawn (0: draw a new grid at once; measured slower).
+    #[arg(long, allow_negative_numbers = true, value_name = "N",
+          default_value_t = GenerateOptions::default().walk)]
+    walk: u32,
+
     /// Write the puzzles to OUT (replaced only when all are written) instead of standard output.
     #[arg(short, long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
@@ -633,6 +711,10 @@ struct GenerateArgs {
     #[arg(short, long)]
     quiet: bool,
 }
+
+/// The techniques of `generate --needs`, one value for clap.
+#[derive(Debug, Clone)]
+struct Needs(Vec<Technique>);
 
 /// The swaps that make a random jigsaw layout from the boxes (`generate --regions random`).
 const RANDOM_LAYOUT_SWAPS: usize = 40;
@@ -678,6 +760,12 @@ impl GenerateArgs {
                 symmetry: parse_known::<Symmetry>(&self.symmetry),
                 regions,
                 max_attempts: config::positive("--max-attempts", self.max_attempts.into())? as u32,
+                difficulty: Difficulty {
+                    levels: self.level,
+                    score: self.score,
+                    needs: self.needs.map(|n| n.0).unwrap_or_default(),
+                },
+                walk: self.walk,
             },
             count: self.count,
             output,
@@ -753,6 +841,27 @@ impl Cli {
                     false,
                     Job::Verify(verify),
                 )
+            }
+            Command::Augment(args) => {
+                let augment = AugmentOptions {
+                    copies: config::positive("--copies", args.copies.into())? as u32,
+                    seed: args.seed,
+                    distinct: args.distinct,
+                    solutions: args.solutions,
+                };
+                let config = bulk(
+                    args.input,
+                    args.output,
+                    args.solution_column,
+                    args.strict,
+                    Job::Augment(augment),
+                )?;
+                if let Config::Bulk(run) = &config {
+                    if !run.pipeline.layout.is_standard() {
+                        return Err(ConfigError::AugmentJigsaw);
+                    }
+                }
+                Ok(config)
             }
             Command::Show(args) => Ok(Config::Show(ShowRun {
                 puzzle: config::puzzle_source(&args.puzzle),

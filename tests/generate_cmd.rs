@@ -161,3 +161,146 @@ fn an_out_named_parquet_gets_parquet_with_the_rows_of_csv() {
     assert!(from_parquet.iter().all(|(_, status)| status == "solved"));
     assert_eq!(from_parquet, solved("g.csv"));
 }
+
+/// `generate ARGS -o gen.csv`, then `rate gen.csv`: the generated rows and the rate rows.
+type Rows = Vec<std::collections::BTreeMap<String, String>>;
+fn generated_and_rated(dir: &Workdir, args: &[&str]) -> (Rows, Rows) {
+    let mut all = vec!["generate", "-q", "-o", "gen.csv"];
+    all.extend(args);
+    let run = dir.run(&all);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rated = dir.run(&["rate", "gen.csv", "-q"]);
+    assert_eq!(rated.code, Some(0), "{}", rated.stderr);
+    (csv_rows(&dir.read("gen.csv")), csv_rows(&rated.stdout))
+}
+
+#[test]
+fn puzzles_made_to_a_level_are_rated_so_again_and_unique() {
+    let dir = Workdir::new();
+    for (level, seed) in [
+        ("easy", "1"),
+        ("medium", "2"),
+        ("hard", "3"),
+        ("unfair-extreme", "4"),
+    ] {
+        let (made, rated) =
+            generated_and_rated(&dir, &["--count", "12", "--seed", seed, "--level", level]);
+        assert_eq!(made.len(), 12);
+        for (m, r) in made.iter().zip(&rated) {
+            assert_eq!(m["puzzle"], r["puzzle"]);
+            assert!(level.contains(r["level"].as_str()), "{level}: {r:?}");
+            assert_eq!(
+                (&m["level"], &m["score"], &m["hardest"]),
+                (&r["level"], &r["score"], &r["hardest"]),
+                "the row carries the rating that rate gives"
+            );
+        }
+        let verified = dir.run(&["verify", "gen.csv", "--unique", "-q"]);
+        assert_eq!(verified.code, Some(0), "{}", verified.stdout);
+    }
+    // Score and technique targets, with givens and symmetry.
+    let (made, rated) = generated_and_rated(
+        &dir,
+        &[
+            "--count",
+            "6",
+            "--score",
+            "1000-1500",
+            "--needs",
+            "x-wing",
+            "--symmetry",
+            "rot180",
+        ],
+    );
+    for (m, r) in made.iter().zip(&rated) {
+        let score: u32 = r["score"].parse().unwrap();
+        assert!((1000..=1500).contains(&score), "{r:?}");
+        assert!(r["techniques"].contains("x-wing:"), "{r:?}");
+        assert_eq!(m["score"], r["score"]);
+        let grid: Grid = m["puzzle"].parse().unwrap();
+        assert!(Symmetry::Rot180.holds_for(&grid));
+    }
+}
+
+#[test]
+fn puzzles_made_to_a_level_are_the_same_bytes_for_any_thread_count() {
+    let dir = Workdir::new();
+    let args = |threads| {
+        [
+            "generate",
+            "--count",
+            "40",
+            "--seed",
+            "9",
+            "--level",
+            "hard",
+            "--threads",
+            threads,
+            "-q",
+        ]
+    };
+    let one = dir.run(&args("1"));
+    let two = dir.run(&args("2"));
+    assert_eq!(one.code, Some(0), "{}", one.stderr);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(
+        crate::workdir::csv_header(&one.stdout),
+        [
+            "index", "puzzle", "solution", "givens", "level", "score", "hardest"
+        ]
+    );
+}
+
+#[test]
+fn difficulty_targets_that_cannot_be_met_are_refused_with_what_to_do() {
+    let dir = Workdir::new();
+    let run = dir.run(&["generate", "--count", "1", "--needs", "x-wings"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("unknown technique 'x-wings'")
+            && run.stderr.contains("x-wing, swordfish"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "1",
+        "--level",
+        "medium",
+        "--needs",
+        "forcing-chain",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("forcing-chain is a technique of level extreme"),
+        "{}",
+        run.stderr
+    );
+    let run = dir.run(&["generate", "--count", "1", "--level", "diabolical"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("easy, medium, hard, unfair, extreme"),
+        "{}",
+        run.stderr
+    );
+    // Possible but rare: ends after the attempts, naming the target.
+    let run = dir.run(&[
+        "generate",
+        "--count",
+        "1",
+        "--needs",
+        "jellyfish",
+        "--max-attempts",
+        "3",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("no puzzle met the options in 3 attempts")
+            && run.stderr.contains("needs jellyfish"),
+        "{}",
+        run.stderr
+    );
+}

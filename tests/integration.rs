@@ -1,6 +1,7 @@
 //! The one integration test binary: every module below is a group of tests.
 
 mod algorithms;
+mod augment_cmd;
 mod canon_cmd;
 mod corpus;
 mod differential;

@@ -422,6 +422,55 @@ fn an_interrupt_is_served_during_a_search_that_would_take_years() {
 
 #[cfg(target_os = "linux")]
 #[test]
+fn generate_stops_at_an_interrupt_inside_a_long_attempt_loop_and_leaves_no_partial_file() {
+    // With ten givens on random jigsaw layouts almost every attempt fails: each puzzle spends
+    // its whole budget of attempts, minutes for a chunk. The interrupt must be seen within the
+    // loop, not after the grace period that stops a stuck run.
+    for (signal, out) in [("-INT", "out.csv"), ("-TERM", "out.parquet")] {
+        let dir = Workdir::new();
+        let child = dir.spawn(
+            &[
+                "generate",
+                "--regions",
+                "random",
+                "--givens",
+                "10",
+                "--count",
+                "100",
+                "--max-attempts",
+                "1000000",
+                "--threads",
+                "2",
+                "-o",
+                out,
+            ],
+            false,
+        );
+        while !catches_sigint(child.id()) {
+            std::thread::yield_now();
+        }
+        // Let the attempts start.
+        std::thread::sleep(Duration::from_millis(300));
+        send_signal(&child, signal);
+        let (code, stderr) = wait_or_fail(child, "generate interrupted in its attempts");
+        assert_eq!(code, Some(130), "{signal}: {stderr}");
+        assert!(!stderr.contains("had not stopped"), "{signal}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "interrupted after 0 puzzles; {out} was not written"
+            )),
+            "{signal}: {stderr}"
+        );
+        assert_eq!(
+            dir.entries(),
+            Vec::<String>::new(),
+            "{signal}: nothing left behind"
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
 fn a_second_ctrl_c_exits_at_once() {
     let dir = Workdir::new();
     // Standard input stays open and empty: the run waits for input and does not see the first

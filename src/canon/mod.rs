@@ -54,7 +54,7 @@ mod complete;
 mod search;
 mod transform;
 
-pub use transform::{Transform, TransformError};
+pub use transform::{Transform, TransformError, TransformSyntax};
 
 /// Why a grid has no canonical form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -168,6 +168,35 @@ impl Transform {
         }
     }
 
+    /// The transformation that undoes this one: `self.then(&self.inverse())` is the
+    /// identity.
+    pub fn inverse(&self) -> Transform {
+        let (mut rows, mut cols, mut digits) = ([0u8; 9], [0u8; 9], [0u8; 10]);
+        for i in 0..9 {
+            rows[self.rows[i] as usize] = i as u8;
+            cols[self.cols[i] as usize] = i as u8;
+        }
+        for d in 0..10 {
+            digits[self.digits[d] as usize] = d as u8;
+        }
+        // Transposed first, the source's row `rows[r]` became the result's row `r` from a
+        // source column: undoing it, the lines swap roles.
+        match self.transpose {
+            true => Transform {
+                transpose: true,
+                rows: cols,
+                cols: rows,
+                digits,
+            },
+            false => Transform {
+                transpose: false,
+                rows,
+                cols,
+                digits,
+            },
+        }
+    }
+
     /// The generator that transposes the grid (rows become columns).
     pub fn transposition() -> Transform {
         Transform {
@@ -229,6 +258,65 @@ impl Transform {
     }
 }
 
+/// The written form of a transformation, 31 characters: `t` (transposed first) or `n`, then
+/// after a `:` each the source row of the result's rows 1 to 9, the source column of its
+/// columns 1 to 9 (both `0` to `8`, after the transposition), and what digits 1 to 9 become:
+/// `n:012345678:012345678:123456789` is the identity.
+impl std::fmt::Display for Transform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let line = |v: &[u8]| v.iter().map(|&x| char::from(b'0' + x)).collect::<String>();
+        write!(
+            f,
+            "{}:{}:{}:{}",
+            if self.transpose { 't' } else { 'n' },
+            line(&self.rows),
+            line(&self.cols),
+            line(&self.digits[1..])
+        )
+    }
+}
+
+/// A written transformation that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "transformation '{0}': expected t or n, then the rows, the columns and the digits, nine \
+     figures each, separated by ':' (n:012345678:012345678:123456789), moving whole bands and \
+     stacks"
+)]
+pub struct TransformSyntax(pub String);
+
+impl std::str::FromStr for Transform {
+    type Err = TransformSyntax;
+
+    fn from_str(s: &str) -> Result<Transform, TransformSyntax> {
+        let bad = || TransformSyntax(s.to_string());
+        let parts: Vec<&str> = s.split(':').collect();
+        let [kind, rows, cols, digits] = parts[..] else {
+            return Err(bad());
+        };
+        let nine = |t: &str, base: u8| -> Result<[u8; 9], TransformSyntax> {
+            let bytes = t.as_bytes();
+            if bytes.len() != 9
+                || !bytes
+                    .iter()
+                    .all(|b| (base..base + 9).contains(&b.wrapping_sub(b'0')))
+            {
+                return Err(bad());
+            }
+            Ok(std::array::from_fn(|i| bytes[i] - b'0'))
+        };
+        let transpose = match kind {
+            "t" => true,
+            "n" => false,
+            _ => return Err(bad()),
+        };
+        let to = nine(digits, 1)?;
+        let mut all = [0u8; 10];
+        all[1..].copy_from_slice(&to);
+        Transform::new(transpose, nine(rows, 0)?, nine(cols, 0)?, all).map_err(|_| bad())
+    }
+}
+
 /// Whether `lines` permutes `0..9` and maps each block of three onto a whole block.
 fn preserves_blocks(lines: &[u8; 9]) -> bool {
     let mut seen = 0u16;
@@ -273,6 +361,33 @@ mod tests {
         for _ in 0..200 {
             let (a, b) = (Transform::random(&mut rng), Transform::random(&mut rng));
             assert_eq!(a.then(&b).apply(&grid), b.apply(&a.apply(&grid)));
+        }
+    }
+
+    #[test]
+    fn the_inverse_undoes_and_the_written_form_reads_back() {
+        let grid: Grid = SOLUTION.parse().unwrap();
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..200 {
+            let t = Transform::random(&mut rng);
+            assert_eq!(t.inverse().apply(&t.apply(&grid)), grid);
+            assert_eq!(t.then(&t.inverse()), Transform::IDENTITY);
+            assert_eq!(t.to_string().parse(), Ok(t));
+            assert_eq!(t.to_string().len(), 31);
+        }
+        assert_eq!(
+            Transform::IDENTITY.to_string(),
+            "n:012345678:012345678:123456789"
+        );
+        for bad in [
+            "n:012345678:012345678:12345678",
+            "x:012345678:012345678:123456789",
+            "n:312045678:012345678:123456789",
+            "n:012345678:012345678:123456788",
+            "n:012345678:012345678:023456789",
+            "n:012345678:012345678:123456789:",
+        ] {
+            assert!(bad.parse::<Transform>().is_err(), "{bad}");
         }
     }
 

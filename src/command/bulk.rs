@@ -173,9 +173,9 @@ fn exit_code(run: &BulkRun, tally: &Tally<RowStatus>) -> Exit {
     let failures = match run.pipeline.job {
         Job::Verify(_) => tally.records() - tally.get(RowStatus::Ok),
         Job::Solve(_) if run.strict => tally.records() - tally.get(RowStatus::Solved),
-        Job::Canon(_) if run.strict => tally.records() - tally.get(RowStatus::Ok),
+        Job::Canon(_) | Job::Augment(_) if run.strict => tally.records() - tally.get(RowStatus::Ok),
         Job::Rate(_) if run.strict => tally.records() - tally.get(RowStatus::Rated),
-        Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => 0,
+        Job::Solve(_) | Job::Canon(_) | Job::Rate(_) | Job::Augment(_) => 0,
     };
     if failures > 0 {
         Exit::Failures
@@ -448,7 +448,7 @@ fn print_summary(job: &Job, outcome: &RunOutcome, flagged: u64, started: Instant
             ],
             &[RowStatus::GaveUp],
         ),
-        Job::Canon(_) => (&[RowStatus::Ok, RowStatus::Invalid], &[]),
+        Job::Canon(_) | Job::Augment(_) => (&[RowStatus::Ok, RowStatus::Invalid], &[]),
     };
     let mut counts: Vec<String> = always
         .iter()

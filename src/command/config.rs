@@ -405,6 +405,12 @@ pub enum ConfigError {
         "canon: canonical forms are defined for the standard 3x3-box layout only, not for jigsaw regions"
     )]
     CanonJigsaw,
+    /// `augment --regions` with a jigsaw layout.
+    #[error(
+        "augment: the symmetry group swaps bands and stacks of the standard 3x3-box layout; it \
+         does not keep jigsaw regions"
+    )]
+    AugmentJigsaw,
     /// `generate --output-format line` with regions that change from puzzle to puzzle.
     #[error(
         "--regions random needs --output-format csv or jsonl: the line format has no regions column"

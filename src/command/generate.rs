@@ -3,7 +3,10 @@
 //!
 //! Puzzle `i` depends only on the options and `i` ([`Generator::puzzle`]), and the puzzles are
 //! written in index order, so the output is the same bytes for any thread count. They are made
-//! in chunks of [`CHUNK`]; the interrupt flag is looked at between chunks.
+//! in chunks of [`CHUNK`]; the interrupt flag is looked at between chunks and by the generator
+//! before each attempt, so a run stops within an attempt of Ctrl-C however many attempts a
+//! puzzle takes. An interrupted run to a file leaves neither the file nor a partial one (no
+//! checkpoint describes it: nothing could resume it).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -16,7 +19,7 @@ use crate::files::Output;
 use crate::files::file_id::RunFiles;
 use crate::format::columns::ColumnKind;
 use crate::format::{Cell, RowWriter, Rows, Sink};
-use crate::generate::{Generated, Generator, Regions};
+use crate::generate::{GenerateError, GenerateOptions, Generated, Generator, Regions};
 use crate::grid::CELLS;
 use crate::pipeline::RunError;
 use crate::progress::Progress;
@@ -34,6 +37,13 @@ const KINDS: &[ColumnKind] = &[
     ColumnKind::Text,
     ColumnKind::Count,
 ];
+
+/// The columns added when a difficulty is asked for: the rating each puzzle was accepted with,
+/// as `rate` writes it.
+pub const RATING_COLUMNS: &[&str] = &["level", "score", "hardest"];
+
+/// The type of each of [`RATING_COLUMNS`].
+const RATING_KINDS: &[ColumnKind] = &[ColumnKind::Text, ColumnKind::Count, ColumnKind::Text];
 
 /// Makes the puzzles and writes them; the output is replaced only when all are written. A
 /// reader that goes away (`| head`) ends the run quietly, as it does every command's.
@@ -56,7 +66,7 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
     let rows = match run.format {
         GeneratedFormat::Line => None,
         GeneratedFormat::Rows(format) => {
-            let (columns, kinds) = columns(jigsaw);
+            let (columns, kinds) = columns(&run.options);
             Some(RowWriter::new(format, columns, kinds).compressing(run.parquet_compression))
         }
     };
@@ -64,6 +74,8 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
     files.output("-o", &run.output)?;
     files.layout_file(run.layout_file.as_deref())?;
     let mut output = Output::open(&run.output)?;
+    // Puzzles are not checkpointed: a run stopped at once removes its partial file.
+    output.unresumable();
     let name = output.name().to_string();
     let write_error = |source| {
         CommandError::Run(RunError::Write {
@@ -74,6 +86,7 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
     let mut progress = Progress::new(Some(run.count), !run.quiet, 0);
     let mut givens = (usize::MAX, 0usize, 0u64);
     let mut next = 0;
+    let mut stopped = false;
     {
         // The header row, or a Parquet file's magic bytes; the line format has neither.
         let mut sink = match &rows {
@@ -82,7 +95,7 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
                 .map_err(write_error)?,
             None => Sink::text(output.writer()),
         };
-        while next < run.count {
+        while next < run.count && !stopped {
             if interrupt.load(Ordering::Relaxed) {
                 break;
             }
@@ -90,21 +103,27 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
             let made: Vec<_> = pool.install(|| {
                 (next..end)
                     .into_par_iter()
-                    .map(|i| generator.puzzle(i))
+                    .map(|i| generator.puzzle_unless(i, interrupt))
                     .collect()
             });
             let mut batch = match &rows {
                 Some(rows) => rows.rows(made.len()),
                 None => Rows::Text(Vec::with_capacity(made.len() * (2 * CELLS + 2))),
             };
-            for (index, generated) in (next..end).zip(made) {
-                let generated = generated?;
+            for generated in made {
+                let generated = match generated {
+                    Err(GenerateError::Interrupted { .. }) => {
+                        stopped = true;
+                        break;
+                    }
+                    other => other?,
+                };
                 let n = generated.givens();
                 givens = (givens.0.min(n), givens.1.max(n), givens.2 + n as u64);
-                write_puzzle(rows.as_ref(), index, &generated, jigsaw, &mut batch);
+                write_puzzle(rows.as_ref(), next, &generated, jigsaw, &mut batch);
+                next += 1;
             }
             sink.write(batch).map_err(write_error)?;
-            next = end;
             progress.update(next, next);
         }
         if next == run.count {
@@ -143,11 +162,16 @@ pub fn is_jigsaw(regions: &Regions) -> bool {
     }
 }
 
-/// The columns of `generate` rows and their types: [`COLUMNS`], and `regions` for jigsaws.
-pub fn columns(jigsaw: bool) -> (Vec<String>, Vec<ColumnKind>) {
+/// The columns of `generate` rows and their types: [`COLUMNS`], [`RATING_COLUMNS`] when the
+/// options ask for a difficulty, and `regions` for jigsaws.
+pub fn columns(options: &GenerateOptions) -> (Vec<String>, Vec<ColumnKind>) {
     let mut columns: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
     let mut kinds = KINDS.to_vec();
-    if jigsaw {
+    if options.difficulty.is_set() {
+        columns.extend(RATING_COLUMNS.iter().map(|c| c.to_string()));
+        kinds.extend_from_slice(RATING_KINDS);
+    }
+    if is_jigsaw(&options.regions) {
         columns.push(crate::format::csv::REGIONS_NAME.to_string());
         kinds.push(ColumnKind::Text);
     }
@@ -205,9 +229,17 @@ fn write_puzzle(
         Cell::Plain(&solution),
         Cell::Int(generated.givens() as u64),
     ];
+    let rating = generated.rating.map(|r| {
+        [
+            Cell::Plain(r.level.name().as_bytes()),
+            Cell::Int(r.score.into()),
+            r.hardest.map_or(Cell::Null, |t| Cell::Text(t.key())),
+        ]
+    });
     rows.row(
         cells
             .into_iter()
+            .chain(rating.into_iter().flatten())
             .chain(regions.as_deref().map(|r| Cell::Plain(r.as_bytes()))),
         out,
     );

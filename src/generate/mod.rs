@@ -25,6 +25,21 @@
 //! 4. the kept puzzle is checked once more: the `fast` engine must find exactly one solution,
 //!    the grid of step 1, and the independent verifier ([`crate::verify`]) must accept it.
 //!
+//! # To a difficulty
+//! With a [`Difficulty`] (HoDoKu levels, a score range, techniques the path must use), a puzzle
+//! that passed step 3 is rated by [`crate::rate`] (uniqueness techniques allowed, its solution
+//! as the safety net) with the target's ceiling ([`crate::rate::Rater::rate_within`]: a rating
+//! sure to go above the highest level or score asked for is given up, and the chains, ALS and
+//! forcing searches of harder puzzles are never run for an easier target). A puzzle that meets
+//! the target is kept with its rating ([`Generated::rating`]). One that is rated but misses it
+//! (too easy, or without a technique needed) starts a walk of up to
+//! [`GenerateOptions::walk`] steps on the same grid: one blank cell (an orbit of the symmetry)
+//! given back, one other given (orbit) removed when the solution stays unique, then a removal
+//! pass over the givens again; the new puzzle is rated, kept when it meets the target, and
+//! walked from when its score is at least the last one. A puzzle above the ceiling ends the
+//! attempt. Every step draws from the puzzle's own generator, so the output stays a function
+//! of the seed and the index.
+//!
 //! Without `minimal`, a full pass with a symmetry leaves a puzzle from which no *orbit* can be
 //! removed, but often a single given could go (breaking the symmetry). Strictly minimal
 //! symmetric puzzles are rare: measured once over a few hundred random grids, the pass gave one
@@ -37,16 +52,23 @@
 //! [`GenerateOptions::max_attempts`] attempts with [`GenerateError::AttemptsExhausted`]; never
 //! an endless loop.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::grid::Grid;
 use crate::layout::Layout;
+use crate::rate::{RateOptions, Rater};
 use crate::rng::SplitMix64;
 use crate::solver::{SolveOptions, Status, solve};
 
+mod difficulty;
 mod grids;
 mod options;
 mod removal;
 mod unavoidable;
 
+pub use difficulty::{
+    Accepted, Difficulty, DifficultyError, LevelRange, ScoreRange, parse_techniques,
+};
 pub use grids::{
     random_givens, random_jigsaw, random_layout, random_solution, random_standard_grid,
 };
@@ -71,6 +93,8 @@ pub struct Generated {
     pub layout: Layout,
     /// Attempts it took (1 when the first grid gave it).
     pub attempts: u32,
+    /// The rating it was accepted with, when a difficulty was asked for.
+    pub rating: Option<Accepted>,
 }
 
 impl Generated {
@@ -100,10 +124,20 @@ impl Generator {
 
     /// Puzzle `index` of the batch (see the module page).
     pub fn puzzle(&self, index: u64) -> Result<Generated, GenerateError> {
+        self.puzzle_unless(index, &AtomicBool::new(false))
+    }
+
+    /// Puzzle `index` of the batch, or [`GenerateError::Interrupted`] once `stop` is set: it is
+    /// looked at before every attempt (an attempt takes milliseconds at most).
+    pub fn puzzle_unless(&self, index: u64, stop: &AtomicBool) -> Result<Generated, GenerateError> {
         let options = &self.options;
         let mut rng = SplitMix64::new(SplitMix64::output_at(options.seed, index));
         let mut grids_found = 0;
+        let mut rater: Option<Rater> = None;
         for attempt in 1..=options.max_attempts {
+            if stop.load(Ordering::Relaxed) {
+                return Err(GenerateError::Interrupted { index });
+            }
             let Some((layout, solution)) = self.complete_grid(&mut rng) else {
                 continue;
             };
@@ -117,22 +151,33 @@ impl Generator {
                 _ => (0, 0),
             };
             thinning.pass(&mut rng, options.symmetry, floor, stop_at);
-            if options
-                .givens
-                .is_some_and(|r| !r.contains(thinning.givens()))
-            {
+            if !self.meets_givens(&mut thinning) {
                 continue;
             }
-            if options.minimal && options.symmetry != Symmetry::None && !thinning.is_minimal() {
-                continue;
-            }
-            let puzzle = thinning.puzzle();
+            let (puzzle, rating) = match options.difficulty.is_set() {
+                false => (thinning.puzzle(), None),
+                true => {
+                    let mut candidate = Candidate {
+                        index,
+                        solution: &solution,
+                        layout: &layout,
+                        rater: &mut rater,
+                        floor,
+                        stop_at,
+                    };
+                    match self.search(&mut candidate, thinning, &mut rng, stop)? {
+                        Some((puzzle, accepted)) => (puzzle, Some(accepted)),
+                        None => continue,
+                    }
+                }
+            };
             check(index, &puzzle, &solution, &layout)?;
             return Ok(Generated {
                 puzzle,
                 solution,
                 layout,
                 attempts: attempt,
+                rating,
             });
         }
         match &options.regions {
@@ -146,8 +191,114 @@ impl Generator {
                 range: options.givens,
                 symmetry: options.symmetry,
                 minimal: options.minimal,
+                difficulty: options.difficulty.clone(),
             }),
         }
+    }
+
+    /// A puzzle of `thinning`'s grid that meets the difficulty, with its rating: the thinned
+    /// puzzle itself, or one found by the walk (see the module page); `None` when neither
+    /// met it.
+    fn search(
+        &self,
+        at: &mut Candidate<'_>,
+        mut thinning: removal::Thinning<'_>,
+        rng: &mut SplitMix64,
+        stop: &AtomicBool,
+    ) -> Result<Option<(Grid, Accepted)>, GenerateError> {
+        let options = &self.options;
+        let mut score = match self.rate(at, &thinning.puzzle())? {
+            Rated::Accepted(accepted) => return Ok(Some((thinning.puzzle(), accepted))),
+            Rated::Below(score) => score,
+            Rated::Above => return Ok(None),
+        };
+        for _ in 0..options.walk {
+            if stop.load(Ordering::Relaxed) {
+                return Err(GenerateError::Interrupted { index: at.index });
+            }
+            // One given more (an orbit of the symmetry), one other given less, then every
+            // given that can go removed again.
+            let mut next = thinning.clone();
+            let puzzle = next.puzzle();
+            if puzzle.filled() == crate::grid::CELLS {
+                break;
+            }
+            let blank = loop {
+                let cell = rng.below(crate::grid::CELLS);
+                if puzzle.get(cell) == 0 {
+                    break cell;
+                }
+            };
+            let (added, n) = options.symmetry.orbit(blank);
+            next.give(&added[..n]);
+            let given = loop {
+                let cell = rng.below(crate::grid::CELLS);
+                if puzzle.get(cell) != 0 {
+                    break cell;
+                }
+            };
+            let (removed, m) = options.symmetry.orbit(given);
+            if !next.try_remove(&removed[..m]) {
+                continue;
+            }
+            next.pass(rng, options.symmetry, at.floor, at.stop_at);
+            if !self.meets_givens(&mut next) {
+                continue;
+            }
+            match self.rate(at, &next.puzzle())? {
+                Rated::Accepted(accepted) => return Ok(Some((next.puzzle(), accepted))),
+                // Uphill or level: the walk moves on.
+                Rated::Below(s) if s >= score => {
+                    score = s;
+                    thinning = next;
+                }
+                Rated::Below(_) | Rated::Above => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether a thinned puzzle has the givens asked for: in the range, and minimal when
+    /// asked (with no symmetry a full pass already made it so).
+    fn meets_givens(&self, thinning: &mut removal::Thinning<'_>) -> bool {
+        let options = &self.options;
+        !options
+            .givens
+            .is_some_and(|r| !r.contains(thinning.givens()))
+            && !(options.minimal && options.symmetry != Symmetry::None && !thinning.is_minimal())
+    }
+
+    /// Rates `puzzle` against the difficulty asked for, giving up once the rating passes its
+    /// ceiling. The rater is kept from attempt to attempt, and made again for another layout.
+    fn rate(&self, at: &mut Candidate<'_>, puzzle: &Grid) -> Result<Rated, GenerateError> {
+        let (index, solution, layout) = (at.index, at.solution, at.layout);
+        let rater = &mut *at.rater;
+        let difficulty = &self.options.difficulty;
+        if rater.as_ref().is_none_or(|r| r.layout() != layout) {
+            *rater = Some(Rater::new(layout));
+        }
+        let rater = rater.as_mut().expect("just made");
+        let options = RateOptions {
+            unique: true,
+            solution: Some(*solution),
+            record_steps: false,
+        };
+        let rating = rater
+            .rate_within(puzzle, &options, difficulty.ceiling())
+            .map_err(|e| GenerateError::CheckFailed {
+                index,
+                puzzle: puzzle.to_line(),
+                reason: format!("the rater failed: {e}"),
+            })?;
+        Ok(match rating {
+            None => Rated::Above,
+            Some(r) if difficulty.accepts(&r) => Rated::Accepted(Accepted {
+                level: r.level,
+                score: r.score,
+                hardest: r.hardest,
+            }),
+            Some(r) => Rated::Below(r.score),
+        })
     }
 
     /// The layout and complete grid of one attempt; `None` when the jigsaw search ran out of
@@ -165,6 +316,28 @@ impl Generator {
         let grid = random_solution(&layout, rng.next_u64(), JIGSAW_GRID_BUDGET, 1)?;
         Some((layout, grid))
     }
+}
+
+/// What one attempt's search for a difficulty works with.
+struct Candidate<'a> {
+    index: u64,
+    solution: &'a Grid,
+    layout: &'a Layout,
+    rater: &'a mut Option<Rater>,
+    /// The removal pass's bounds (see [`removal::Thinning::pass`]).
+    floor: usize,
+    stop_at: usize,
+}
+
+/// How a puzzle's rating compares with the difficulty asked for.
+enum Rated {
+    /// It meets it.
+    Accepted(Accepted),
+    /// Within the ceiling but not accepted (too easy, or without a technique needed): its
+    /// score, which the walk climbs.
+    Below(u32),
+    /// Above the ceiling.
+    Above,
 }
 
 /// Puzzle `index` for `options`: [`Generator::new`] then [`Generator::puzzle`].

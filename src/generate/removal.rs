@@ -35,6 +35,7 @@ use super::unavoidable::{CellSet, cell, two_line_sets};
 const ALL_DIGITS: u16 = 0x3FE;
 
 /// A puzzle being thinned: its givens, and the digits given in each row, column and region.
+#[derive(Clone)]
 pub(super) struct Thinning<'a> {
     solution: Grid,
     puzzle: Grid,
@@ -270,6 +271,16 @@ impl<'a> Thinning<'a> {
             }
             if self.puzzle.get(orbit[0]) != 0 && self.givens - n >= floor {
                 self.try_remove(orbit);
+            }
+        }
+    }
+
+    /// Gives the blank cells of `orbit` back their digits from the solution (the solution
+    /// stays unique: more givens never allow more solutions).
+    pub fn give(&mut self, orbit: &[usize]) {
+        for &i in orbit {
+            if self.puzzle.get(i) == 0 {
+                self.mark(i, self.solution.get(i), true);
             }
         }
     }

@@ -182,6 +182,7 @@ fn unlikely_options_end_after_the_attempt_budget() {
             range: Some(GivensRange::new(17, 17).unwrap()),
             symmetry: Symmetry::Rot90,
             minimal: false,
+            difficulty: Difficulty::default(),
         }
     );
     assert!(
@@ -222,4 +223,51 @@ fn the_shipped_jigsaw_sample_is_reproduced() {
         made += &format!("{puzzle},{},{solution}\n", layout.to_line());
     }
     assert_eq!(made, shipped);
+}
+
+#[test]
+fn puzzles_made_to_a_difficulty_are_rated_so_with_or_without_the_walk() {
+    use crate::rate::{Level, RateOptions, Technique, rate};
+    for walk in [0, 30] {
+        let generator = Generator::new(GenerateOptions {
+            difficulty: Difficulty {
+                levels: Some("medium-hard".parse().unwrap()),
+                needs: vec![Technique::LockedCandidatesPointing],
+                ..Difficulty::default()
+            },
+            walk,
+            ..options(4)
+        })
+        .unwrap();
+        for i in 0..6 {
+            let g = generator.puzzle(i).unwrap();
+            assert_unique(&g);
+            let again = rate(
+                &g.puzzle,
+                &g.layout,
+                &RateOptions {
+                    unique: true,
+                    ..RateOptions::default()
+                },
+            )
+            .unwrap();
+            let accepted = g.rating.unwrap();
+            assert_eq!(
+                (again.level, again.score, again.hardest),
+                (accepted.level, accepted.score, accepted.hardest)
+            );
+            assert!((Level::Medium..=Level::Hard).contains(&again.level));
+            assert!(again.counts[Technique::LockedCandidatesPointing.index()] > 0);
+        }
+    }
+}
+
+#[test]
+fn an_interrupt_ends_the_attempts_of_a_puzzle() {
+    let generator = Generator::new(options(1)).unwrap();
+    let stop = AtomicBool::new(true);
+    assert_eq!(
+        generator.puzzle_unless(0, &stop),
+        Err(GenerateError::Interrupted { index: 0 })
+    );
 }

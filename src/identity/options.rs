@@ -54,6 +54,13 @@ pub fn of(settings: &Settings) -> Options {
             ("dedupe", json!(canon.dedupe.is_some())),
             ("max_classes", json!(canon.dedupe.map(|d| d.max_classes))),
         ],
+        Job::Augment(augment) => vec![
+            ("copies", json!(augment.copies)),
+            ("seed", json!(augment.seed)),
+            ("distinct", json!(augment.distinct)),
+            ("solutions", json!(augment.solutions)),
+            ("solution_column", json!(columns.solution)),
+        ],
     };
     options.extend(job.into_iter().map(|(n, v)| (n.to_string(), v)));
     // A Parquet output's codec, listed only when it is not the default (Snappy), as above.

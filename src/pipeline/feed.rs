@@ -100,11 +100,12 @@ impl<'a> Feed<'a> {
         let options = ReadOptions {
             wanted: match settings.job {
                 Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => format::Wanted::Puzzle,
-                Job::Verify(_) => format::Wanted::PuzzleAndSolution,
+                Job::Augment(a) if !a.solutions => format::Wanted::Puzzle,
+                Job::Verify(_) | Job::Augment(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),
             optional: match settings.job {
-                Job::Solve(_) | Job::Canon(_) | Job::Rate(_) => Vec::new(),
+                Job::Solve(_) | Job::Canon(_) | Job::Rate(_) | Job::Augment(_) => Vec::new(),
                 Job::Verify(_) => super::verify::ORIGIN_COLUMNS.map(String::from).to_vec(),
             },
             ..ReadOptions::default()

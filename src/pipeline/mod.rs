@@ -46,6 +46,7 @@ use crate::row::{RowStatus, Tally};
 use crate::shard::Plan;
 use crate::stats;
 
+mod augment;
 mod canon;
 mod error;
 mod feed;
@@ -63,7 +64,8 @@ pub use error::{Place, RunError, SolverBug};
 pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
-    CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions, Job, MAX_THREADS,
+    AugmentOptions, CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions, Job,
+    MAX_THREADS,
     RatingOptions, Settings, VerifyOptions,
 };
 pub use verify::Original;
@@ -186,6 +188,7 @@ fn typed_columns(settings: &Settings, shape: &Shape) -> Vec<(String, ColumnKind)
         }
         Job::Rate(_) => table(rate::COLUMNS, rate::KINDS),
         Job::Canon(_) => table(canon::COLUMNS, canon::KINDS),
+        Job::Augment(_) => table(augment::COLUMNS, augment::KINDS),
     };
     shape
         .several_inputs

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
 use super::settings::{Job, Settings};
-use super::{canon, rate, solve, verify};
+use super::{augment, canon, rate, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
 use crate::row::{RowStatus, Tally};
@@ -287,6 +287,25 @@ impl Work {
                 }
                 (row.status.into(), row.error)
             }),
+            Job::Augment(options) => {
+                match augment::handle(record, item.source, &self.settings.layout, options) {
+                    Ok(copies) => {
+                        let mut text = ([[0; crate::grid::CELLS]; 2], String::new());
+                        for (k, copy) in copies.iter().enumerate() {
+                            let cells = copy.cells(record.line, k as u64, &mut text);
+                            self.write_row(item, cells, out);
+                        }
+                        Ok((RowStatus::Ok, None))
+                    }
+                    Err((puzzle, error)) => {
+                        let mut text = [0; crate::grid::CELLS];
+                        let cells =
+                            augment::invalid_cells(record.line, puzzle.as_ref(), &error, &mut text);
+                        self.write_row(item, cells, out);
+                        Ok((RowStatus::Invalid, Some(error)))
+                    }
+                }
+            }
             Job::Canon(options) => {
                 let row = canon::handle(record, &self.settings.layout, canonicaliser);
                 let mut text = [[0; crate::grid::CELLS]; 2];

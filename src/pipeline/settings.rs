@@ -8,6 +8,7 @@ use crate::layout::Layout;
 use crate::shard::Shard;
 use crate::solver::SolveOptions;
 
+pub use super::augment::AugmentOptions;
 pub use super::canon::{CanonOptions, DedupeOptions};
 
 /// What to do with each record.
@@ -21,16 +22,19 @@ pub enum Job {
     Rate(RatingOptions),
     /// Find the puzzle's canonical form (and with `--dedupe` keep the first of each class).
     Canon(CanonOptions),
+    /// Write random equivalent copies of the puzzle (and its solution).
+    Augment(AugmentOptions),
 }
 
 impl Job {
-    /// The command's name: `solve`, `verify`, `rate` or `canon`.
+    /// The command's name: `solve`, `verify`, `rate`, `canon` or `augment`.
     pub fn name(&self) -> &'static str {
         match self {
             Job::Solve(_) => "solve",
             Job::Verify(_) => "verify",
             Job::Rate(_) => "rate",
             Job::Canon(_) => "canon",
+            Job::Augment(_) => "augment",
         }
     }
 }

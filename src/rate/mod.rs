@@ -116,6 +116,15 @@ impl Rating {
     }
 }
 
+/// The most a rating may reach before [`Rater::rate_within`] gives up on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ceiling {
+    /// The highest level wanted.
+    pub level: Level,
+    /// The highest score wanted.
+    pub score: u32,
+}
+
 /// Why a puzzle got no rating.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RateError {
@@ -188,6 +197,22 @@ impl Rater {
         self.rate_with(grid, options, |_, _| {})
     }
 
+    /// Rates `grid` as [`Rater::rate`] does, but gives up (`Ok(None)`) as soon as the rating
+    /// is sure to be above `ceiling`: a step's technique above its level, or a score that makes
+    /// the level (HoDoKu's rule) or the score pass it. A technique above the ceiling is
+    /// searched for only while some later rung is within it (a step it finds would be the
+    /// ladder's step); past the last such rung the puzzle is above the ceiling without any
+    /// search. So a generator looking for medium puzzles never runs the chains, ALS or
+    /// forcing searches that a harder puzzle needs. A rating returned is the full one.
+    pub fn rate_within(
+        &mut self,
+        grid: &Grid,
+        options: &RateOptions,
+        ceiling: Ceiling,
+    ) -> Result<Option<Rating>, RateError> {
+        self.run(grid, options, Some(ceiling), |_, _| {})
+    }
+
     /// Rates `grid`, calling `observe` with each step and the board it applies to (before
     /// the step, and before the safety net checks it): for `show --explain` and the
     /// candidates grid.
@@ -195,8 +220,20 @@ impl Rater {
         &mut self,
         grid: &Grid,
         options: &RateOptions,
-        mut observe: impl FnMut(&Step, &Board),
+        observe: impl FnMut(&Step, &Board),
     ) -> Result<Rating, RateError> {
+        let rating = self.run(grid, options, None, observe)?;
+        Ok(rating.expect("no ceiling, no giving up"))
+    }
+
+    /// The ladder run to the end, or until the rating passes `ceiling` (`Ok(None)`).
+    fn run(
+        &mut self,
+        grid: &Grid,
+        options: &RateOptions,
+        ceiling: Option<Ceiling>,
+        mut observe: impl FnMut(&Step, &Board),
+    ) -> Result<Option<Rating>, RateError> {
         self.layout.check_givens(grid)?;
         self.queues.clear();
         let mut board = Board::new(grid, &self.houses, &mut self.queues);
@@ -212,8 +249,11 @@ impl Rater {
             steps: Vec::new(),
             solution: Grid::EMPTY,
         };
+        let mut highest = Level::Easy;
         while board.unsolved != 0 {
-            let step = self.next_step(&board, options.unique, &mut solution)?;
+            let Some(step) = self.next_step(&board, options.unique, &mut solution, ceiling)? else {
+                return Ok(None);
+            };
             observe(&step, &board);
             if let Some(s) = &solution {
                 check_step(&step, s)?;
@@ -235,6 +275,12 @@ impl Rater {
             if options.record_steps {
                 rating.steps.push(step);
             }
+            highest = highest.max(t.level());
+            if ceiling.is_some_and(|c| {
+                rating.score > c.score || Level::of(highest, rating.score) > c.level
+            }) {
+                return Ok(None);
+            }
         }
         let hardest_level = rating.hardest.map_or(Level::Easy, Technique::level);
         rating.level = Level::of(hardest_level, rating.score);
@@ -244,30 +290,43 @@ impl Rater {
         if options.solution.is_none() && self.layout.check_givens(&rating.solution).is_err() {
             return Err(RateError::NoSolution);
         }
-        Ok(rating)
+        Ok(Some(rating))
     }
 
-    /// The first step of the ladder that applies.
+    /// The first step of the ladder that applies; `None` when it is sure to be above
+    /// `ceiling` (see [`Rater::rate_within`]).
     fn next_step(
         &mut self,
         board: &Board,
         unique: bool,
         solution: &mut Option<Grid>,
-    ) -> Result<Step, RateError> {
-        for &t in LADDER {
+        ceiling: Option<Ceiling>,
+    ) -> Result<Option<Step>, RateError> {
+        // The last rung at or below the ceiling's level: past it, any step is above.
+        let last_within = ceiling.map_or(LADDER.len(), |c| {
+            LADDER
+                .iter()
+                .rposition(|t| t.level() <= c.level)
+                .map_or(0, |i| i + 1)
+        });
+        for (rung, &t) in LADDER.iter().enumerate() {
+            if rung >= last_within {
+                return Ok(None);
+            }
             if (t.needs_uniqueness() && !unique) || (t.needs_boxes() && !self.houses.standard) {
                 continue;
             }
+            let above = ceiling.is_some_and(|c| t.level() > c.level);
             if t == Technique::BruteForce {
                 if solution.is_none() {
                     *solution =
                         Some(brute::solve(board, &self.houses).ok_or(RateError::NoSolution)?);
                 }
                 let s = solution.as_ref().expect("just set");
-                return brute::step(board, s).ok_or(RateError::NoSolution);
+                return brute::step(board, s).ok_or(RateError::NoSolution).map(Some);
             }
             if let Some(step) = self.find(t, board) {
-                return Ok(step);
+                return Ok((!above).then_some(step));
             }
         }
         unreachable!("brute force is the last rung")

@@ -497,3 +497,33 @@ fn jigsaw_puzzles_are_rated_without_box_techniques() {
         "the sample should need more than singles somewhere"
     );
 }
+
+#[test]
+fn a_rating_within_a_ceiling_is_the_full_rating_or_none_when_above_it() {
+    let layout = Layout::standard();
+    let mut rater = Rater::new(&layout);
+    let options = RateOptions {
+        unique: true,
+        ..RateOptions::default()
+    };
+    let mut levels_seen = [false; 5];
+    for (_, puzzle) in TECHNIQUE_PUZZLES {
+        let grid: Grid = puzzle.parse().unwrap();
+        let full = rater.rate(&grid, &options).unwrap();
+        levels_seen[full.level as usize] = true;
+        for level in Level::ALL {
+            for score in [u32::MAX, full.score, full.score.saturating_sub(1)] {
+                let within = rater
+                    .rate_within(&grid, &options, Ceiling { level, score })
+                    .unwrap();
+                let fits = full.level <= level && full.score <= score;
+                assert_eq!(
+                    within.as_ref(),
+                    fits.then_some(&full),
+                    "{puzzle} {level} {score}"
+                );
+            }
+        }
+    }
+    assert!(levels_seen.iter().all(|&seen| seen), "every level tried");
+}
