@@ -856,10 +856,10 @@ impl Cli {
                     args.strict,
                     Job::Augment(augment),
                 )?;
-                if let Config::Bulk(run) = &config {
-                    if !run.pipeline.layout.is_standard() {
-                        return Err(ConfigError::AugmentJigsaw);
-                    }
+                if let Config::Bulk(run) = &config
+                    && !run.pipeline.layout.is_standard()
+                {
+                    return Err(ConfigError::AugmentJigsaw);
                 }
                 Ok(config)
             }

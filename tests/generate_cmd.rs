@@ -162,8 +162,10 @@ fn an_out_named_parquet_gets_parquet_with_the_rows_of_csv() {
     assert_eq!(from_parquet, solved("g.csv"));
 }
 
-/// `generate ARGS -o gen.csv`, then `rate gen.csv`: the generated rows and the rate rows.
+/// Rows of a CSV output, by column name.
 type Rows = Vec<std::collections::BTreeMap<String, String>>;
+
+/// `generate ARGS -o gen.csv`, then `rate gen.csv`: the generated rows and the rate rows.
 fn generated_and_rated(dir: &Workdir, args: &[&str]) -> (Rows, Rows) {
     let mut all = vec!["generate", "-q", "-o", "gen.csv"];
     all.extend(args);

@@ -172,12 +172,12 @@ impl Transform {
     /// identity.
     pub fn inverse(&self) -> Transform {
         let (mut rows, mut cols, mut digits) = ([0u8; 9], [0u8; 9], [0u8; 10]);
-        for i in 0..9 {
-            rows[self.rows[i] as usize] = i as u8;
-            cols[self.cols[i] as usize] = i as u8;
+        for (i, (&r, &c)) in self.rows.iter().zip(&self.cols).enumerate() {
+            rows[r as usize] = i as u8;
+            cols[c as usize] = i as u8;
         }
-        for d in 0..10 {
-            digits[self.digits[d] as usize] = d as u8;
+        for (d, &to) in self.digits.iter().enumerate() {
+            digits[to as usize] = d as u8;
         }
         // Transposed first, the source's row `rows[r]` became the result's row `r` from a
         // source column: undoing it, the lines swap roles.

@@ -344,10 +344,10 @@ impl GenerateOptions {
             Regions::Layout(layout) => layout.is_standard(),
             Regions::RandomJigsaw { .. } => false,
         };
-        if let Some(t) = self.difficulty.needs.iter().find(|t| t.needs_boxes()) {
-            if !standard {
-                return Err(GenerateError::NeedsBoxes { technique: t.key() });
-            }
+        if let Some(t) = self.difficulty.needs.iter().find(|t| t.needs_boxes())
+            && !standard
+        {
+            return Err(GenerateError::NeedsBoxes { technique: t.key() });
         }
         let Some(range) = self.givens else {
             return Ok(());
