@@ -507,7 +507,26 @@ fn a_rating_within_a_ceiling_is_the_full_rating_or_none_when_above_it() {
         ..RateOptions::default()
     };
     let mut levels_seen = [false; 5];
-    for (_, puzzle) in TECHNIQUE_PUZZLES {
+    // The technique puzzles, and one generated puzzle of each level.
+    let mut puzzles: Vec<String> = TECHNIQUE_PUZZLES
+        .iter()
+        .map(|(_, p)| p.to_string())
+        .collect();
+    for level in Level::ALL {
+        let generator = crate::generate::Generator::new(crate::generate::GenerateOptions {
+            difficulty: crate::generate::Difficulty {
+                levels: Some(crate::generate::LevelRange {
+                    min: level,
+                    max: level,
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+        puzzles.push(generator.puzzle(0).unwrap().puzzle.to_line());
+    }
+    for puzzle in &puzzles {
         let grid: Grid = puzzle.parse().unwrap();
         let full = rater.rate(&grid, &options).unwrap();
         levels_seen[full.level as usize] = true;
