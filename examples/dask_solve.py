@@ -1,30 +1,54 @@
 """Solve a dataset of puzzles on a Dask cluster with the sudoku_bulk Python package.
 
     python examples/dask_solve.py PUZZLES OUT_DIR [--column puzzle] [--workers 2]
-        [--partition-size 64MB] [--max-solutions 2]
+        [--scheduler ADDRESS] [--partition-size 64MB] [--max-solutions 2]
 
-PUZZLES is a CSV file (the Kaggle sets as they are) or a Parquet file or directory, read by
-Dask partition by partition, so it may be larger than memory. Each partition is solved on a
-worker by `sudoku_bulk.solve` with one thread (Dask runs the partitions in parallel, one per
-worker thread), and its rows are the input's columns followed by the results: `solution`,
-`status`, `solutions`, the search counters and `error`, with their Arrow types (counts uint64,
-null for invalid records; text as strings). The result is written as a Parquet dataset to
-OUT_DIR and equals a single run of `sudoku_bulk.solve` over the whole column, row for row
-(`python/tests/test_dask.py` checks this on a 2-worker cluster). On a real cluster, give
-`Client` the scheduler's address instead of starting a `LocalCluster`.
+PUZZLES is a CSV file (the Kaggle sets as they are), plain or gzip-compressed, a glob of such
+files (`part-*.csv.gz`), or a Parquet file or directory, read by Dask partition by partition, so
+it may be larger than memory. It is cut into at least PARTITIONS_PER_WORKER partitions per
+worker, so that every worker has work: a plain CSV is split into blocks of its size divided by
+that (or of --partition-size); a gzip file cannot be split, so each is read as one partition
+and then divided in memory into that many (by count: Dask's `partition_size` on an unsplit gzip
+file never finishes), which needs a file to fit in a worker's memory: give large inputs as
+several files, or plain. Each partition is solved on a worker by `sudoku_bulk.solve` with one
+thread (Dask runs the partitions in parallel, one per worker thread), and its rows are the
+input's columns followed by the results: `solution`, `status`, `solutions`, the search counters
+and `error`, with their Arrow types (counts uint64, null for invalid records; text as strings).
+The result is written as a Parquet dataset to OUT_DIR and equals a single run of
+`sudoku-bulk solve` over the whole column, row for row (`python/tests/test_dask.py` checks this
+on a cluster of two worker processes, for .csv, .csv.gz and Parquet).
+
+Workers need the package too. On this machine (the default, a LocalCluster) they have it. On a
+cluster (--scheduler ADDRESS), build a wheel once and install it on every worker:
+
+    pip wheel ./python -w dist/        # dist/sudoku_bulk-*.whl, for this platform and Python
+    pip install dist/sudoku_bulk-*.whl # on each worker (or in the workers' image)
+
+or, with workers of the same platform and Python, send it from the client, which installs it on
+every worker it reaches (the wheel's path):
+
+    client.upload_file("dist/sudoku_bulk-0.1.0-cp39-abi3-manylinux_2_34_x86_64.whl")
 """
 
 import argparse
+import glob
+import os
+from typing import Optional
 
 import dask.dataframe as dd
 import pandas as pd
 from dask.distributed import Client, LocalCluster
+from dask.utils import parse_bytes
 
 import sudoku_bulk
 
 #: Result columns left out: `line` is a position within a partition, and `puzzle` is the
 #: input's own column, normalised.
 DROPPED = ["line", "puzzle"]
+
+#: Partitions per worker, at least: a few, so that a slow partition does not leave the other
+#: workers idle at the end.
+PARTITIONS_PER_WORKER = 4
 
 
 def solve_partition(part: pd.DataFrame, column: str, max_solutions: int) -> pd.DataFrame:
@@ -38,19 +62,22 @@ def solve_partition(part: pd.DataFrame, column: str, max_solutions: int) -> pd.D
     return pd.concat([part, results], axis=1)
 
 
-def read(path: str, partition_size: str) -> dd.DataFrame:
-    """A CSV or Parquet dataset, grids read as text (never as numbers)."""
-    if path.endswith(".csv") or path.endswith(".csv.gz"):
-        # Gzip cannot be split: a compressed CSV is one partition, repartitioned after reading.
-        compressed = path.endswith(".gz")
-        frame = dd.read_csv(
-            path,
-            dtype=str,
-            keep_default_na=False,
-            blocksize=None if compressed else partition_size,
-        )
-        return frame.repartition(partition_size=partition_size) if compressed else frame
-    return dd.read_parquet(path)
+def read(path: str, workers: int, partition_size: Optional[str] = None) -> dd.DataFrame:
+    """A CSV (plain or gzip, or a glob of them) or Parquet dataset, grids read as text (never
+    as numbers), in at least PARTITIONS_PER_WORKER partitions per worker."""
+    wanted = PARTITIONS_PER_WORKER * workers
+    if path.endswith((".csv", ".csv.gz")):
+        text = {"dtype": str, "keep_default_na": False}
+        files = sorted(glob.glob(path)) or [path]
+        if path.endswith(".gz"):
+            # One partition per file (gzip cannot be split), divided in memory by count.
+            frame = dd.read_csv(path, blocksize=None, **text)
+            return frame.repartition(npartitions=max(wanted, frame.npartitions))
+        size = sum(os.path.getsize(f) for f in files)
+        blocksize = parse_bytes(partition_size) if partition_size else -(-size // wanted)
+        return dd.read_csv(path, blocksize=max(blocksize, 1 << 16), **text)
+    frame = dd.read_parquet(path)
+    return frame.repartition(npartitions=max(wanted, frame.npartitions))
 
 
 def solve(frame: dd.DataFrame, column: str, max_solutions: int = 2) -> dd.DataFrame:
@@ -61,19 +88,30 @@ def solve(frame: dd.DataFrame, column: str, max_solutions: int = 2) -> dd.DataFr
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzles", help="a CSV file, or a Parquet file or directory")
+    parser.add_argument("puzzles", help="a CSV file (or .csv.gz, or a glob), or Parquet")
     parser.add_argument("out", help="the Parquet dataset to write (a directory)")
     parser.add_argument("--column", default="puzzle", help="the puzzle column (default: puzzle)")
-    parser.add_argument("--workers", type=int, default=2, help="local workers (default: 2)")
-    parser.add_argument("--partition-size", default="64MB", help="bytes of CSV per partition")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="local workers (default: 2); with --scheduler, the cluster's")
+    parser.add_argument("--scheduler", help="a Dask scheduler's address instead of local workers")
+    parser.add_argument("--partition-size", help="bytes of plain CSV per partition "
+                        "(default: the file's size over 4 partitions per worker)")
     parser.add_argument("--max-solutions", type=int, default=2)
     args = parser.parse_args()
-    with LocalCluster(
-        n_workers=args.workers, threads_per_worker=1, dashboard_address=None
-    ) as cluster, Client(cluster):
-        frame = read(args.puzzles, args.partition_size)
+    if args.scheduler:
+        cluster = None
+        client = Client(args.scheduler)
+    else:
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                               dashboard_address=None)
+        client = Client(cluster)
+    with client:
+        workers = len(client.scheduler_info()["workers"]) or args.workers
+        frame = read(args.puzzles, workers, args.partition_size)
         solved = solve(frame, args.column, args.max_solutions)
         solved.to_parquet(args.out, write_index=False)
+    if cluster is not None:
+        cluster.close()
     print(f"wrote {args.out}")
 
 

@@ -1,10 +1,23 @@
-"""Solve, verify and summarise Sudoku puzzles in bulk, into pyarrow tables.
+"""Solve, verify, rate, canonicalise, generate and summarise Sudoku puzzles in bulk, into
+pyarrow tables.
 
 The Python package of sudoku-bulk: the library's own runs (the pool, the search engines, the
-independent verifier and the exact search statistics of the command line), called directly,
-with the GIL released while they work. Results have the command line's columns and the types
-of its Parquet output, so a table here equals the file `sudoku-bulk solve -o out.parquet`
-writes, row for row.
+independent verifier, the rater, the canonicaliser, the generator and the exact search
+statistics of the command line), called directly, with the GIL released while they work.
+Results have the command line's columns and the types of its Parquet output, so a table here
+equals the file ``sudoku-bulk solve -o out.parquet`` (``rate``, ``canon``, ``generate``)
+writes, cell for cell.
+
+``line`` is a row's position among the puzzles given, from 1, in :func:`solve`,
+:func:`verify`, :func:`rate` and :func:`canon`; in :func:`solve_file`, as on the command line,
+it is the line of the file where the record starts (a Parquet file's row number, from 1). The
+two agree for a file of one puzzle per line without a header.
+
+Example:
+    >>> import sudoku_bulk
+    >>> t = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+    >>> t.column("status").to_pylist()
+    ['solved']
 """
 
 import os
@@ -16,6 +29,7 @@ import pyarrow
 __version__: str
 
 Algorithm = Literal["fast", "naive", "candidates", "random", "logic"]
+Symmetry = Literal["none", "rot180", "rot90", "diagonal", "mirror"]
 InputFormat = Literal["line", "csv", "grid", "jsonl"]
 
 #: Puzzles: a sequence of str (None for a missing one), a pandas Series, a NumPy array of
@@ -109,6 +123,105 @@ def verify(
         A pyarrow.Table, one row per puzzle.
     """
 
+def rate(
+    puzzles: Puzzles,
+    *,
+    max_recursions: int = 10_000_000,
+    regions: Union[str, Puzzles, None] = None,
+    threads: Optional[int] = None,
+) -> pyarrow.Table:
+    """Rate puzzles for a person, as ``sudoku-bulk rate`` does (HoDoKu's techniques, scores
+    and levels).
+
+    One row per puzzle comes back, in input order, with the columns and types of the command
+    line's ``rate`` output in Parquet: ``line`` (the position, from 1), ``puzzle``, ``status``
+    (``rated``; ``multiple``, ``no_solution`` or ``gave_up`` for a puzzle without one
+    solution; ``invalid``), ``level``, ``score``, ``hardest``, the steps of each technique
+    family, ``techniques`` and ``error``; ``regions`` when each puzzle has its own layout.
+
+    Args:
+        puzzles: as for :func:`solve` (a pandas or polars Series too).
+        max_recursions: the budget of the search that tells a puzzle with one solution
+            (rated) from one with several; past it the status is ``gave_up``.
+        regions, threads: as for :func:`solve`.
+
+    Example:
+        >>> t = sudoku_bulk.rate(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+        >>> t.column("level").to_pylist(), t.column("status").to_pylist()
+        (['easy'], ['rated'])
+    """
+
+def canon(
+    puzzles: Puzzles,
+    *,
+    dedupe: bool = False,
+    max_classes: int = 10_000_000,
+    threads: Optional[int] = None,
+) -> pyarrow.Table:
+    """The canonical (minlex) form of each puzzle, as ``sudoku-bulk canon`` writes it.
+
+    One row per puzzle, in input order: ``line`` (the position, from 1), ``puzzle``,
+    ``canonical`` (the least form that relabelling digits, permuting bands, stacks and the
+    rows and columns within them, and transposing give), ``status`` (``ok`` or ``invalid``)
+    and ``error``. Puzzles with the same canonical form are one puzzle in disguise.
+
+    Args:
+        puzzles: as for :func:`solve`; the 3x3 boxes only (no canonical form is defined for
+            jigsaws).
+        dedupe: keep only the first puzzle of each class, in input order (as ``canon
+            --dedupe``); a puzzle without a form is always kept; ``line`` says where each
+            kept one was.
+        max_classes: with ``dedupe``, the most classes remembered (about 40 to 75 bytes
+            each); one more raises ValueError, as ``--max-classes``.
+        threads: as for :func:`solve`.
+
+    Example:
+        >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+        >>> sudoku_bulk.canon([p, p[::-1]], dedupe=True).column("line").to_pylist()
+        [1]
+    """
+
+def generate(
+    count: int,
+    *,
+    seed: int = 0,
+    givens: Union[int, tuple[int, int], str, None] = None,
+    minimal: bool = False,
+    symmetry: Symmetry = "none",
+    regions: Optional[str] = None,
+    max_attempts: int = 10_000,
+    threads: Optional[int] = None,
+) -> pyarrow.Table:
+    """Make ``count`` puzzles with exactly one solution, as ``sudoku-bulk generate`` does.
+
+    The same options give the same puzzles as the command line, for any number of threads:
+    puzzle ``index`` depends only on the options and the index. Columns: ``index`` (from 0),
+    ``puzzle``, ``solution``, ``givens``, and ``regions`` for jigsaw layouts.
+
+    Args:
+        count: how many puzzles.
+        seed: the seed of the batch.
+        givens: givens per puzzle: an int, a ``(min, max)`` tuple or ``"A-B"`` (default: as
+            few as the removal pass leaves).
+        minimal: no given can be removed with the solution staying unique.
+        symmetry: the symmetry of the pattern of givens.
+        regions: one jigsaw layout (81 labels) for every puzzle, or ``"random"`` for a new
+            one per puzzle (default: the 3x3 boxes).
+        max_attempts: attempts per puzzle before giving up with ValueError.
+        threads: worker threads (default: one per core).
+
+    Raises:
+        ValueError: options no puzzle can meet (16 givens or fewer on the boxes, a count the
+            symmetry cannot have), or a puzzle not found in ``max_attempts``: the command
+            line's message.
+        KeyboardInterrupt: Ctrl-C, between chunks of 256 puzzles.
+
+    Example:
+        >>> t = sudoku_bulk.generate(3, seed=7, givens=(24, 30))
+        >>> t.num_rows, all(24 <= g <= 30 for g in t.column("givens").to_pylist())
+        (3, True)
+    """
+
 class Batches(Iterator[pyarrow.RecordBatch]):
     """The record batches of a :func:`solve_file` run, in input order.
 
@@ -169,6 +282,7 @@ def solve_file(
         FileNotFoundError, OSError: a file cannot be opened or read.
         ValueError: a file does not fit its format (a CSV without the puzzle column). A bad
             record is a row, never an error.
+        KeyboardInterrupt: Ctrl-C, also while the input sends nothing (a stalled pipe).
 
     Example:
         >>> import pyarrow.parquet as pq
@@ -181,16 +295,22 @@ def solve_file(
 def summarize(
     results: Union[pyarrow.Table, pyarrow.RecordBatch, Any, Iterable[pyarrow.RecordBatch]],
     by: Optional[str] = None,
+    *,
+    max_groups: int = 10_000,
 ) -> dict[str, Any]:
     """The dataset summary of solve results: the numbers of ``sudoku-bulk stats --json``.
 
     Args:
-        results: a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record
-            batches (such as :func:`solve_file` returns, summarised as it streams by). It
-            needs the ``status`` column and the seven counter columns, and may hold others.
+        results: whatever :func:`solve` or :func:`solve_file` returns, or any table of its
+            columns: a pyarrow.Table or RecordBatch, a pandas or polars DataFrame, an object
+            of the Arrow PyCapsule stream interface, or an iterable of record batches
+            (summarised as it streams by). It needs the ``status`` column and the seven
+            counter columns, and may hold others.
         by: a column to group by as well: one group per value (its text; null is ``""``), as
             ``stats --by COL --bins none``: the rows are read once, so no bins are chosen (the
             command puts a column of more than 30 numbers into bins).
+        max_groups: with ``by``, the most groups, as ``stats --max-groups``: a row that makes
+            one more raises ValueError (each group takes about half a kilobyte).
 
     Returns:
         A dict: ``records``, the count of every status, records solved without a guess, for
@@ -201,6 +321,11 @@ def summarize(
         whole).
 
     Raises:
-        ValueError: a column is missing, or a row is not a solve result (the message gives
-            its index).
+        ValueError: a column is missing, a row is not a solve result (the message gives its
+            index), or ``by`` makes more than ``max_groups`` groups.
+
+    Example:
+        >>> rows = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+        >>> sudoku_bulk.summarize(rows)["records"]
+        1
     """

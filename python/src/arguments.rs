@@ -10,8 +10,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
 use sudoku_bulk::Layout;
-use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
+use sudoku_bulk::command::config::{self, DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
 use sudoku_bulk::format::{OutputFormat, Record};
+use sudoku_bulk::pipeline::MAX_THREADS;
 use sudoku_bulk::pipeline::{Job, Settings};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
 
@@ -127,13 +128,25 @@ pub(crate) fn solve_options(
     })
 }
 
-/// The worker threads: as asked, or one per core.
+/// The worker threads: as asked (1 to the command line's most), or one per core.
 pub(crate) fn threads_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    let asked = threads
-        .filter(|n| !n.is_none())
-        .map(|n| count("threads", Some(n), 1, 1).map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
-        .transpose()?;
-    sudoku_bulk::command::config::threads(asked).map_err(|e| PyValueError::new_err(e.to_string()))
+    let Some(threads) = threads.filter(|n| !n.is_none()) else {
+        return config::threads(None).map_err(|e| PyValueError::new_err(e.to_string()));
+    };
+    // Any int is read (a negative one too), so that the message can give the range.
+    let asked =
+        count("threads", Some(threads), 1, 0).or_else(|e| match threads.extract::<i128>() {
+            Ok(_) if !threads.is_instance_of::<PyBool>() => Ok(0),
+            _ => Err(e),
+        })?;
+    match usize::try_from(asked) {
+        Ok(n @ 1..=MAX_THREADS) => Ok(n),
+        _ => Err(PyValueError::new_err(format!(
+            "threads must be from 1 to {MAX_THREADS} (no run can keep more busy: at most \
+             {MAX_THREADS} batches of records are ever waiting for a thread), not {}",
+            threads.str()?
+        ))),
+    }
 }
 
 /// One region layout for every puzzle, written as 81 labels; the 3x3 boxes without it.

@@ -1,6 +1,6 @@
 //! `sudoku_bulk`, the Python package of sudoku-bulk: the library's runs and summaries behind
-//! four functions that take Python and Arrow values and give back pyarrow tables, record
-//! batches and dicts.
+//! functions (solve, verify, rate, canon, generate, solve_file, summarize) that take Python and
+//! Arrow values and give back pyarrow tables, record batches and dicts.
 //!
 //! Only conversions live here ("Python bindings stay thin", STYLE.md): arguments are checked
 //! and turned into the library's `Settings` and `Record`s; puzzles of every accepted kind (a
@@ -13,6 +13,7 @@
 //! deliver Ctrl-C, which stops the run.
 
 mod arguments;
+mod commands;
 mod errors;
 mod puzzles;
 mod rows;
@@ -26,7 +27,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use sudoku_bulk::command::config::{
-    DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS, kept_column_entries, kept_columns,
+    DEFAULT_MAX_GROUPS, DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS, kept_column_entries,
+    kept_columns,
 };
 use sudoku_bulk::files::Input;
 use sudoku_bulk::format::columns::{ColumnBatch, ColumnKind};
@@ -39,7 +41,7 @@ use arguments::{
 };
 use errors::{arrow_error, is_type, run_error, type_name};
 use puzzles::texts;
-use rows::{arrow_batch, table, to_pyarrow};
+use rows::{arrow_batch, started, table, to_pyarrow};
 use summary::{document, empty_summary, summarize_batch};
 
 /// How long a waiting call sleeps, at most, before it lets Python look for Ctrl-C.
@@ -54,6 +56,7 @@ const _: () = assert!(
     DEFAULT_MAX_RECURSIONS == 10_000_000
         && DEFAULT_MAX_SOLUTIONS == 2
         && DEFAULT_BATCH_SIZE == 16_384
+        && DEFAULT_MAX_GROUPS == 10_000
 );
 
 /// Solve puzzles held in memory.
@@ -83,6 +86,11 @@ const _: () = assert!(
 ///
 /// Returns a pyarrow.Table. Raises TypeError or ValueError, naming the argument, for an
 /// argument of the wrong type or value, and KeyboardInterrupt on Ctrl-C (the run stops).
+///
+/// >>> import sudoku_bulk
+/// >>> t = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+/// >>> t["status"][0].as_py(), t["guesses"][0].as_py()
+/// ('solved', 0)
 #[pyfunction]
 #[pyo3(
     signature = (
@@ -134,6 +142,11 @@ fn solve<'py>(
 /// regions, threads: as for `solve`.
 ///
 /// Returns a pyarrow.Table.
+///
+/// >>> import sudoku_bulk
+/// >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+/// >>> sudoku_bulk.verify([p], ["1" * 81])["status"].to_pylist()
+/// ['wrong']
 #[pyfunction]
 #[pyo3(
     signature = (
@@ -199,6 +212,13 @@ fn verify<'py>(
 ///
 /// Raises FileNotFoundError or OSError when a file cannot be opened or read, and ValueError
 /// when it does not fit its format (a CSV without the puzzle column); a bad record is a row.
+/// Ctrl-C raises KeyboardInterrupt, also while the input sends nothing (a stalled pipe).
+///
+/// >>> import pyarrow.parquet as pq, sudoku_bulk
+/// >>> batches = sudoku_bulk.solve_file("puzzles.txt.gz")
+/// >>> with pq.ParquetWriter("solved.parquet", batches.schema) as out:
+/// ...     for batch in batches:
+/// ...         out.write_batch(batch)
 #[pyfunction]
 #[pyo3(
     signature = (
@@ -262,9 +282,7 @@ fn solve_file<'py>(
     // The command line's check: no kept column named twice, or as one of the rows' own.
     kept_columns(&settings, inputs.len() > 1)
         .map_err(|e| PyValueError::new_err(format!("keep_columns: {e}")))?;
-    let run = py
-        .detach(|| ColumnRun::start(RecordSource::Inputs(inputs), settings))
-        .map_err(run_error)?;
+    let run = started(py, RecordSource::Inputs(inputs), settings)?;
     Ok(Batches {
         columns: run.columns().to_vec(),
         kinds: run.kinds().to_vec(),
@@ -274,25 +292,40 @@ fn solve_file<'py>(
 
 /// The dataset summary of solve results: the numbers of `sudoku-bulk stats --json`.
 ///
-/// results: a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record
-///     batches (such as what `solve_file` returns, summarised as it streams by); it needs the
-///     `status` column and the seven counter columns, and may hold any others.
+/// results: what `solve` or `solve_file` returns, or any table of its columns: a
+///     pyarrow.Table or RecordBatch, a pandas or polars DataFrame, anything with the Arrow
+///     PyCapsule stream interface, or an iterable of record batches (such as what `solve_file`
+///     returns, summarised as it streams by); it needs the `status` column and the seven
+///     counter columns, and may hold any others.
 /// by: a column to group by as well: the summary gains one group per value (its text; null
 ///     is the empty string), as `stats --by COL --bins none`: the rows are read once, so no
 ///     bins are chosen (the command puts a column of more than 30 numbers into bins).
+/// max_groups: with `by`, the most groups (default 10000, as `stats --max-groups`); a row that
+///     makes one more is refused with ValueError (each group takes about half a kilobyte).
 ///
 /// Returns a dict: records, the count of every status, records solved without a guess, for
 /// each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
 /// records (named by the `line`, `puzzle`, `file` and `regions` columns, when present), exactly
 /// as the library computes them (summaries of parts merge into the summary of the whole). Raises
 /// ValueError for a missing column or a row that is not a solve result.
+///
+/// >>> import sudoku_bulk
+/// >>> rows = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+/// >>> sudoku_bulk.summarize(rows)["records"]
+/// 1
 #[pyfunction]
-#[pyo3(signature = (results, by=None))]
+#[pyo3(
+    signature = (results, by=None, *, max_groups=None),
+    text_signature = "(results, by=None, *, max_groups=10000)"
+)]
 fn summarize<'py>(
     py: Python<'py>,
     results: &Bound<'py, PyAny>,
     by: Option<&str>,
+    max_groups: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let max_groups = count("max_groups", max_groups, DEFAULT_MAX_GROUPS as u64, 1)?;
+    let max_groups = usize::try_from(max_groups).unwrap_or(usize::MAX);
     let pa = py.import("pyarrow")?;
     let batches: Vec<Bound<'py, PyAny>> = if results.is_instance(&pa.getattr("Table")?)? {
         results.call_method0("to_batches")?.extract()?
@@ -303,6 +336,15 @@ fn summarize<'py>(
         kwargs.set_item("preserve_index", false)?;
         pa.getattr("Table")?
             .call_method("from_pandas", (results,), Some(&kwargs))?
+            .call_method0("to_batches")?
+            .extract()?
+    } else if is_type(results, "polars", "DataFrame")? {
+        results
+            .call_method0("to_arrow")?
+            .call_method0("to_batches")?
+            .extract()?
+    } else if results.hasattr("__arrow_c_stream__")? && !results.is_instance_of::<Batches>() {
+        pa.call_method1("table", (results,))?
             .call_method0("to_batches")?
             .extract()?
     } else if let Ok(items) = results.try_iter() {
@@ -317,19 +359,19 @@ fn summarize<'py>(
                     type_name(&item)?
                 )));
             }
-            seen += summarize_batch(py, &pa, &item, by, seen, &mut total)?;
+            seen += summarize_batch(py, &pa, &item, by, max_groups, seen, &mut total)?;
         }
         return document(py, &total);
     } else {
         return Err(PyTypeError::new_err(format!(
-            "results: {}; expected a pyarrow.Table or RecordBatch, a pandas DataFrame, or an iterable of record batches",
+            "results: {}; expected a pyarrow.Table or RecordBatch, a pandas or polars DataFrame, or an iterable of record batches",
             type_name(results)?
         )));
     };
     let mut total = empty_summary(by);
     let mut seen = 0;
     for batch in &batches {
-        seen += summarize_batch(py, &pa, batch, by, seen, &mut total)?;
+        seen += summarize_batch(py, &pa, batch, by, max_groups, seen, &mut total)?;
     }
     document(py, &total)
 }
@@ -412,11 +454,35 @@ impl Batches {
     }
 }
 
-/// The module.
+/// Solve, verify, rate, canonicalise, generate and summarise Sudoku puzzles in bulk, on every
+/// core, into pyarrow tables: the rows and numbers of the `sudoku-bulk` command line.
+///
+/// Puzzles come in as a list of str, a pandas or polars Series, a pyarrow or NumPy array (one
+/// puzzle of 81 cells each: 1-9 givens, '.', '0', '_' or '*' blanks); rows come back as a
+/// pyarrow.Table with the columns and types of the command's Parquet output
+/// (`table.to_pandas()`, `polars.from_arrow(table)`). A bad puzzle is a row with status
+/// 'invalid' and the reason in `error`; a bad argument raises TypeError or ValueError, with the
+/// command line's message; Ctrl-C raises KeyboardInterrupt within a fraction of a second.
+///
+/// Functions: solve, verify, rate, canon, generate (puzzles in memory); solve_file (files in
+/// every input format, batch by batch, in bounded memory); summarize (the numbers of
+/// `sudoku-bulk stats --json`).
+///
+/// `line` is a row's position among the puzzles given, from 1, in solve, verify, rate and
+/// canon; in solve_file (and the command line) it is the line of the file where the record
+/// starts (the row number, from 1, in a Parquet file).
+///
+/// >>> import sudoku_bulk
+/// >>> t = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+/// >>> t.column("status").to_pylist()
+/// ['solved']
 #[pymodule(name = "sudoku_bulk")]
 fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::rate, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::canon, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::generate, m)?)?;
     m.add_function(wrap_pyfunction!(solve_file, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_class::<Batches>()?;

@@ -9,7 +9,7 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyFrozenSet, PyList, PySet, PyString};
 
 use crate::errors::{arrow_error, is_type, type_name};
 
@@ -21,6 +21,22 @@ pub(crate) fn texts(py: Python<'_>, values: &Bound<'_, PyAny>, name: &str) -> Py
     if values.is_instance_of::<PyString>() || values.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(format!(
             "{name}: one {}; expected a sequence of them (a list, a pandas Series, an array)",
+            type_name(values)?
+        )));
+    }
+    // Iterating a mapping gives its keys, a set its values in no set order: neither is a
+    // sequence of puzzles whose positions mean something.
+    let mapping = py
+        .import("collections.abc")?
+        .getattr("Mapping")
+        .and_then(|m| values.is_instance(&m))?;
+    if mapping || values.is_instance_of::<PySet>() || values.is_instance_of::<PyFrozenSet>() {
+        let hint = match mapping {
+            true => "pass list(d.values()) for its values, or list(d) for its keys",
+            false => "pass a list (sorted(s), or list(s) in any order)",
+        };
+        return Err(PyTypeError::new_err(format!(
+            "{name}: a {}; expected a sequence of puzzles (a list of str, a pandas Series, a NumPy or pyarrow array): {hint}",
             type_name(values)?
         )));
     }

@@ -11,7 +11,7 @@ use arrow_schema::{ArrowError, Field, Schema};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 
-use sudoku_bulk::format::columns::{Column, ColumnBatch, TextColumn};
+use sudoku_bulk::format::columns::{Column, ColumnBatch, ColumnKind, TextColumn};
 use sudoku_bulk::pipeline::{ColumnRun, Next, RecordSource, Settings};
 
 use crate::SIGNAL_POLL;
@@ -23,14 +23,11 @@ pub(crate) fn table<'py>(
     source: RecordSource,
     settings: Settings,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut run = py
-        .detach(|| ColumnRun::start(source, settings))
-        .map_err(run_error)?;
-    let columns = run.columns().to_vec();
-    let mut batches = Vec::new();
+    let mut run = started(py, source, settings)?;
+    let mut gathered = Gathered::new(run.columns().to_vec(), run.kinds());
     loop {
         match py.detach(|| run.next_within(SIGNAL_POLL)) {
-            Ok(Next::Rows(rows)) => batches.push(rows),
+            Ok(Next::Rows(rows)) => gathered.push(rows),
             Ok(Next::Pending) => {}
             Ok(Next::Done) => break,
             Err(error) => return Err(run_error(error)),
@@ -38,25 +35,74 @@ pub(crate) fn table<'py>(
         // Ctrl-C raises here; dropping `run` stops it.
         py.check_signals()?;
     }
-    if batches.is_empty() {
-        // The columns' types, on no rows.
-        batches.push(ColumnBatch::new(run.kinds()));
+    gathered.table(py)
+}
+
+/// A run started and its columns known, waited for a little at a time with the GIL released, so
+/// that Ctrl-C is noticed while its first records are read (from a pipe that may send nothing).
+pub(crate) fn started(
+    py: Python<'_>,
+    source: RecordSource,
+    settings: Settings,
+) -> PyResult<ColumnRun> {
+    let mut run = py
+        .detach(|| ColumnRun::begin(source, settings))
+        .map_err(run_error)?;
+    while !py
+        .detach(|| run.columns_within(SIGNAL_POLL))
+        .map_err(run_error)?
+    {
+        // Ctrl-C raises here; dropping `run` stops it (or leaves its thread to end on its own
+        // when it is blocked in a read).
+        py.check_signals()?;
     }
-    let arrow = py
-        .detach(|| {
-            batches
-                .into_iter()
-                .map(|rows| arrow_batch(&columns, rows))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .map_err(arrow_error)?;
-    let batches = arrow
-        .into_iter()
-        .map(|batch| to_pyarrow(py, batch))
-        .collect::<PyResult<Vec<_>>>()?;
-    py.import("pyarrow")?
-        .getattr("Table")?
-        .call_method1("from_batches", (batches,))
+    Ok(run)
+}
+
+/// Rows gathered batch by batch into one pyarrow.Table.
+pub(crate) struct Gathered {
+    columns: Vec<String>,
+    kinds: Vec<ColumnKind>,
+    batches: Vec<ColumnBatch>,
+}
+
+impl Gathered {
+    /// No rows yet, of these columns.
+    pub(crate) fn new(columns: Vec<String>, kinds: &[ColumnKind]) -> Gathered {
+        Gathered {
+            columns,
+            kinds: kinds.to_vec(),
+            batches: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, rows: ColumnBatch) {
+        self.batches.push(rows);
+    }
+
+    /// The rows as one pyarrow.Table (the columns' types on no rows when there are none).
+    pub(crate) fn table(mut self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        if self.batches.is_empty() {
+            self.batches.push(ColumnBatch::new(&self.kinds));
+        }
+        let columns = self.columns;
+        let batches = self.batches;
+        let arrow = py
+            .detach(|| {
+                batches
+                    .into_iter()
+                    .map(|rows| arrow_batch(&columns, rows))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(arrow_error)?;
+        let batches = arrow
+            .into_iter()
+            .map(|batch| to_pyarrow(py, batch))
+            .collect::<PyResult<Vec<_>>>()?;
+        py.import("pyarrow")?
+            .getattr("Table")?
+            .call_method1("from_batches", (batches,))
+    }
 }
 
 /// A batch of rows as an Arrow record batch, its buffers moved in: counts as UInt64, text as

@@ -18,12 +18,14 @@ pub(crate) fn empty_summary(by: Option<&str>) -> Summary {
 }
 
 /// Adds the rows of one pyarrow.RecordBatch to `total`; `before` rows came before it (for
-/// messages). Returns the batch's rows.
+/// messages). Returns the batch's rows. With `by`, more than `max_groups` groups in all are
+/// refused as soon as a row makes one too many (as `stats --max-groups`).
 pub(crate) fn summarize_batch(
     py: Python<'_>,
     pa: &Bound<'_, PyModule>,
     batch: &Bound<'_, PyAny>,
     by: Option<&str>,
+    max_groups: usize,
     before: u64,
     total: &mut Summary,
 ) -> PyResult<u64> {
@@ -117,13 +119,17 @@ pub(crate) fn summarize_batch(
                 _ => None,
             },
         });
-        stats::table::summarize(cells, by, usize::MAX)
+        stats::table::summarize(cells, by, max_groups)
     });
-    let summary =
-        summary.map_err(|e| PyValueError::new_err(format!("results: {}", e.after(before))))?;
+    let refused = |e: stats::table::TableError| {
+        PyValueError::new_err(format!("results: {}", e.after(before)))
+    };
+    let summary = summary.map_err(refused)?;
     total
         .merge(&summary)
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    // The groups of the batches before and this one's together.
+    stats::table::check_groups(total, max_groups, rows.saturating_sub(1)).map_err(refused)?;
     Ok(rows)
 }
 

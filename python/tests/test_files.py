@@ -176,3 +176,74 @@ def test_memory_stays_bounded_over_a_large_input(tmp_path):
     assert rows == written // 82
     print(f"{written / 1e6:.0f} MB input, {rows} rows, peak RSS {peak / 1e6:.0f} MB")
     assert peak < 130_000_000, f"peak RSS {peak / 1e6:.0f} MB"
+
+
+@pytest.mark.parametrize("writer", [
+    "polars defaults", "pyarrow none", "pyarrow snappy", "pyarrow gzip", "pyarrow zstd",
+    "pyarrow lz4", "pyarrow brotli",
+])
+def test_parquet_as_polars_and_pyarrow_write_it_gives_the_rows_of_csv(cli, tmp_path, writer):
+    """Issue 34: polars writes zstd by default, which was refused; pyarrow offers each codec."""
+    import polars as pl
+    frame = pa.table({"id": [str(i).zfill(6) for i in range(len(SAMPLE))], "puzzle": SAMPLE})
+    csv = tmp_path / "puzzles.csv"
+    csv.write_text("id,puzzle\n" + "".join(f"{i},{p}\n" for i, p in
+                                          zip(frame["id"].to_pylist(), SAMPLE)))
+    parquet = tmp_path / "puzzles.parquet"
+    if writer == "polars defaults":
+        pl.from_arrow(frame).write_parquet(parquet)
+        codec = pq.ParquetFile(parquet).metadata.row_group(0).column(1).compression
+        assert codec == "ZSTD", codec
+    else:
+        pq.write_table(frame, parquet, compression=writer.split()[1].upper())
+    args = ("--keep-columns", "id", "--max-recursions", "1000")
+    from_csv = cli_table(cli, tmp_path, "solve", str(csv), *args)
+    from_parquet = cli_table(cli, tmp_path, "solve", str(parquet), *args)
+    # `line` is the CSV's line (the header is line 1) and the Parquet file's row.
+    assert from_parquet["line"].to_pylist() == [n - 1 for n in from_csv["line"].to_pylist()]
+    assert from_parquet.drop_columns(["line"]).equals(from_csv.drop_columns(["line"]))
+    # solve_file reads it too, with the command line's rows.
+    table = read_all(sudoku_bulk.solve_file(parquet, keep_columns=["id"], max_recursions=1000))
+    assert table.equals(from_parquet)
+
+
+INTERRUPT_SCRIPT = textwrap.dedent("""
+    import sys
+    import sudoku_bulk
+    print("started", flush=True)
+    try:
+        for batch in sudoku_bulk.solve_file(sys.argv[1]):
+            pass
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+""")
+
+
+@pytest.mark.parametrize("source", ["stalled pipe", "/dev/zero"])
+def test_ctrl_c_stops_solve_file_waiting_on_its_input(tmp_path, source):
+    """Issue 33, case 5: on a pipe that sends nothing, KeyboardInterrupt came only when its
+    writer closed it; on /dev/zero, never. The writer here keeps the pipe open until the
+    child has ended (or 60 s have passed: then the test fails)."""
+    import os
+    import signal
+    import time
+    if source == "/dev/zero":
+        path = "/dev/zero"
+        keep = None
+    else:
+        path = str(tmp_path / "fifo")
+        os.mkfifo(path)
+        # Opened for reading and writing, so that neither end waits: the child reads nothing.
+        keep = os.open(path, os.O_RDWR)
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPT_SCRIPT, path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "started\n"
+        time.sleep(1)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+        if keep is not None:
+            os.close(keep)
+    assert out == "interrupted\n", err

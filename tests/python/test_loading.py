@@ -200,6 +200,81 @@ def test_polars(d, expected):
     check_frame(expected, lambda c: frame[c].to_list(), "polars read_csv")
 
 
+#: A kept column of text that looks like a number: 81 digits with leading zeros, as a Kaggle
+#: set's `quizzes` column is when kept beside the puzzle.
+def code(i):
+    return f"{i:081d}"
+
+
+#: Rows of the kept-column input: many valid ones first (more than the 100 rows polars infers
+#: types from), then an invalid one, whose `error` is the first non-null value of its column.
+KEPT_ROWS = 150
+
+
+def solve_kept(binary, tmp, fmt):
+    """Solves an input with a kept column `code` of zero-padded digits to `fmt`."""
+    source = os.path.join(tmp, "kept-input.csv")
+    if not os.path.exists(source):
+        puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+        with open(source, "w") as f:
+            f.write("quizzes,code\n")
+            for i in range(KEPT_ROWS):
+                f.write(f"{puzzle},{code(i)}\n")
+            f.write(f"{puzzle[:80]},{code(KEPT_ROWS)}\n")
+    out = os.path.join(tmp, f"kept.{fmt}")
+    subprocess.run([binary, "solve", "-q", source, "--keep-columns", "code",
+                    "--output-format", fmt, "-o", out], check=True)
+    return out
+
+
+def check_kept(values, where):
+    """The kept `code` column as the text it was, zeros and all; the last row's error read."""
+    assert list(values) == [code(i) for i in range(KEPT_ROWS + 1)], (
+        f"{where}: code {list(values)[:2]!r}")
+
+
+def test_kept_text_columns_stay_text_in_every_recipe(d, expected):
+    # Issue 34: a kept column of digits lost its leading zeros (pandas), became a number
+    # (DuckDB: BIGNUM), and polars' read_ndjson failed on a column null in its first rows.
+    csv_path, jsonl, parquet = d["kept csv"], d["kept jsonl"], d["kept parquet"]
+    # README: name kept text columns as text too, beside the grids.
+    frame = pd.read_csv(csv_path, dtype={"puzzle": str, "solution": str, "code": str},
+                        dtype_backend="numpy_nullable")
+    check_kept(frame["code"].tolist(), "pandas read_csv")
+    relation = duckdb.sql(
+        f"SELECT * FROM read_csv('{csv_path}', types={{'solution': 'VARCHAR', 'code': 'VARCHAR'}})")
+    check_kept([r[0] for r in relation.select("code").fetchall()], "duckdb read_csv")
+    frame = pl.read_csv(csv_path, schema_overrides={"puzzle": pl.String, "solution": pl.String,
+                                                    "code": pl.String})
+    check_kept(frame["code"].to_list(), "polars read_csv")
+    # JSON lines writes text as strings: readers that keep strings keep them.
+    frame = pd.read_json(jsonl, lines=True, dtype=False, dtype_backend="numpy_nullable")
+    check_kept(frame["code"].tolist(), "pandas read_json")
+    # README: pl.read_ndjson("results.jsonl", infer_schema_length=None)
+    frame = pl.read_ndjson(jsonl, infer_schema_length=None)
+    check_kept(frame["code"].to_list(), "polars read_ndjson")
+    assert frame.schema["error"] == pl.String and frame["error"][-1], frame.schema
+    assert frame.schema["recursions"].is_integer(), frame.schema
+    relation = duckdb.sql(f"SELECT * FROM read_json('{jsonl}')")
+    check_kept([r[0] for r in relation.select("code").fetchall()], "duckdb read_json")
+    # Parquet holds its types: text is text.
+    check_kept(pd.read_parquet(parquet, dtype_backend="numpy_nullable")["code"].tolist(),
+               "pandas read_parquet")
+    check_kept(pl.read_parquet(parquet)["code"].to_list(), "polars read_parquet")
+    relation = duckdb.sql(f"SELECT code FROM '{parquet}'")
+    check_kept([r[0] for r in relation.fetchall()], "duckdb parquet")
+
+
+def test_polars_read_ndjson_without_a_full_scan_is_what_the_readme_warns_of(d, expected):
+    # The default infers types from the first 100 rows, where `error` is null throughout.
+    try:
+        pl.read_ndjson(d["kept jsonl"])
+    except Exception as e:  # polars' ComputeError
+        assert "NULL-typed column" in str(e) or "null" in str(e).lower(), e
+    else:
+        raise AssertionError("pl.read_ndjson read the file: the README's warning is wrong")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -209,6 +284,8 @@ def main():
         d = {fmt: os.path.join(tmp, f"results.{fmt}") for fmt in ("csv", "jsonl", "parquet")}
         for fmt, path in d.items():
             solve(binary, path, fmt)
+        for fmt in ("csv", "jsonl", "parquet"):
+            d[f"kept {fmt}"] = solve_kept(binary, tmp, fmt)
         expected = Expected(d["csv"])
         tests = [(name, f) for name, f in sorted(globals().items()) if name.startswith("test_")]
         for name, test in tests:

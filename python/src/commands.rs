@@ -1,0 +1,277 @@
+//! The commands beside `solve` and `verify`: `rate`, `canon` and `generate`, each the
+//! library's run of the command line (the same job, pool and rows), its arguments checked and
+//! converted here, its rows handed back as a pyarrow.Table.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyString, PyTuple};
+
+use sudoku_bulk::command::config::DEFAULT_MAX_RECURSIONS;
+use sudoku_bulk::command::generate::{CHUNK, columns, rows_of};
+use sudoku_bulk::format::{OutputFormat, RowWriter, Rows};
+use sudoku_bulk::generate::{GenerateOptions, Generator, GivensRange, Regions, Symmetry};
+use sudoku_bulk::pipeline::{CanonOptions, DedupeOptions, Job, RatingOptions, RecordSource};
+
+use crate::arguments::{count, flag, layout_of, records, regions_of, settings, text, threads_of};
+use crate::errors::type_name;
+use crate::puzzles::texts;
+use crate::rows::{Gathered, table};
+
+/// The jigsaw layouts `generate(regions="random")` makes: from the boxes by this many swaps, as
+/// the command line's `--regions random`.
+const RANDOM_LAYOUT_SWAPS: usize = 40;
+
+// The signatures below write the command line's defaults as literals (so that `help()` shows
+// them): they must stay the library's.
+const _: () = assert!(DedupeOptions::DEFAULT_MAX_CLASSES == 10_000_000);
+
+/// Rate puzzles held in memory for a person, as `sudoku-bulk rate` does (HoDoKu's techniques,
+/// scores and levels).
+///
+/// One row per puzzle comes back, in input order, with the columns and types of the command
+/// line's `rate` output in Parquet: `line` (the puzzle's position in `puzzles`, from 1),
+/// `puzzle`, `status` ('rated'; 'multiple', 'no_solution' or 'gave_up' for a puzzle that has
+/// no one solution; 'invalid'), `level`, `score`, `hardest`, the steps of each technique
+/// family, `techniques` and `error`; a `regions` column follows when `regions` gives each
+/// puzzle its own layout.
+///
+/// puzzles: any of the kinds `solve` takes.
+/// max_recursions: the budget per puzzle of the search that tells a puzzle with one solution
+///     (rated) from one with several; past it the status is 'gave_up'.
+/// regions, threads: as for `solve`.
+///
+/// Returns a pyarrow.Table.
+///
+/// >>> import sudoku_bulk
+/// >>> t = sudoku_bulk.rate(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+/// >>> t.column("level").to_pylist(), t.column("status").to_pylist()
+/// (['easy'], ['rated'])
+#[pyfunction]
+#[pyo3(
+    signature = (puzzles, *, max_recursions=None, regions=None, threads=None),
+    text_signature = "(puzzles, *, max_recursions=10000000, regions=None, threads=None)"
+)]
+pub(crate) fn rate<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    max_recursions: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let job = Job::Rate(RatingOptions {
+        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+    });
+    let threads = threads_of(threads)?;
+    let puzzles = texts(py, puzzles, "puzzles")?;
+    let (layout, own) = regions_of(py, regions, puzzles.len())?;
+    let records = records(puzzles, None, own);
+    table(
+        py,
+        RecordSource::Records(records),
+        settings(job, layout, threads),
+    )
+}
+
+/// The canonical (minlex) form of puzzles held in memory, as `sudoku-bulk canon` writes it.
+///
+/// One row per puzzle comes back, in input order, with the columns and types of the command
+/// line's `canon` output in Parquet: `line` (the puzzle's position in `puzzles`, from 1),
+/// `puzzle`, `canonical` (the least of the forms that relabelling digits, permuting bands,
+/// stacks, rows and columns within them, and transposing give), `status` ('ok' or 'invalid')
+/// and `error`. Puzzles with the same canonical form are the same puzzle in disguise.
+///
+/// puzzles: any of the kinds `solve` takes (standard 3x3 boxes only: canonical forms are not
+///     defined for jigsaws).
+/// dedupe: keep only the first puzzle of each class (the puzzles that share a canonical
+///     form), in input order; a puzzle without a form (invalid) is always kept. `line` says
+///     where each kept puzzle was.
+/// max_classes: with `dedupe`, the most classes remembered (each takes about 40 to 75 bytes);
+///     one more raises ValueError, as `canon --max-classes`.
+/// threads: as for `solve`.
+///
+/// Returns a pyarrow.Table.
+///
+/// >>> import sudoku_bulk
+/// >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+/// >>> sudoku_bulk.canon([p, p[::-1]], dedupe=True).column("line").to_pylist()
+/// [1]
+#[pyfunction]
+#[pyo3(
+    signature = (puzzles, *, dedupe=None, max_classes=None, threads=None),
+    text_signature = "(puzzles, *, dedupe=False, max_classes=10000000, threads=None)"
+)]
+pub(crate) fn canon<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    dedupe: Option<&Bound<'py, PyAny>>,
+    max_classes: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dedupe = flag("dedupe", dedupe, false)?;
+    let max_classes = count(
+        "max_classes",
+        max_classes,
+        DedupeOptions::DEFAULT_MAX_CLASSES,
+        1,
+    )?;
+    if !dedupe && max_classes != DedupeOptions::DEFAULT_MAX_CLASSES {
+        return Err(PyValueError::new_err(
+            "max_classes: only with dedupe=True (it bounds the classes remembered)",
+        ));
+    }
+    let job = Job::Canon(CanonOptions {
+        dedupe: dedupe.then_some(DedupeOptions { max_classes }),
+    });
+    let threads = threads_of(threads)?;
+    let puzzles = texts(py, puzzles, "puzzles")?;
+    let records = records(puzzles, None, None);
+    table(
+        py,
+        RecordSource::Records(records),
+        settings(job, layout_of(None)?, threads),
+    )
+}
+
+/// Make puzzles with exactly one solution, as `sudoku-bulk generate` does: the same options
+/// give the same puzzles as the command line, for any number of threads.
+///
+/// One row per puzzle comes back, in index order, with the columns and types of the command
+/// line's `generate` output in Parquet: `index` (from 0), `puzzle`, `solution`, `givens`, and
+/// `regions` for jigsaw layouts. Puzzle `index` depends only on the options and the index.
+///
+/// count: how many puzzles.
+/// seed: the seed of the batch (puzzle i is made from (seed, i) alone).
+/// givens: the number of givens of each puzzle: an int, a (min, max) tuple, or 'A-B'
+///     (default: as few as the removal pass leaves).
+/// minimal: no given can be removed with the solution staying unique.
+/// symmetry: the symmetry of the pattern of givens: 'none' (the default), 'rot180', 'rot90',
+///     'diagonal' or 'mirror'.
+/// regions: jigsaw: one region layout (81 labels) for every puzzle, or 'random' for a new
+///     layout per puzzle (default: the 3x3 boxes).
+/// max_attempts: attempts per puzzle (each from a new complete grid) before giving up with a
+///     ValueError.
+/// threads: worker threads (default: one per core).
+///
+/// Returns a pyarrow.Table. Raises ValueError for options no puzzle can meet (at most 16
+/// givens on the boxes, a count the symmetry cannot have) or a puzzle not found in
+/// `max_attempts`, with the command line's message; KeyboardInterrupt on Ctrl-C.
+///
+/// >>> import sudoku_bulk
+/// >>> t = sudoku_bulk.generate(3, seed=7, givens=(24, 30))
+/// >>> t.num_rows, all(24 <= g <= 30 for g in t.column("givens").to_pylist())
+/// (3, True)
+#[pyfunction]
+#[pyo3(
+    signature = (
+        count, *, seed=None, givens=None, minimal=None, symmetry=None, regions=None,
+        max_attempts=None, threads=None
+    ),
+    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, max_attempts=10000, threads=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn generate<'py>(
+    py: Python<'py>,
+    count: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    givens: Option<&Bound<'py, PyAny>>,
+    minimal: Option<&Bound<'py, PyAny>>,
+    symmetry: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    max_attempts: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let defaults = GenerateOptions::default();
+    let puzzles = crate::arguments::count("count", Some(count), 0, 0)?;
+    let symmetry = text("symmetry", symmetry)?
+        .as_deref()
+        .unwrap_or("none")
+        .parse::<Symmetry>()
+        .map_err(|e| PyValueError::new_err(format!("symmetry: {e}")))?;
+    let regions = match text("regions", regions)? {
+        None => Regions::Standard,
+        Some(random) if random == "random" => Regions::RandomJigsaw {
+            swaps: RANDOM_LAYOUT_SWAPS,
+        },
+        Some(layout) => Regions::Layout(layout_of(Some(&layout))?),
+    };
+    let max_attempts = crate::arguments::count(
+        "max_attempts",
+        max_attempts,
+        defaults.max_attempts.into(),
+        1,
+    )?;
+    let options = GenerateOptions {
+        seed: crate::arguments::count("seed", seed, 0, 0)?,
+        givens: givens_of(givens)?,
+        minimal: flag("minimal", minimal, false)?,
+        symmetry,
+        regions,
+        max_attempts: u32::try_from(max_attempts).map_err(|_| {
+            PyValueError::new_err(format!(
+                "max_attempts must be an integer from 1 to {}, not {max_attempts}",
+                u32::MAX
+            ))
+        })?,
+    };
+    let threads = threads_of(threads)?;
+    let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("sudoku-bulk-{i}"))
+        .build()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (columns, kinds) = columns(sudoku_bulk::command::generate::is_jigsaw(
+        &generator.options().regions,
+    ));
+    let writer = RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone());
+    let mut gathered = Gathered::new(columns, &kinds);
+    let mut next = 0;
+    while next < puzzles {
+        let end = puzzles.min(next + CHUNK);
+        let rows = py
+            .detach(|| rows_of(&generator, &pool, next..end, &writer))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        match rows {
+            Rows::Columns(rows) => gathered.push(rows),
+            Rows::Text(_) => unreachable!("a Parquet row writer makes columns"),
+        }
+        // Ctrl-C raises here, between chunks.
+        py.check_signals()?;
+        next = end;
+    }
+    gathered.table(py)
+}
+
+/// `givens` of `generate`: an int, a (min, max) tuple or list, or 'A-B'.
+fn givens_of(givens: Option<&Bound<'_, PyAny>>) -> PyResult<Option<GivensRange>> {
+    let Some(givens) = givens.filter(|g| !g.is_none()) else {
+        return Ok(None);
+    };
+    let range = |min: u64, max: u64| {
+        let (min, max) = (min as usize, max as usize);
+        GivensRange::new(min, max).map_err(|e| PyValueError::new_err(format!("givens: {e}")))
+    };
+    if givens.is_instance_of::<PyInt>() {
+        let n = count("givens", Some(givens), 0, 0)?.min(u64::from(u32::MAX));
+        return range(n, n).map(Some);
+    }
+    if let Ok(text) = givens.cast::<PyString>() {
+        return text
+            .to_cow()?
+            .parse::<GivensRange>()
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(e.to_string()));
+    }
+    if givens.is_instance_of::<PyTuple>() || givens.is_instance_of::<pyo3::types::PyList>() {
+        let items: Vec<Bound<'_, PyAny>> = givens.extract()?;
+        if let [min, max] = items.as_slice() {
+            let min = count("givens", Some(min), 0, 0)?.min(u64::from(u32::MAX));
+            let max = count("givens", Some(max), 0, 0)?.min(u64::from(u32::MAX));
+            return range(min, max).map(Some);
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "givens: {}; expected an int, a (min, max) tuple or a str 'A-B'",
+        type_name(givens)?
+    )))
+}

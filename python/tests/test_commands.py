@@ -1,0 +1,187 @@
+"""rate(), canon() and generate() equal `sudoku-bulk rate`, `canon` and `generate` cell for cell
+on the same input and options; pandas and polars inputs; errors with the command line's
+messages; the smaller refusals (threads, a dict of puzzles, summarize's groups)."""
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+import pytest
+
+import sudoku_bulk
+from conftest import PUZZLE, SHIPPED, cli_table, puzzles_of, run_cli
+
+def sample():
+    """Puzzles of two shipped sets and the troubles a dataset holds."""
+    return (puzzles_of(SHIPPED[0])[:60] + puzzles_of(SHIPPED[-1])[:20]
+            + [PUZZLE, PUZZLE[:80], "55" + PUZZLE[2:], "." * 81, PUZZLE[::-1], PUZZLE])
+
+
+def written(tmp_path, puzzles):
+    """The puzzles as a one-per-line file."""
+    path = tmp_path / "puzzles.txt"
+    path.write_text("".join(f"{p}\n" for p in puzzles))
+    return path
+
+
+def test_rate_equals_the_command_line_cell_for_cell(cli, tmp_path):
+    puzzles = sample()
+    expected = cli_table(cli, tmp_path, "rate", str(written(tmp_path, puzzles)))
+    table = sudoku_bulk.rate(puzzles)
+    assert table.schema.equals(expected.schema)
+    # `line` is the file's line there and the position here: one line a puzzle, the same.
+    assert table.equals(expected)
+    assert {"rated", "invalid"} <= set(table["status"].to_pylist())
+    # pandas and polars inputs give the same table.
+    assert sudoku_bulk.rate(pd.Series(puzzles)).equals(table)
+    assert sudoku_bulk.rate(pl.Series(puzzles)).equals(table)
+    assert sudoku_bulk.rate(puzzles, threads=1).equals(table)
+
+
+def test_rate_with_a_budget_and_regions_equals_the_command_line(cli, tmp_path):
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    expected = cli_table(cli, tmp_path, "rate", str(path), "--max-recursions", "5")
+    assert sudoku_bulk.rate(puzzles, max_recursions=5).equals(expected)
+    assert "gave_up" in expected["status"].to_pylist()
+
+
+def test_canon_equals_the_command_line_cell_for_cell(cli, tmp_path):
+    puzzles = sample()
+    expected = cli_table(cli, tmp_path, "canon", str(written(tmp_path, puzzles)))
+    table = sudoku_bulk.canon(pl.Series(puzzles))
+    assert table.schema.equals(expected.schema)
+    assert table.equals(expected)
+    assert sudoku_bulk.canon(pd.Series(puzzles)).equals(table)
+    forms = table["canonical"].to_pylist()
+    # A puzzle turned half a turn is the same puzzle.
+    assert forms[-2] == forms[-1] == forms[-6]
+
+
+def test_canon_dedupe_keeps_the_first_of_each_class_as_the_command_line(cli, tmp_path):
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    # --dedupe writes CSV (not Parquet): read with every column as text, then compared as such.
+    done = run_cli(cli, "canon", str(path), "--dedupe", "-q")
+    names = done.stdout.decode().splitlines()[0].split(",")
+    expected = pacsv.read_csv(pa.py_buffer(done.stdout), convert_options=pacsv.ConvertOptions(
+        column_types={n: pa.string() for n in names}, strings_can_be_null=True))
+    table = sudoku_bulk.canon(puzzles, dedupe=True)
+    assert table.column_names == names
+    assert table.num_rows == expected.num_rows < len(puzzles)
+    text = table.cast(pa.schema([(n, pa.string()) for n in names]))
+    assert text.to_pylist() == expected.to_pylist()
+    lines = table["line"].to_pylist()
+    assert len(puzzles) - 1 not in lines and len(puzzles) not in lines
+    # Past the bound of classes: the command line's refusal.
+    with pytest.raises(ValueError, match="--dedupe: more than 3 classes"):
+        sudoku_bulk.canon(puzzles, dedupe=True, max_classes=3)
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"seed": 7, "givens": (24, 28)},
+    {"seed": 3, "givens": 30, "symmetry": "rot180"},
+    {"seed": 5, "minimal": True},
+    {"seed": 11, "regions": "random"},
+], ids=["defaults", "givens", "symmetry", "minimal", "jigsaw"])
+def test_generate_equals_the_command_line_cell_for_cell(cli, tmp_path, options):
+    args = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif isinstance(value, tuple):
+            args += [flag, f"{value[0]}-{value[1]}"]
+        else:
+            args += [flag, str(value)]
+    out = tmp_path / "generated.parquet"
+    run_cli(cli, "generate", "--count", "40", "-q", *args, "-o", str(out))
+    expected = pq.read_table(out)
+    table = sudoku_bulk.generate(40, **options)
+    assert table.schema.equals(expected.schema, check_metadata=False)
+    assert table.equals(expected.replace_schema_metadata(None))
+    assert sudoku_bulk.generate(40, threads=1, **options).equals(table)
+    # Every puzzle has its one solution.
+    assert set(sudoku_bulk.solve(table["puzzle"])["status"].to_pylist()) == {"solved"} or \
+        "regions" in table.column_names
+
+
+def test_generate_of_no_puzzles_has_the_columns():
+    table = sudoku_bulk.generate(0)
+    assert table.num_rows == 0
+    assert table.column_names == ["index", "puzzle", "solution", "givens"]
+
+
+@pytest.mark.parametrize("call,error,words", [
+    (lambda: sudoku_bulk.generate(2, givens=16), ValueError,
+     "no standard Sudoku with fewer than 17 givens has a unique solution"),
+    (lambda: sudoku_bulk.generate(2, givens=(30, 20)), ValueError, "givens"),
+    (lambda: sudoku_bulk.generate(2, givens="a-b"), ValueError, "givens 'a-b': expected N or A-B"),
+    (lambda: sudoku_bulk.generate(2, givens=[1.5, 2]), TypeError, "givens: expected an int"),
+    (lambda: sudoku_bulk.generate(2, givens=30, symmetry="rot90"), ValueError,
+     "no pattern with rot90 symmetry has 30-30 givens"),
+    (lambda: sudoku_bulk.generate(2, symmetry="spiral"), ValueError, "unknown symmetry 'spiral'"),
+    (lambda: sudoku_bulk.generate(2, regions="abc"), ValueError, "regions: region layout"),
+    (lambda: sudoku_bulk.generate(-1), ValueError, "count must be"),
+    (lambda: sudoku_bulk.generate(2, max_attempts=0), ValueError, "max_attempts must be"),
+    (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
+     "puzzle 0: no puzzle met the options in 1 attempts"),
+    (lambda: sudoku_bulk.canon([PUZZLE], max_classes=5), ValueError, "only with dedupe=True"),
+    (lambda: sudoku_bulk.canon([PUZZLE], dedupe="yes"), TypeError, "dedupe: expected a bool"),
+    (lambda: sudoku_bulk.rate([PUZZLE], max_recursions=0), ValueError, "max_recursions must be"),
+    (lambda: sudoku_bulk.rate(PUZZLE), TypeError, "puzzles: one str"),
+])
+def test_wrong_arguments_raise_with_the_command_lines_words(call, error, words):
+    with pytest.raises(error) as raised:
+        call()
+    assert words in str(raised.value)
+
+
+def test_threads_out_of_range_give_the_command_lines_range():
+    # Issue 33: the range read "1 to 18446744073709551615".
+    for threads in (0, -3, 257, 10**30):
+        with pytest.raises(ValueError) as raised:
+            sudoku_bulk.solve([PUZZLE], threads=threads)
+        assert str(raised.value) == (
+            "threads must be from 1 to 256 (no run can keep more busy: at most 256 batches of "
+            f"records are ever waiting for a thread), not {threads}")
+    assert sudoku_bulk.solve([PUZZLE], threads=256).num_rows == 1
+
+
+def test_a_dict_or_a_set_of_puzzles_is_refused_not_its_keys_solved():
+    # Issue 33: solve(dict) solved the dict's keys, silently.
+    for call in (sudoku_bulk.solve, sudoku_bulk.rate, sudoku_bulk.canon):
+        with pytest.raises(TypeError, match=r"puzzles: a dict; .*list\(d.values\(\)\)"):
+            call({PUZZLE: "a"})
+        with pytest.raises(TypeError, match="puzzles: a set; "):
+            call({PUZZLE})
+    with pytest.raises(TypeError, match="solutions: a dict"):
+        sudoku_bulk.verify([PUZZLE], {PUZZLE: 1})
+
+
+def test_summarize_by_a_column_of_too_many_values_is_refused_at_max_groups():
+    # Issue 33, case 7: no bound (196,632 groups took 3 GB); the command line's is 10,000.
+    table = sudoku_bulk.solve(puzzles_of(SHIPPED[0])[:300])
+    assert len(sudoku_bulk.summarize(table, by="puzzle", max_groups=300)["groups"]) == 300
+    with pytest.raises(ValueError, match="more than 299 distinct values of 'puzzle' to group by"):
+        sudoku_bulk.summarize(table, by="puzzle", max_groups=299)
+    # Across batches too: each batch's groups are few, all of them too many.
+    batches = table.to_batches(max_chunksize=50)
+    with pytest.raises(ValueError, match="more than 120 distinct values"):
+        sudoku_bulk.summarize(iter(batches), by="puzzle", max_groups=120)
+    with pytest.raises(ValueError, match="max_groups must be"):
+        sudoku_bulk.summarize(table, by="puzzle", max_groups=0)
+
+
+def test_summarize_takes_a_polars_dataframe():
+    table = sudoku_bulk.solve(puzzles_of(SHIPPED[0])[:100])
+    assert sudoku_bulk.summarize(pl.from_arrow(table)) == sudoku_bulk.summarize(table)
+
+
+def test_the_module_and_every_function_say_what_they_do():
+    assert sudoku_bulk.__doc__.startswith("Solve, verify, rate, canonicalise, generate")
+    for name in ("solve", "verify", "rate", "canon", "generate", "solve_file", "summarize"):
+        doc = getattr(sudoku_bulk, name).__doc__
+        assert doc and ">>> " in doc, name
