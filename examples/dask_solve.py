@@ -75,7 +75,7 @@ def read(path: str, workers: int, partition_size: Optional[str] = None) -> dd.Da
             return frame.repartition(npartitions=max(wanted, frame.npartitions))
         size = sum(os.path.getsize(f) for f in files)
         blocksize = parse_bytes(partition_size) if partition_size else -(-size // wanted)
-        return dd.read_csv(path, blocksize=max(blocksize, 1 << 16), **text)
+        return dd.read_csv(path, blocksize=max(blocksize, 1 << 10), **text)
     frame = dd.read_parquet(path)
     return frame.repartition(npartitions=max(wanted, frame.npartitions))
 
