@@ -189,6 +189,9 @@ def generate(
     minimal: bool = False,
     symmetry: Symmetry = "none",
     regions: Optional[str] = None,
+    level: Optional[str] = None,
+    score: Union[int, tuple[int, int], str, None] = None,
+    needs: Union[Sequence[str], str, None] = None,
     max_attempts: int = 10_000,
     threads: Optional[int] = None,
 ) -> pyarrow.Table:
@@ -196,7 +199,8 @@ def generate(
 
     The same options give the same puzzles as the command line, for any number of threads:
     puzzle ``index`` depends only on the options and the index. Columns: ``index`` (from 0),
-    ``puzzle``, ``solution``, ``givens``, and ``regions`` for jigsaw layouts.
+    ``puzzle``, ``solution``, ``givens``, ``regions`` for jigsaw layouts, and with ``level``,
+    ``score`` or ``needs`` also ``level``, ``score`` and ``hardest`` (HoDoKu's rating).
 
     Args:
         count: how many puzzles.
@@ -207,6 +211,11 @@ def generate(
         symmetry: the symmetry of the pattern of givens.
         regions: one jigsaw layout (81 labels) for every puzzle, or ``"random"`` for a new
             one per puzzle (default: the 3x3 boxes).
+        level: HoDoKu's level each puzzle must have (``"hard"``) or a range (``"medium-hard"``).
+        score: HoDoKu's score each puzzle must have: an int, a ``(min, max)`` tuple or
+            ``"A-B"``.
+        needs: techniques the rating's path must use, by the names ``rate`` writes
+            (``["x-wing"]`` or ``"x-wing,swordfish"``).
         max_attempts: attempts per puzzle before giving up with ValueError.
         threads: worker threads (default: one per core).
 

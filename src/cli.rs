@@ -97,7 +97,8 @@ enum Command {
     ///
     /// The page is roff, made from the same definitions as --help: read it with `man -l`.
     #[command(after_help = MAN_EXAMPLES, after_long_help = MAN_EXAMPLES)]
-    Man(ManArgs),}
+    Man(ManArgs),
+}
 
 /// `completions SHELL`.
 #[derive(Debug, Args)]

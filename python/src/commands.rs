@@ -9,7 +9,10 @@ use pyo3::types::{PyInt, PyString, PyTuple};
 use sudoku_bulk::command::config::DEFAULT_MAX_RECURSIONS;
 use sudoku_bulk::command::generate::{CHUNK, columns, rows_of};
 use sudoku_bulk::format::{OutputFormat, RowWriter, Rows};
-use sudoku_bulk::generate::{GenerateOptions, Generator, GivensRange, Regions, Symmetry};
+use sudoku_bulk::generate::{
+    Difficulty, DifficultyError, GenerateOptions, Generator, GivensRange, LevelRange, Regions,
+    ScoreRange, Symmetry, parse_techniques,
+};
 use sudoku_bulk::pipeline::{CanonOptions, DedupeOptions, Job, RatingOptions, RecordSource};
 
 use crate::arguments::{count, flag, layout_of, records, regions_of, settings, text, threads_of};
@@ -137,7 +140,9 @@ pub(crate) fn canon<'py>(
 ///
 /// One row per puzzle comes back, in index order, with the columns and types of the command
 /// line's `generate` output in Parquet: `index` (from 0), `puzzle`, `solution`, `givens`, and
-/// `regions` for jigsaw layouts. Puzzle `index` depends only on the options and the index.
+/// `regions` for jigsaw layouts; with `level`, `score` or `needs` also `level`, `score` and
+/// `hardest` (HoDoKu's rating, as `rate` writes it). Puzzle `index` depends only on the options
+/// and the index.
 ///
 /// count: how many puzzles.
 /// seed: the seed of the batch (puzzle i is made from (seed, i) alone).
@@ -148,6 +153,11 @@ pub(crate) fn canon<'py>(
 ///     'diagonal' or 'mirror'.
 /// regions: jigsaw: one region layout (81 labels) for every puzzle, or 'random' for a new
 ///     layout per puzzle (default: the 3x3 boxes).
+/// level: HoDoKu's level each puzzle must have: 'easy', 'medium', 'hard', 'unfair', 'extreme',
+///     or a range 'medium-hard'.
+/// score: HoDoKu's score each puzzle must have: an int, a (min, max) tuple, or 'A-B'.
+/// needs: techniques the rating's path must use, each at least once: a list of the names rate
+///     writes (['x-wing', 'swordfish']) or one comma-separated str.
 /// max_attempts: attempts per puzzle (each from a new complete grid) before giving up with a
 ///     ValueError.
 /// threads: worker threads (default: one per core).
@@ -164,9 +174,9 @@ pub(crate) fn canon<'py>(
 #[pyo3(
     signature = (
         count, *, seed=None, givens=None, minimal=None, symmetry=None, regions=None,
-        max_attempts=None, threads=None
+        level=None, score=None, needs=None, max_attempts=None, threads=None
     ),
-    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, max_attempts=10000, threads=None)"
+    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, max_attempts=10000, threads=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn generate<'py>(
@@ -177,6 +187,9 @@ pub(crate) fn generate<'py>(
     minimal: Option<&Bound<'py, PyAny>>,
     symmetry: Option<&Bound<'py, PyAny>>,
     regions: Option<&Bound<'py, PyAny>>,
+    level: Option<&Bound<'py, PyAny>>,
+    score: Option<&Bound<'py, PyAny>>,
+    needs: Option<&Bound<'py, PyAny>>,
     max_attempts: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -212,6 +225,8 @@ pub(crate) fn generate<'py>(
                 u32::MAX
             ))
         })?,
+        difficulty: difficulty_of(level, score, needs)?,
+        ..defaults
     };
     let threads = threads_of(threads)?;
     let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -220,9 +235,7 @@ pub(crate) fn generate<'py>(
         .thread_name(|i| format!("sudoku-bulk-{i}"))
         .build()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let (columns, kinds) = columns(sudoku_bulk::command::generate::is_jigsaw(
-        &generator.options().regions,
-    ));
+    let (columns, kinds) = columns(generator.options());
     let writer = RowWriter::new(OutputFormat::Parquet, columns.clone(), kinds.clone());
     let mut gathered = Gathered::new(columns, &kinds);
     let mut next = 0;
@@ -240,6 +253,54 @@ pub(crate) fn generate<'py>(
         next = end;
     }
     gathered.table(py)
+}
+
+/// `level`, `score` and `needs` of `generate`, read as the command line reads its options.
+fn difficulty_of(
+    level: Option<&Bound<'_, PyAny>>,
+    score: Option<&Bound<'_, PyAny>>,
+    needs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Difficulty> {
+    let invalid = |name: &str, e: DifficultyError| PyValueError::new_err(format!("{name}: {e}"));
+    let levels = text("level", level)?
+        .map(|l| l.parse::<LevelRange>().map_err(|e| invalid("level", e)))
+        .transpose()?;
+    let score = match score.filter(|s| !s.is_none()) {
+        None => None,
+        Some(s) => {
+            let range = if let Ok(tuple) = s.cast::<PyTuple>() {
+                let (min, max): (u32, u32) = tuple.extract()?;
+                format!("{min}-{max}")
+            } else if s.cast::<PyInt>().is_ok() {
+                s.extract::<u32>()?.to_string()
+            } else {
+                text("score", Some(s))?.unwrap_or_default()
+            };
+            Some(
+                range
+                    .parse::<ScoreRange>()
+                    .map_err(|e| invalid("score", e))?,
+            )
+        }
+    };
+    let needs = match needs.filter(|n| !n.is_none()) {
+        None => Vec::new(),
+        Some(n) if n.cast::<PyString>().is_ok() => {
+            parse_techniques(&text("needs", Some(n))?.unwrap_or_default())
+                .map_err(|e| invalid("needs", e))?
+        }
+        Some(n) => {
+            let names: Vec<String> = n.extract().map_err(|_| {
+                PyTypeError::new_err("needs: expected a list of technique names or a str")
+            })?;
+            parse_techniques(&names.join(",")).map_err(|e| invalid("needs", e))?
+        }
+    };
+    Ok(Difficulty {
+        levels,
+        score,
+        needs,
+    })
 }
 
 /// `givens` of `generate`: an int, a (min, max) tuple or list, or 'A-B'.

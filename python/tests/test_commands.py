@@ -85,7 +85,10 @@ def test_canon_dedupe_keeps_the_first_of_each_class_as_the_command_line(cli, tmp
     {"seed": 3, "givens": 30, "symmetry": "rot180"},
     {"seed": 5, "minimal": True},
     {"seed": 11, "regions": "random"},
-], ids=["defaults", "givens", "symmetry", "minimal", "jigsaw"])
+    {"seed": 2, "level": "medium-hard"},
+    {"seed": 4, "score": (100, 400)},
+    {"seed": 6, "needs": "x-wing"},
+], ids=["defaults", "givens", "symmetry", "minimal", "jigsaw", "level", "score", "needs"])
 def test_generate_equals_the_command_line_cell_for_cell(cli, tmp_path, options):
     args = []
     for name, value in options.items():
@@ -125,6 +128,10 @@ def test_generate_of_no_puzzles_has_the_columns():
     (lambda: sudoku_bulk.generate(2, symmetry="spiral"), ValueError, "unknown symmetry 'spiral'"),
     (lambda: sudoku_bulk.generate(2, regions="abc"), ValueError, "regions: region layout"),
     (lambda: sudoku_bulk.generate(-1), ValueError, "count must be"),
+    (lambda: sudoku_bulk.generate(2, level="tough"), ValueError, "level: "),
+    (lambda: sudoku_bulk.generate(2, needs=["x-wing", "teleport"]), ValueError,
+     "unknown technique 'teleport'"),
+    (lambda: sudoku_bulk.generate(2, needs=3), TypeError, "needs: expected a list"),
     (lambda: sudoku_bulk.generate(2, max_attempts=0), ValueError, "max_attempts must be"),
     (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
      "puzzle 0: no puzzle met the options in 1 attempts"),

@@ -64,9 +64,8 @@ pub use error::{Place, RunError, SolverBug};
 pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
-    AugmentOptions, CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions, Job,
-    MAX_THREADS,
-    RatingOptions, Settings, VerifyOptions,
+    AugmentOptions, CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions,
+    Job, MAX_THREADS, RatingOptions, Settings, VerifyOptions,
 };
 pub use verify::Original;
 
