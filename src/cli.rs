@@ -599,7 +599,8 @@ struct AugmentArgs {
         long,
         allow_negative_numbers = true,
         value_name = "K",
-        default_value_t = 1
+        default_value_t = 1,
+        help_heading = "Copies"
     )]
     copies: u32,
 
@@ -608,25 +609,26 @@ struct AugmentArgs {
         long,
         allow_negative_numbers = true,
         value_name = "S",
-        default_value_t = 0
+        default_value_t = 0,
+        help_heading = "Copies"
     )]
     seed: u64,
 
     /// The copies of a record are different puzzles (a puzzle with few may get fewer rows).
-    #[arg(long)]
+    #[arg(long, help_heading = "Copies")]
     distinct: bool,
 
     /// Read each record's solution too (as verify does) and write it transformed alike.
-    #[arg(long)]
+    #[arg(long, help_heading = "Input")]
     solutions: bool,
 
     /// CSV, JSON lines, Parquet: with --solutions, the solution column's name [default:
     /// solution, solutions or answer].
-    #[arg(long, value_name = "NAME", requires = "solutions")]
+    #[arg(long, value_name = "NAME", requires = "solutions", help_heading = "Input")]
     solution_column: Option<String>,
 
     /// Exit with 1 when a record has no copies (`invalid`).
-    #[arg(long)]
+    #[arg(long, help_heading = "Run")]
     strict: bool,
 }
 
@@ -669,23 +671,23 @@ struct GenerateArgs {
     max_attempts: u32,
 
     /// Only puzzles that `rate` puts at this HoDoKu level, or between two (hard-extreme).
-    #[arg(long, value_name = "LEVEL[-LEVEL]")]
+    #[arg(long, value_name = "LEVEL[-LEVEL]", help_heading = "Difficulty")]
     level: Option<LevelRange>,
 
     /// Only puzzles whose `rate` score is N, or from A to B.
-    #[arg(long, value_name = "A-B")]
+    #[arg(long, value_name = "A-B", help_heading = "Difficulty")]
     score: Option<ScoreRange>,
 
     /// Only puzzles whose `rate` solution path uses each technique (names as `rate` writes
     /// them: x-wing,swordfish).
     #[arg(long, value_name = "TECHNIQUE[,...]",
-          value_parser = |s: &str| parse_techniques(s).map(Needs))]
+          value_parser = |s: &str| parse_techniques(s).map(Needs), help_heading = "Difficulty")]
     needs: Option<Needs>,
 
     /// With --level, --score or --needs: moves of one given tried from a puzzle that misses
-    /// the target before a new grid is drawn (0: draw a new grid at once; measured slower).
+    /// the target before a new grid is drawn (0: a new grid at once, measured the faster).
     #[arg(long, allow_negative_numbers = true, value_name = "N",
-          default_value_t = GenerateOptions::default().walk)]
+          default_value_t = GenerateOptions::default().walk, help_heading = "Difficulty")]
     walk: u32,
 
     /// Write the puzzles to OUT (replaced only when all are written) instead of standard output.
