@@ -624,7 +624,12 @@ struct AugmentArgs {
 
     /// CSV, JSON lines, Parquet: with --solutions, the solution column's name [default:
     /// solution, solutions or answer].
-    #[arg(long, value_name = "NAME", requires = "solutions", help_heading = "Input")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "solutions",
+        help_heading = "Input"
+    )]
     solution_column: Option<String>,
 
     /// Exit with 1 when a record has no copies (`invalid`).

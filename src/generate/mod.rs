@@ -262,10 +262,10 @@ impl Generator {
     /// asked (with no symmetry a full pass already made it so).
     fn meets_givens(&self, thinning: &mut removal::Thinning<'_>) -> bool {
         let options = &self.options;
-        !options
-            .givens
-            .is_some_and(|r| !r.contains(thinning.givens()))
-            && !(options.minimal && options.symmetry != Symmetry::None && !thinning.is_minimal())
+        let in_range = options.givens.is_none_or(|r| r.contains(thinning.givens()));
+        // Minimality is checked (a costly pass) only for a puzzle in the range.
+        in_range
+            && (!options.minimal || options.symmetry == Symmetry::None || thinning.is_minimal())
     }
 
     /// Rates `puzzle` against the difficulty asked for, giving up once the rating passes its
