@@ -74,8 +74,12 @@ def read(path: str, workers: int, partition_size: Optional[str] = None) -> dd.Da
             frame = dd.read_csv(path, blocksize=None, **text)
             return frame.repartition(npartitions=max(wanted, frame.npartitions))
         size = sum(os.path.getsize(f) for f in files)
-        blocksize = parse_bytes(partition_size) if partition_size else -(-size // wanted)
-        return dd.read_csv(path, blocksize=max(blocksize, 1 << 10), **text)
+        blocksize = parse_bytes(partition_size) if partition_size else size // wanted
+        frame = dd.read_csv(path, blocksize=max(blocksize, 1 << 10), **text)
+        # Blocks end at line ends, so a few may merge: divided in memory up to the count.
+        if partition_size is None and frame.npartitions < wanted:
+            frame = frame.repartition(npartitions=wanted)
+        return frame
     frame = dd.read_parquet(path)
     return frame.repartition(npartitions=max(wanted, frame.npartitions))
 

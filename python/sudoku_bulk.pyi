@@ -155,6 +155,7 @@ def canon(
     puzzles: Puzzles,
     *,
     dedupe: bool = False,
+    exact: bool = False,
     max_classes: int = 10_000_000,
     threads: Optional[int] = None,
 ) -> pyarrow.Table:
@@ -171,8 +172,10 @@ def canon(
         dedupe: keep only the first puzzle of each class, in input order (as ``canon
             --dedupe``); a puzzle without a form is always kept; ``line`` says where each
             kept one was.
-        max_classes: with ``dedupe``, the most classes remembered (about 40 to 75 bytes
-            each); one more raises ValueError, as ``--max-classes``.
+        exact: with ``dedupe``, a class holds identical puzzles only (blanks ``.`` or ``0``
+            alike), as ``canon --dedupe --exact``.
+        max_classes: with ``dedupe``, the most classes remembered (40 to 115 bytes each);
+            one more raises ValueError, as ``--max-classes``.
         threads: as for :func:`solve`.
 
     Example:

@@ -88,7 +88,9 @@ pub(crate) fn rate<'py>(
 /// dedupe: keep only the first puzzle of each class (the puzzles that share a canonical
 ///     form), in input order; a puzzle without a form (invalid) is always kept. `line` says
 ///     where each kept puzzle was.
-/// max_classes: with `dedupe`, the most classes remembered (each takes about 40 to 75 bytes);
+/// exact: with `dedupe`, a class holds identical puzzles only (blanks '.' or '0' alike), not
+///     every puzzle of one canonical form, as `canon --dedupe --exact`.
+/// max_classes: with `dedupe`, the most classes remembered (each takes 40 to 115 bytes);
 ///     one more raises ValueError, as `canon --max-classes`.
 /// threads: as for `solve`.
 ///
@@ -100,13 +102,14 @@ pub(crate) fn rate<'py>(
 /// [1]
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, *, dedupe=None, max_classes=None, threads=None),
-    text_signature = "(puzzles, *, dedupe=False, max_classes=10000000, threads=None)"
+    signature = (puzzles, *, dedupe=None, exact=None, max_classes=None, threads=None),
+    text_signature = "(puzzles, *, dedupe=False, exact=False, max_classes=10000000, threads=None)"
 )]
 pub(crate) fn canon<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     dedupe: Option<&Bound<'py, PyAny>>,
+    exact: Option<&Bound<'py, PyAny>>,
     max_classes: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -117,13 +120,19 @@ pub(crate) fn canon<'py>(
         DedupeOptions::DEFAULT_MAX_CLASSES,
         1,
     )?;
+    let exact = flag("exact", exact, false)?;
+    if !dedupe && exact {
+        return Err(PyValueError::new_err(
+            "exact: only with dedupe=True (it says which puzzles are one class)",
+        ));
+    }
     if !dedupe && max_classes != DedupeOptions::DEFAULT_MAX_CLASSES {
         return Err(PyValueError::new_err(
             "max_classes: only with dedupe=True (it bounds the classes remembered)",
         ));
     }
     let job = Job::Canon(CanonOptions {
-        dedupe: dedupe.then_some(DedupeOptions { max_classes }),
+        dedupe: dedupe.then_some(DedupeOptions { max_classes, exact }),
     });
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;

@@ -20,7 +20,10 @@ pub(crate) fn run_error(error: RunError) -> PyErr {
         RunError::Open { .. } | RunError::Read { .. } | RunError::Write { .. } => {
             PyOSError::new_err(message)
         }
-        RunError::Format { .. } => PyValueError::new_err(message),
+        // A bound an argument sets (max_classes) is a bad value for the data given.
+        RunError::Format { .. }
+        | RunError::TooManyClasses { .. }
+        | RunError::TooManyForms { .. } => PyValueError::new_err(message),
         RunError::Interrupted => PyKeyboardInterrupt::new_err(message),
         _ => PyRuntimeError::new_err(message),
     }

@@ -79,6 +79,19 @@ def test_canon_dedupe_keeps_the_first_of_each_class_as_the_command_line(cli, tmp
         sudoku_bulk.canon(puzzles, dedupe=True, max_classes=3)
 
 
+def test_canon_dedupe_exact_leaves_out_identical_puzzles_only_as_the_command_line(cli, tmp_path):
+    puzzles = sample()
+    done = run_cli(cli, "canon", str(written(tmp_path, puzzles)), "--dedupe", "--exact", "-q")
+    expected_lines = [int(row.split(",")[0]) for row in done.stdout.decode().splitlines()[1:]]
+    lines = sudoku_bulk.canon(puzzles, dedupe=True, exact=True)["line"].to_pylist()
+    assert lines == expected_lines
+    # The repeat of the first puzzle is left out; its half-turn (the same class) is kept.
+    assert len(puzzles) not in lines and len(puzzles) - 1 in lines
+    assert len(puzzles) - 1 not in sudoku_bulk.canon(puzzles, dedupe=True)["line"].to_pylist()
+    with pytest.raises(ValueError, match="exact: only with dedupe=True"):
+        sudoku_bulk.canon(puzzles, exact=True)
+
+
 @pytest.mark.parametrize("options", [
     {},
     {"seed": 7, "givens": (24, 28)},
