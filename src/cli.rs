@@ -19,7 +19,7 @@ use sudoku_bulk::generate::{
     parse_techniques,
 };
 use sudoku_bulk::pipeline::{
-    AugmentOptions, CanonOptions, DedupeOptions, Job, RatingOptions, Settings, VerifyOptions,
+    AugmentOptions, CanonOptions, DedupeOptions, Job, RatingOptions, Scale, Settings, VerifyOptions,
 };
 use sudoku_bulk::rate::{CandidatesShown, Technique};
 use sudoku_bulk::resume::Checkpoints;
@@ -408,6 +408,12 @@ struct RateArgs {
     /// Exit with 1 when a record is not `rated`.
     #[arg(long, help_heading = "Run")]
     strict: bool,
+
+    /// The difficulty scale: `hodoku` (levels, scores and techniques) or `se` (Sudoku
+    /// Explainer's ER, EP and ED, as the forums rank hard puzzles).
+    #[arg(long, value_name = "SCALE", default_value = "hodoku",
+          value_parser = format_names(Scale::ALL.iter().map(|s| s.name())), help_heading = "Rating")]
+    scale: String,
 
     #[command(flatten)]
     dataset: DatasetArgs,
@@ -833,7 +839,21 @@ impl Cli {
             Command::Rate(args) => {
                 let rate = RatingOptions {
                     max_recursions: config::positive("--max-recursions", args.max_recursions)?,
+                    scale: parse_known::<Scale>(&args.scale),
                 };
+                if rate.scale == Scale::Se {
+                    let dataset = &args.dataset;
+                    let option = [
+                        (dataset.summary.is_some(), "--summary"),
+                        (dataset.canonical, "--canonical"),
+                        (dataset.shard.is_some(), "--shard"),
+                    ]
+                    .into_iter()
+                    .find_map(|(given, option)| given.then_some(option));
+                    if let Some(option) = option {
+                        return Err(ConfigError::SeSummary { option });
+                    }
+                }
                 let config = bulk(args.input, args.output, None, args.strict, Job::Rate(rate))?;
                 with_dataset(config, args.dataset)
             }
@@ -1355,7 +1375,8 @@ mod tests {
         assert_eq!(
             run.pipeline.job,
             Job::Rate(RatingOptions {
-                max_recursions: 500
+                max_recursions: 500,
+                scale: Scale::Hodoku,
             })
         );
         assert!(run.strict);

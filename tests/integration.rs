@@ -20,6 +20,7 @@ mod messages;
 mod output_paths;
 mod parquet_cmd;
 mod rate_cmd;
+mod rate_se_cmd;
 mod reliability;
 mod shard_cmd;
 mod show_cmd;

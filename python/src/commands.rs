@@ -63,6 +63,7 @@ pub(crate) fn rate<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let job = Job::Rate(RatingOptions {
         max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+        scale: sudoku_bulk::pipeline::Scale::Hodoku,
     });
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;

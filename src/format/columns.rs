@@ -18,6 +18,9 @@ pub enum ColumnKind {
     Text,
     /// A count: an unsigned 64-bit integer (`line`, `solutions`, the search counters).
     Count,
+    /// A number of tenths (Sudoku Explainer's ratings): held as a count, written as a decimal
+    /// with one digit after the point (`7.2`), a double in Parquet.
+    Tenths,
 }
 
 /// One column of a batch of rows.
@@ -101,7 +104,7 @@ impl Column {
     pub fn new(kind: ColumnKind) -> Column {
         match kind {
             ColumnKind::Text => Column::Text(TextColumn::default()),
-            ColumnKind::Count => Column::Count(CountColumn::default()),
+            ColumnKind::Count | ColumnKind::Tenths => Column::Count(CountColumn::default()),
         }
     }
 
@@ -142,9 +145,11 @@ impl Column {
                 let utf8 = std::str::from_utf8(b).is_ok();
                 c.push_bytes(b, utf8)
             }
-            (Column::Text(_), Cell::Int(n)) => panic!("count {n} in a text column"),
+            (Column::Text(_), Cell::Int(n) | Cell::Tenths(n)) => {
+                panic!("number {n} in a text column")
+            }
             (Column::Text(c), Cell::Null) => c.push_null(),
-            (Column::Count(c), Cell::Int(n)) => {
+            (Column::Count(c), Cell::Int(n) | Cell::Tenths(n)) => {
                 c.values.push(n);
                 c.valid.push(true);
             }

@@ -621,6 +621,7 @@ pub(crate) fn write_row<'a>(cells: impl IntoIterator<Item = Cell<'a>>, out: &mut
             Cell::Bytes(b) => write_field(b, out),
             Cell::Int(n @ 0..10) => out.push(b'0' + n as u8),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+            Cell::Tenths(n) => super::write_tenths(n, out),
             Cell::Null => {}
         }
         out.push(b',');

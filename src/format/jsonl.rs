@@ -343,6 +343,7 @@ pub(crate) fn write_row<'a>(
             Cell::Bytes(b) => write_string(&String::from_utf8_lossy(b), out),
             Cell::Int(n @ 0..10) => out.push(b'0' + n as u8),
             Cell::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+            Cell::Tenths(n) => super::write_tenths(n, out),
             Cell::Null => out.extend_from_slice(b"null"),
         }
     }

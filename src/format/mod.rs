@@ -764,8 +764,18 @@ pub enum Cell<'a> {
     Bytes(&'a [u8]),
     /// A count.
     Int(u64),
+    /// A number of tenths, written as a decimal with one digit after the point (`72`: `7.2`).
+    Tenths(u64),
     /// No value: an empty field in CSV, `null` in JSON.
     Null,
+}
+
+/// Writes `tenths` as a decimal with one digit after the point (`72`: `7.2`, `0`: `0.0`), as
+/// CSV and JSON write a [`Cell::Tenths`].
+fn write_tenths(tenths: u64, out: &mut Vec<u8>) {
+    out.extend_from_slice(itoa::Buffer::new().format(tenths / 10).as_bytes());
+    out.push(b'.');
+    out.push(b'0' + (tenths % 10) as u8);
 }
 
 /// Quotes a name or value taken from the input for a message: printable ASCII as it is,

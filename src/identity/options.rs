@@ -49,7 +49,15 @@ pub fn of(settings: &Settings) -> Options {
             ("unique", json!(verify.unique)),
             ("max_recursions", json!(verify.max_recursions)),
         ],
-        Job::Rate(rate) => vec![("max_recursions", json!(rate.max_recursions))],
+        // The scale is named only when it is not the default, so that a run of HoDoKu's scale
+        // keeps the identity it had before there was a choice.
+        Job::Rate(rate) => {
+            let mut options = vec![("max_recursions", json!(rate.max_recursions))];
+            if rate.scale != crate::pipeline::Scale::Hodoku {
+                options.push(("scale", json!(rate.scale.name())));
+            }
+            options
+        }
         Job::Canon(canon) => vec![
             ("dedupe", json!(canon.dedupe.is_some())),
             ("max_classes", json!(canon.dedupe.map(|d| d.max_classes))),

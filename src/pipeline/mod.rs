@@ -65,7 +65,7 @@ pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
     AugmentOptions, CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions,
-    Job, MAX_THREADS, RatingOptions, Settings, VerifyOptions,
+    Job, MAX_THREADS, RatingOptions, Scale, Settings, VerifyOptions,
 };
 pub use verify::Original;
 
@@ -185,6 +185,7 @@ fn typed_columns(settings: &Settings, shape: &Shape) -> Vec<(String, ColumnKind)
             fixed.extend(shape.original.columns().iter().map(|name| text(name)));
             fixed
         }
+        Job::Rate(options) if options.scale == Scale::Se => table(rate::SE_COLUMNS, rate::SE_KINDS),
         Job::Rate(_) => table(rate::COLUMNS, rate::KINDS),
         Job::Canon(_) => table(canon::COLUMNS, canon::KINDS),
         Job::Augment(_) => table(augment::COLUMNS, augment::KINDS),

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::error::{RunError, SolverBug};
 use super::feed::Item;
-use super::settings::{Job, Settings};
+use super::settings::{Job, Scale, Settings};
 use super::{augment, canon, rate, solve, verify};
 use crate::format::{self, Cell, Record, RowWriter, Rows};
 use crate::layout::Layout;
@@ -276,11 +276,14 @@ impl Work {
             }
             Job::Rate(options) => rate::handle(record, options, &self.settings.layout).map(|row| {
                 let (mut text, mut techniques) = ([0; crate::grid::CELLS], String::new());
-                self.write_row(
-                    item,
-                    row.cells(record.line, &mut text, &mut techniques),
-                    out,
-                );
+                match options.scale {
+                    Scale::Hodoku => self.write_row(
+                        item,
+                        row.cells(record.line, &mut text, &mut techniques),
+                        out,
+                    ),
+                    Scale::Se => self.write_row(item, row.se_cells(record.line, &mut text), out),
+                }
                 if let Some(dataset) = dataset {
                     dataset.add_rated(&row.summary_row());
                     self.count_form(record, row.puzzle, dataset, canonicaliser);

@@ -6,15 +6,19 @@
 //!
 //! Only puzzles with one solution are rated, as HoDoKu does: the rating of a puzzle with
 //! several would depend on which solution its brute-force steps follow.
+//!
+//! With [`Scale::Se`] the rating is Sudoku Explainer's ([`crate::rate::se`]), written in the
+//! columns [`SE_COLUMNS`], its steps checked against the same solution.
 
 use std::cell::RefCell;
 
 use super::error::SolverBug;
-use super::settings::RatingOptions;
+use super::settings::{RatingOptions, Scale};
 use crate::format::columns::ColumnKind;
 use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
+use crate::rate::se::{SeRater, SeTechnique, tenths};
 use crate::rate::{Family, RateOptions, Rater};
 use crate::row::{RateStatus, Status as _};
 use crate::solver::{self, Algorithm, SolveOptions, Status};
@@ -66,6 +70,51 @@ pub(crate) const KINDS: &[ColumnKind] = &{
     kinds
 };
 
+/// The columns of a rate row on Sudoku Explainer's scale (`rate --scale se`).
+pub(crate) const SE_COLUMNS: &[&str] = &[
+    "line",
+    "puzzle",
+    "status",
+    "er",
+    "ep",
+    "ed",
+    "er_at_least",
+    "hardest",
+    "steps",
+    "error",
+];
+
+/// The type of each of [`SE_COLUMNS`].
+pub(crate) const SE_KINDS: &[ColumnKind] = &[
+    ColumnKind::Count,
+    ColumnKind::Text,
+    ColumnKind::Text,
+    ColumnKind::Tenths,
+    ColumnKind::Tenths,
+    ColumnKind::Tenths,
+    ColumnKind::Tenths,
+    ColumnKind::Text,
+    ColumnKind::Count,
+    ColumnKind::Text,
+];
+
+/// Sudoku Explainer's rating of one puzzle, in tenths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SeRated {
+    /// ER; `None` when the path needs a technique the rater does not have yet.
+    pub er: Option<u64>,
+    /// EP, when known.
+    pub ep: Option<u64>,
+    /// ED, when known.
+    pub ed: Option<u64>,
+    /// The least ER can be: ER itself when known.
+    pub er_at_least: u64,
+    /// The technique of the hardest step taken.
+    pub hardest: Option<SeTechnique>,
+    /// The steps taken.
+    pub steps: u64,
+}
+
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RateRow {
@@ -74,6 +123,8 @@ pub(crate) struct RateRow {
     pub puzzle: Option<Grid>,
     /// The rating, for a puzzle with one solution.
     pub rated: Option<Rated>,
+    /// Sudoku Explainer's rating, for a puzzle with one solution (`--scale se`).
+    pub se: Option<SeRated>,
     /// Why the record has no rating.
     pub error: Option<String>,
 }
@@ -84,6 +135,7 @@ impl RateRow {
             status,
             puzzle,
             rated: None,
+            se: None,
             error: Some(error.to_string()),
         }
     }
@@ -137,12 +189,71 @@ impl RateRow {
         cells[WIDTH - 1] = self.error.as_deref().map_or(Cell::Null, Cell::Text);
         cells
     }
+
+    /// The row's cells in [`SE_COLUMNS`] order; `text` holds the puzzle written out.
+    pub fn se_cells<'a>(&'a self, line: u64, text: &'a mut [u8; CELLS]) -> [Cell<'a>; 10] {
+        let mut cells = [Cell::Null; 10];
+        cells[0] = Cell::Int(line);
+        if let Some(grid) = &self.puzzle {
+            grid.write_line(text);
+            cells[1] = Cell::Plain(text);
+        }
+        cells[2] = Cell::Plain(self.status.name().as_bytes());
+        if let Some(se) = &self.se {
+            let tenths = |t: Option<u64>| t.map_or(Cell::Null, Cell::Tenths);
+            cells[3] = tenths(se.er);
+            cells[4] = tenths(se.ep);
+            cells[5] = tenths(se.ed);
+            cells[6] = Cell::Tenths(se.er_at_least);
+            cells[7] = se.hardest.map_or(Cell::Null, |t| Cell::Text(t.name()));
+            cells[8] = Cell::Int(se.steps);
+        }
+        cells[9] = self.error.as_deref().map_or(Cell::Null, Cell::Text);
+        cells
+    }
 }
 
 thread_local! {
     /// The rater of each worker thread, kept from record to record (its scratch memory is
     /// reused), rebuilt when a record's layout differs from the one it was built for.
     static RATER: RefCell<Option<Rater>> = const { RefCell::new(None) };
+    /// The Sudoku Explainer rater of each worker thread.
+    static SE_RATER: RefCell<Option<SeRater>> = const { RefCell::new(None) };
+}
+
+/// Rates a puzzle with one solution on Sudoku Explainer's scale. A path that needs a technique
+/// the rater does not have yet is a `rated` row without ER, with the least ER can be
+/// (`er_at_least`), ED and EP when the path got that far, and the steps taken so far.
+fn rate_se(
+    puzzle: Grid,
+    layout: &Layout,
+    solution: &Grid,
+    bug: impl Fn(String) -> SolverBug,
+) -> Result<RateRow, SolverBug> {
+    let rating = SE_RATER.with_borrow_mut(|rater| {
+        rater
+            .get_or_insert_with(SeRater::new)
+            .rate(&puzzle, layout, Some(solution), false)
+    });
+    let rating = match rating {
+        Ok(rating) => rating,
+        Err(e) => return Err(bug(format!("Sudoku Explainer rater: {e}"))),
+    };
+    let tenths = |d: f64| u64::from(tenths(d));
+    Ok(RateRow {
+        status: RateStatus::Rated,
+        puzzle: Some(puzzle),
+        rated: None,
+        se: Some(SeRated {
+            er: rating.er.map(tenths),
+            ep: rating.ep.map(tenths),
+            ed: rating.ed.map(tenths),
+            er_at_least: tenths(rating.er_at_least),
+            hardest: rating.hardest,
+            steps: u64::from(rating.steps),
+        }),
+        error: None,
+    })
 }
 
 /// Reads, checks and rates one record.
@@ -169,6 +280,10 @@ pub(crate) fn handle(
         Err(e) => return Ok(RateRow::unrated(Invalid, Some(puzzle), e)),
     };
     let layout = layout.as_ref();
+    if options.scale == Scale::Se && !layout.is_standard() {
+        let not_standard = crate::rate::se::SeError::NotStandard;
+        return Ok(RateRow::unrated(Invalid, Some(puzzle), not_standard));
+    }
     let search = SolveOptions {
         algorithm: Algorithm::default(),
         max_solutions: 2,
@@ -212,6 +327,9 @@ pub(crate) fn handle(
         }
         (status, _) => return Err(bug(format!("the uniqueness search ended {status}"))),
     };
+    if options.scale == Scale::Se {
+        return rate_se(puzzle, layout, &solution, bug);
+    }
     let rate_options = RateOptions {
         unique: true,
         solution: Some(solution),
@@ -235,6 +353,7 @@ pub(crate) fn handle(
         status: RateStatus::Rated,
         puzzle: Some(puzzle),
         rated: Some(Rated::from(&rating)),
+        se: None,
         error: None,
     })
 }
@@ -258,6 +377,7 @@ mod tests {
         };
         let options = RatingOptions {
             max_recursions: 1_000_000,
+            scale: Scale::Hodoku,
         };
         handle(&record, &options, &Layout::standard()).unwrap()
     }

@@ -54,6 +54,42 @@ pub struct RatingOptions {
     /// The recursion budget of the search that tells a puzzle with one solution (rated) from
     /// one with several (not rated).
     pub max_recursions: u64,
+    /// Whose scale: HoDoKu's levels and scores, or Sudoku Explainer's ER, EP and ED.
+    pub scale: Scale,
+}
+
+/// The difficulty scale `rate` writes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Scale {
+    /// HoDoKu's levels and scores ([`crate::rate`]).
+    #[default]
+    Hodoku,
+    /// Sudoku Explainer's ER, EP and ED ([`crate::rate::se`]).
+    Se,
+}
+
+impl Scale {
+    /// Every scale, by its name.
+    pub const ALL: [Scale; 2] = [Scale::Hodoku, Scale::Se];
+
+    /// The name `--scale` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Hodoku => "hodoku",
+            Scale::Se => "se",
+        }
+    }
+}
+
+impl std::str::FromStr for Scale {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Scale, String> {
+        Scale::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| format!("unknown scale '{name}': hodoku or se"))
+    }
 }
 
 /// How many records a chunk holds at most, by count and by bytes of record text.

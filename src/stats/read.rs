@@ -69,6 +69,15 @@ pub enum ReadError {
         /// What it has instead, in words.
         what: String,
     },
+    /// The output of `rate --scale se`, which no summary reads yet.
+    #[error(
+        "{}: these are Sudoku Explainer ratings (rate --scale se): stats does not summarise them yet; load the rows in pandas, DuckDB or polars (docs/guide.md, Loading results)",
+        path.display()
+    )]
+    SeRatings {
+        /// The input.
+        path: PathBuf,
+    },
     /// A record is malformed: not CSV or JSON, or fields in the wrong number.
     #[error("{}:{line}: {message}", path.display())]
     Syntax {
@@ -305,6 +314,11 @@ pub(super) fn read_opened(
                 .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
         };
         // The output of `rate` is told by its columns: those a reader finds.
+        if open(&columns_options(&super::rating::SE_COLUMNS)).is_ok() {
+            return Err(ReadError::SeRatings {
+                path: path.to_path_buf(),
+            });
+        }
         let rating = open(&rating_options(by)).is_ok();
         read_rows(open, path, by, rating, canonical, each)?;
         return Ok((Content::Parquet, None));
@@ -325,6 +339,11 @@ pub(super) fn read_opened(
         InputFormat::Csv
     };
     if !opened.head.is_empty() {
+        if super::rating::is_se_output(&opened.head, format) {
+            return Err(ReadError::SeRatings {
+                path: path.to_path_buf(),
+            });
+        }
         let rating = super::rating::is_rate_output(&opened.head, format);
         let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
         read_rows(open, path, by, rating, canonical, each)?;
@@ -389,6 +408,18 @@ fn form_of(
 /// The columns read when the input has them, in this order: where each record is, for the
 /// list of the hardest, and the solution count, for the checks of [`plausible`].
 const OPTIONAL: [&str; 5] = ["line", "file", "puzzle", "regions", "solutions"];
+
+/// The options that read these columns (and no puzzle).
+fn columns_options(columns: &[&str]) -> ReadOptions {
+    ReadOptions {
+        wanted: Wanted::Columns,
+        columns: Columns {
+            keep: columns.iter().map(|c| c.to_string()).collect(),
+            ..Columns::default()
+        },
+        ..ReadOptions::default()
+    }
+}
 
 /// The options that read the rows of `rate` output ([`super::rating::COLUMNS`] and the
 /// grouping column).

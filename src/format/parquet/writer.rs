@@ -161,8 +161,9 @@ impl ColumnPolicy {
                 compression,
                 statistics: true,
             },
+            // Ratings: few distinct values, a dictionary's.
             // Statuses, messages, file names, layouts, kept values: few distinct values.
-            (_, ColumnKind::Text) => ColumnPolicy {
+            (_, ColumnKind::Text | ColumnKind::Tenths) => ColumnPolicy {
                 plain: None,
                 compression,
                 statistics: true,
@@ -327,7 +328,28 @@ fn encode(
                 }
             }
         }
-        _ => unreachable!("columns are text or counts"),
+        ColumnWriter::DoubleColumnWriter(out) => {
+            let mut values = Vec::with_capacity(2 * WRITE_BATCH);
+            let parts = task.parts.len();
+            for (index, part) in task.parts.iter_mut().enumerate() {
+                let Column::Count(tenths) = part else {
+                    unreachable!("the parts of a column are of one kind");
+                };
+                values.extend(
+                    (0..tenths.valid.len())
+                        .filter(|&i| tenths.valid[i])
+                        .map(|i| tenths.values[i] as f64 / 10.0),
+                );
+                extend_levels(&tenths.valid, &mut levels);
+                part.clear();
+                if levels.len() >= WRITE_BATCH || index + 1 == parts {
+                    out.write_batch(&values, Some(&levels), None)?;
+                    values.clear();
+                    levels.clear();
+                }
+            }
+        }
+        _ => unreachable!("columns are text, counts or tenths"),
     }
     let close = writer.close()?;
     Ok((Bytes::from(pages.into_inner()?), close))
@@ -542,26 +564,27 @@ fn encoding_error(e: parquet::errors::ParquetError) -> io::Error {
     }
 }
 
-/// The schema of the rows: every column optional, counts as unsigned 64-bit integers, text as
-/// UTF-8 strings.
+/// The schema of the rows: every column optional, counts as unsigned 64-bit integers, tenths
+/// as doubles, text as UTF-8 strings.
 fn schema(columns: &[String], kinds: &[ColumnKind]) -> io::Result<Type> {
     let fields = columns
         .iter()
         .zip(kinds)
         .map(|(name, kind)| {
             let (physical, logical) = match kind {
-                ColumnKind::Text => (PhysicalType::BYTE_ARRAY, LogicalType::String),
+                ColumnKind::Text => (PhysicalType::BYTE_ARRAY, Some(LogicalType::String)),
                 ColumnKind::Count => (
                     PhysicalType::INT64,
-                    LogicalType::Integer(IntType {
+                    Some(LogicalType::Integer(IntType {
                         bit_width: 64,
                         is_signed: false,
-                    }),
+                    })),
                 ),
+                ColumnKind::Tenths => (PhysicalType::DOUBLE, None),
             };
             Type::primitive_type_builder(name, physical)
                 .with_repetition(Repetition::OPTIONAL)
-                .with_logical_type(Some(logical))
+                .with_logical_type(logical)
                 .build()
                 .map(Arc::new)
         })

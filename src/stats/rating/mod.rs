@@ -45,7 +45,8 @@ use crate::row::{RateStatus, Tally};
 
 pub use doc::Doc;
 pub use row::{
-    COLUMNS, Rated, RatedRow, RatingProblem, is_rate_output, parse_techniques, techniques_field,
+    COLUMNS, Rated, RatedRow, RatingProblem, SE_COLUMNS, is_rate_output, is_se_output,
+    parse_techniques, techniques_field,
 };
 
 /// How often a technique was used: by how many puzzles, in how many steps.

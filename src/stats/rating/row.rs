@@ -285,7 +285,19 @@ pub fn parse_techniques(field: &[u8]) -> Result<[u32; Technique::COUNT], RatingP
 /// Whether the first line of a results input is that of `rate` output: a CSV header, or a
 /// first JSON-lines row, with the `level`, `score` and `techniques` columns.
 pub fn is_rate_output(head: &[u8], format: InputFormat) -> bool {
-    let wanted = ["level", "score", "techniques"];
+    has_columns(head, format, &["level", "score", "techniques"])
+}
+
+/// The columns that tell the output of `rate --scale se` (Sudoku Explainer's ratings).
+pub const SE_COLUMNS: [&str; 2] = ["er", "er_at_least"];
+
+/// Whether the first line of a results input is that of `rate --scale se` output.
+pub fn is_se_output(head: &[u8], format: InputFormat) -> bool {
+    has_columns(head, format, &SE_COLUMNS)
+}
+
+/// Whether a CSV header, or a first JSON-lines row, has every column of `wanted`.
+fn has_columns(head: &[u8], format: InputFormat, wanted: &[&str]) -> bool {
     match format {
         InputFormat::Jsonl => serde_json::from_slice::<serde_json::Value>(head)
             .is_ok_and(|row| wanted.iter().all(|name| row.get(name).is_some())),

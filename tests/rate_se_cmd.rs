@@ -1,0 +1,189 @@
+//! `rate --scale se`, end to end: Sudoku Explainer's ER, EP and ED against SE's own ratings of
+//! the committed samples (read as they are, SE's columns kept beside ours), the same bytes for
+//! every thread count and output format, and the refusals (a summary, shards, jigsaws, `stats`).
+
+use std::path::Path;
+
+use crate::workdir::{Run, Workdir, csv_header, csv_rows, puzzles};
+
+/// A committed sample of SE's ratings (`puzzle,er,ep,ed`, as SE 1.2.1.3 printed them).
+fn se_sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/se")
+        .join(format!("{name}.se.csv"))
+        .display()
+        .to_string()
+}
+
+fn ok(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(0), "{what}: {}", run.stderr);
+}
+
+/// Every sample, rated with SE's own columns kept: where our path is complete, ER, EP and ED
+/// are SE's, to the tenth; where it stops (a chain is needed), ER is empty and `er_at_least`
+/// is at most SE's ER. The easy samples are rated completely.
+#[test]
+fn ratings_equal_sudoku_explainer_on_its_own_committed_ratings() {
+    let dir = Workdir::new();
+    for (name, all_complete) in [
+        ("qq_simple", true),
+        ("qq_easy", true),
+        ("qq_intermediate", true),
+        ("qq_expert", false),
+        ("17_clue", false),
+        ("magictour", false),
+    ] {
+        let run = dir.run(&[
+            "rate",
+            "--scale",
+            "se",
+            "-q",
+            &se_sample(name),
+            "--keep-columns",
+            "er=se_er,ep=se_ep,ed=se_ed",
+        ]);
+        ok(&run, name);
+        let rows = csv_rows(&run.stdout);
+        assert!(rows.len() >= 150, "{name}: {} rows", rows.len());
+        let mut complete = 0;
+        for row in &rows {
+            assert_eq!(row["status"], "rated", "{name}: {row:?}");
+            let tenths = |column: &str| -> u32 {
+                let value = row[column].replace('.', "");
+                value
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{column} of {row:?}"))
+            };
+            if row["er"].is_empty() {
+                assert!(!all_complete, "{name}: no ER for {row:?}");
+                assert!(tenths("er_at_least") >= 65, "{row:?}");
+                assert!(tenths("er_at_least") <= tenths("se_er"), "{row:?}");
+            } else {
+                complete += 1;
+                assert_eq!(row["er"], row["se_er"], "{name}: {row:?}");
+                assert_eq!(row["er"], row["er_at_least"], "{name}: {row:?}");
+            }
+            // ED and EP, when the path got that far, are SE's.
+            for (ours, theirs) in [("ep", "se_ep"), ("ed", "se_ed")] {
+                if !row[ours].is_empty() {
+                    assert_eq!(row[ours], row[theirs], "{name}: {row:?}");
+                }
+            }
+            assert!(!row["hardest"].is_empty(), "{row:?}");
+            assert!(row["error"].is_empty(), "{row:?}");
+        }
+        assert!(complete > 0, "{name}: no complete rating");
+    }
+}
+
+/// One thread or two, CSV or JSON lines or Parquet: the same ratings, in input order.
+#[test]
+fn the_same_ratings_for_every_thread_count_and_format() {
+    let dir = Workdir::new();
+    let input = se_sample("17_clue");
+    let one = dir.run(&["rate", "--scale", "se", "-q", &input, "--threads", "1"]);
+    ok(&one, "one thread");
+    let two = dir.run(&["rate", "--scale", "se", "-q", &input, "--threads", "2"]);
+    ok(&two, "two threads");
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(
+        csv_header(&one.stdout),
+        [
+            "line",
+            "puzzle",
+            "status",
+            "er",
+            "ep",
+            "ed",
+            "er_at_least",
+            "hardest",
+            "steps",
+            "error"
+        ]
+    );
+    let jsonl = dir.run(&[
+        "rate",
+        "--scale",
+        "se",
+        "-q",
+        &input,
+        "--output-format",
+        "jsonl",
+    ]);
+    ok(&jsonl, "jsonl");
+    for (line, row) in jsonl.stdout.lines().zip(csv_rows(&one.stdout)) {
+        let json: serde_json::Value = serde_json::from_str(line).unwrap();
+        for column in ["er", "ep", "ed", "er_at_least"] {
+            match row[column].as_str() {
+                "" => assert!(json[column].is_null(), "{line}"),
+                text => assert_eq!(json[column].as_f64(), text.parse().ok(), "{line}"),
+            }
+        }
+        assert_eq!(json["steps"].to_string(), row["steps"]);
+    }
+    let parquet = dir.run(&["rate", "--scale", "se", "-q", &input, "-o", "se.parquet"]);
+    ok(&parquet, "parquet");
+    let bytes = std::fs::read(dir.path("se.parquet")).unwrap();
+    assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+}
+
+/// Options that make a summary are refused before any row (exit 2), naming the option; so is
+/// `stats` over SE rows, in every format; a jigsaw record is an `invalid` row.
+#[test]
+fn what_se_ratings_do_not_do_yet_is_refused_with_the_reason() {
+    let dir = Workdir::new();
+    let text = puzzles("puzzles2_17_clue.txt.gz", 3).join("\n");
+    dir.write("in.txt", &text);
+    for (extra, option) in [
+        (&["--summary", "s.json"][..], "--summary"),
+        (&["--summary", "s.json", "--canonical"][..], "--summary"),
+        (&["--shard", "0/2", "-o", "part.csv"][..], "--shard"),
+    ] {
+        let mut args = vec!["rate", "--scale", "se", "in.txt"];
+        args.extend_from_slice(extra);
+        let run = dir.run(&args);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "--scale se writes rows only: {option} makes a summary"
+            )),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty());
+    }
+    for out in ["se.csv", "se.jsonl", "se.parquet"] {
+        ok(
+            &dir.run(&["rate", "--scale", "se", "-q", "in.txt", "-o", out]),
+            out,
+        );
+        let run = dir.run(&["stats", out]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "{out}: these are Sudoku Explainer ratings (rate --scale se): stats does not \
+                 summarise them yet"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let jigsaw = "123456789".repeat(9);
+    let run = dir.run(&[
+        "rate",
+        "--scale",
+        "se",
+        "-q",
+        "in.txt",
+        "--regions",
+        &jigsaw,
+    ]);
+    ok(&run, "jigsaw");
+    for row in csv_rows(&run.stdout) {
+        assert_eq!(row["status"], "invalid", "{row:?}");
+        assert_eq!(
+            row["error"], "Sudoku Explainer rates standard 3x3-box puzzles only",
+            "{row:?}"
+        );
+    }
+}
