@@ -293,7 +293,8 @@ struct OutputArgs {
     #[arg(long, requires = "output", help_heading = "Run")]
     resume: bool,
 
-    /// Seconds between two checkpoints of a run to OUT; 0: after every chunk of rows.
+    /// Seconds between two checkpoints of a run to OUT, kept within a chunk too; 0: as often
+    /// as rows are written.
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = config::seconds,
           help_heading = "Run")]
     checkpoint_every: Duration,
@@ -524,6 +525,12 @@ struct StatsArgs {
     /// summaries made with solve --canonical); exact, and merged across inputs.
     #[arg(long)]
     canonical: bool,
+
+    /// --canonical: the most distinct puzzles to count (each takes 20 to 60 bytes of memory);
+    /// one more ends the run with an error.
+    #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "canonical",
+          default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
+    max_classes: u64,
 }
 
 #[derive(Debug, Args)]
@@ -936,7 +943,10 @@ impl Cli {
                 csv: args.csv,
                 detail: args.detail,
                 html: args.html,
-                canonical: args.canonical,
+                canonical: match args.canonical {
+                    true => Some(config::positive("--max-classes", args.max_classes)?),
+                    false => None,
+                },
             })),
         }
     }

@@ -309,3 +309,36 @@ fn canonical_counting_past_max_classes_is_refused_naming_the_bound() {
     ]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
+
+/// `stats --canonical` counts distinct puzzles of results files (and of summaries) up to
+/// `--max-classes`: one more is refused naming the file and line, exit 2; at the bound every
+/// one is counted.
+#[test]
+fn stats_counting_forms_past_max_classes_is_refused_naming_file_and_line() {
+    let dir = Workdir::new();
+    dir.write("in.txt", distinct_puzzles(400));
+    let run = dir.run(&["solve", "-q", "in.txt", "-o", "out.csv"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = dir.run(&["stats", "out.csv", "--canonical", "--max-classes", "300"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "sudoku-bulk: error: out.csv:302: more than 300 distinct puzzles (canonical forms) to \
+         count; raise --max-classes (each takes 20 to 60 bytes of memory)\n"
+    );
+    assert!(run.stdout.is_empty());
+    let run = dir.run(&[
+        "stats",
+        "out.csv",
+        "--canonical",
+        "--max-classes",
+        "400",
+        "--json",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(summary["canonical"]["distinct"], 400);
+    // The bound goes with --canonical.
+    let run = dir.run(&["stats", "out.csv", "--max-classes", "5"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}

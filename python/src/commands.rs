@@ -15,7 +15,7 @@ use sudoku_bulk::generate::{
 };
 use sudoku_bulk::pipeline::{CanonOptions, DedupeOptions, Job, RatingOptions, RecordSource};
 
-use crate::arguments::{count, flag, layout_of, records, regions_of, settings, text, threads_of};
+use crate::arguments::{count, flag, layout_of, records, settings, text, threads_of};
 use crate::errors::type_name;
 use crate::puzzles::texts;
 use crate::rows::{Gathered, table};
@@ -65,15 +65,7 @@ pub(crate) fn rate<'py>(
         max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
         scale: sudoku_bulk::pipeline::Scale::Hodoku,
     });
-    let threads = threads_of(threads)?;
-    let puzzles = texts(py, puzzles, "puzzles")?;
-    let (layout, own) = regions_of(py, regions, puzzles.len())?;
-    let records = records(puzzles, None, own);
-    table(
-        py,
-        RecordSource::Records(records),
-        settings(job, layout, threads),
-    )
+    crate::rows_of_puzzles(py, job, puzzles, regions, threads)
 }
 
 /// The canonical (minlex) form of puzzles held in memory, as `sudoku-bulk canon` writes it.

@@ -116,6 +116,18 @@ fn solve<'py>(
         max_recursions,
         seed,
     )?);
+    rows_of_puzzles(py, job, puzzles, regions, threads)
+}
+
+/// The rows of `job` over puzzles held in memory (`solve`, `rate`), each on the layout
+/// `regions` gives, on `threads` worker threads.
+pub(crate) fn rows_of_puzzles<'py>(
+    py: Python<'py>,
+    job: Job,
+    puzzles: &Bound<'py, PyAny>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;
     let (layout, own) = regions_of(py, regions, puzzles.len())?;

@@ -198,7 +198,8 @@ impl Session<'_> {
     fn summary_before(&self) -> Result<Option<stats::Summary>, CommandError> {
         Ok(match self.output.partial_paths() {
             Some(paths) if !self.run.summaries.is_empty() && self.done.records() > 0 => {
-                let canonical = self.run.pipeline.canonical;
+                // The bound was kept while those rows were written.
+                let canonical = self.run.pipeline.canonical.then_some(u64::MAX);
                 let read =
                     stats::grouping::summarise(&[&paths.partial], None, usize::MAX, canonical)?;
                 Some(read.summary)

@@ -207,8 +207,8 @@ pub struct StatsRun {
     pub detail: bool,
     /// Where to write the HTML report.
     pub html: Option<PathBuf>,
-    /// Also count the distinct canonical forms of the puzzles.
-    pub canonical: bool,
+    /// Also count the distinct canonical forms of the puzzles, at most this many.
+    pub canonical: Option<u64>,
 }
 
 /// The settings of a `solve`, `verify` or `rate` run.

@@ -570,11 +570,10 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
     }
 
-    #[test]
-    fn progress_moves_within_a_chunk() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("in.txt");
-        // One chunk: a batch of quick puzzles, then a long search (about a second).
+    /// An input of one chunk in `dir`: a batch of quick puzzles, then a long search (about a
+    /// second with the naive algorithm), and the settings that solve it so.
+    fn one_slow_chunk(dir: &std::path::Path) -> (std::path::PathBuf, Settings) {
+        let path = dir.join("in.txt");
         let text = format!(
             "{}{ENDLESS_FOR_NAIVE}\n",
             format!("{PUZZLE}\n").repeat(BATCH)
@@ -586,11 +585,18 @@ mod tests {
             max_recursions: 20_000_000,
             ..crate::solver::SolveOptions::default()
         });
+        (path, s)
+    }
+
+    #[test]
+    fn progress_moves_within_a_chunk() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, s) = one_slow_chunk(dir.path());
         let mut events = Seen::default();
         let mut out = Vec::new();
         let flag = AtomicBool::new(false);
         let outcome = run(
-            &[Input::file(path)],
+            &[Input::file(path.clone())],
             &s,
             &mut out,
             "out",
@@ -609,7 +615,8 @@ mod tests {
         assert!(!within.is_empty(), "{:?}", events.reports);
         // The whole file is read with its first record: the bytes of the records handled are
         // placed within the chunk, 64 of its 65 records.
-        let expected = text.len() as u64 * BATCH as u64 / (BATCH as u64 + 1);
+        let size = std::fs::metadata(&path).unwrap().len();
+        let expected = size * BATCH as u64 / (BATCH as u64 + 1);
         assert!(
             within.iter().all(|(_, bytes)| *bytes == expected),
             "{within:?}"
@@ -644,19 +651,7 @@ mod tests {
     #[test]
     fn a_slow_chunk_is_checkpointed_as_its_batches_are_done_not_only_when_it_ends() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("in.txt");
-        // One chunk: a batch of quick puzzles, then a long search (about a second).
-        let text = format!(
-            "{}{ENDLESS_FOR_NAIVE}\n",
-            format!("{PUZZLE}\n").repeat(BATCH)
-        );
-        std::fs::write(&path, &text).unwrap();
-        let mut s = settings(2, ChunkSize::default());
-        s.job = Job::Solve(crate::solver::SolveOptions {
-            algorithm: crate::solver::Algorithm::Naive,
-            max_recursions: 20_000_000,
-            ..crate::solver::SolveOptions::default()
-        });
+        let (path, s) = one_slow_chunk(dir.path());
         let inputs = [Input::file(path)];
         let flag = AtomicBool::new(false);
         let mut events = Checkpointing::default();

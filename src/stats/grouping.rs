@@ -127,7 +127,7 @@ pub fn summarise<P: AsRef<Path>>(
     paths: &[P],
     grouping: Option<&Grouping>,
     max_groups: usize,
-    canonical: bool,
+    canonical: Option<u64>,
 ) -> Result<Summarised, ReadError> {
     let read_all = |paths: &[P], filing| read_all(paths, filing, max_groups, canonical);
     let once = |filing| read_all(paths, filing).map(|reading| reading.done);
@@ -216,7 +216,7 @@ pub(super) fn summarise_opened(
         Some(Grouping::Input) => Filing::Input,
         Some(Grouping::Column { name, .. }) => Filing::Values(name.clone(), None),
     };
-    let mut pass = Pass::new(filing, usize::MAX, false);
+    let mut pass = Pass::new(filing, usize::MAX, None);
     pass.input(opened, path)?;
     Ok(pass.done.summary)
 }
@@ -310,7 +310,7 @@ fn read_all<P: AsRef<Path>>(
     paths: &[P],
     filing: Filing,
     max_groups: usize,
-    canonical: bool,
+    canonical: Option<u64>,
 ) -> Result<Reading, ReadError> {
     let mut pass = Pass::new(filing, max_groups, canonical);
     for path in paths {
@@ -327,25 +327,42 @@ fn read_all<P: AsRef<Path>>(
     })
 }
 
+/// Refuses a count of distinct canonical forms past `max` (`stats --canonical --max-classes`).
+fn too_many_forms(
+    summary: &Summary,
+    max: Option<u64>,
+    path: &Path,
+    line: Option<u64>,
+) -> Result<(), ReadError> {
+    match (summary.canonical(), max) {
+        (Some(forms), Some(max)) if forms.distinct() > max => Err(ReadError::TooManyForms {
+            path: path.to_path_buf(),
+            line,
+            max,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// One reading of the inputs.
 struct Pass {
     filing: Filing,
     done: Summarised,
     /// The most groups allowed.
     max_groups: usize,
-    /// Whether canonical forms are counted.
-    canonical: bool,
+    /// Whether canonical forms are counted, and the most distinct forms allowed.
+    canonical: Option<u64>,
 }
 
 impl Pass {
-    fn new(filing: Filing, max_groups: usize, canonical: bool) -> Self {
+    fn new(filing: Filing, max_groups: usize, canonical: Option<u64>) -> Self {
         let summary = match &filing {
             Filing::Whole => Summary::new(),
             Filing::Input => Summary::grouped_by(INPUT),
             Filing::Values(name, _) => Summary::grouped_by(name.clone()),
             Filing::Bins(name, bins) => Summary::binned_by(name.clone(), bins.clone()),
         };
-        let summary = if canonical {
+        let summary = if canonical.is_some() {
             summary.counting_forms()
         } else {
             summary
@@ -374,7 +391,8 @@ impl Pass {
             max_groups,
             canonical,
         } = self;
-        let canonical = *canonical;
+        let max_forms = *canonical;
+        let canonical = max_forms.is_some();
         let max_groups = *max_groups;
         let summary = &mut done.summary;
         let column = match filing {
@@ -393,6 +411,7 @@ impl Pass {
                 }
                 if let Some(digest) = form {
                     summary.add_form(digest);
+                    too_many_forms(summary, max_forms, path, Some(line))?;
                 }
                 match filing {
                     Filing::Whole => summary.add_result(row),
@@ -449,7 +468,10 @@ impl Pass {
 
     /// Adds a summary document, grouped as this reading groups.
     fn document(&mut self, saved: Saved, path: &Path) -> Result<(), ReadError> {
-        let found = match (self.canonical, saved.summary.canonical().is_some()) {
+        let found = match (
+            self.canonical.is_some(),
+            saved.summary.canonical().is_some(),
+        ) {
             (false, _) => saved.summary.without_forms(),
             (true, true) => saved.summary,
             (true, false) if saved.summary.records() == 0 => saved.summary.counting_forms(),
@@ -501,6 +523,7 @@ impl Pass {
             path: path.to_path_buf(),
             source,
         })?;
+        too_many_forms(summary, self.canonical, path, None)?;
         let grouped_by = summary.by().unwrap_or(INPUT).to_string();
         too_many_groups(
             summary,
@@ -592,12 +615,12 @@ mod tests {
             &[&path],
             Some(&column(BinChoice::Quantiles(7))),
             usize::MAX,
-            false,
+            None,
         )
         .unwrap();
         let bins = twice.summary.bins().expect("bins").clone();
         assert_eq!(bins.count(), 7);
-        let exact = summarise(&[&path], Some(&column(BinChoice::None)), usize::MAX, false).unwrap();
+        let exact = summarise(&[&path], Some(&column(BinChoice::None)), usize::MAX, None).unwrap();
         assert_eq!(exact.summary.groups().len(), 1501);
         let once = exact.summary.binned(bins).unwrap();
         assert_eq!(twice.summary, once);
@@ -607,7 +630,7 @@ mod tests {
             &[&path],
             Some(&column(BinChoice::Automatic)),
             usize::MAX,
-            false,
+            None,
         )
         .unwrap();
         assert_eq!(automatic.summary.bins().map(Bins::count), Some(AUTO_BINS));
@@ -629,7 +652,7 @@ mod tests {
             &[&path],
             Some(&column(BinChoice::Automatic)),
             usize::MAX,
-            false,
+            None,
         )
         .unwrap();
         assert_eq!(automatic.note, None);
@@ -639,7 +662,7 @@ mod tests {
             &[&path],
             Some(&column(BinChoice::Quantiles(3))),
             usize::MAX,
-            false,
+            None,
         )
         .unwrap();
         let groups = binned.summary.groups();
@@ -652,7 +675,7 @@ mod tests {
             "every row is counted once"
         );
         // The groups the numbers end in are held to --max-groups too.
-        let limited = |bins, max| summarise(&[&path], Some(&column(bins)), max, false);
+        let limited = |bins, max| summarise(&[&path], Some(&column(bins)), max, None);
         assert!(limited(BinChoice::Automatic, 13).is_ok());
         assert!(limited(BinChoice::Quantiles(3), groups.len()).is_ok());
         for (bins, max, made) in [

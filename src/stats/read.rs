@@ -114,6 +114,20 @@ pub enum ReadError {
         /// Why.
         source: super::Unmergeable,
     },
+    /// More distinct canonical forms than `--max-classes` allows.
+    #[error(
+        "{}{}: more than {max} distinct puzzles (canonical forms) to count; raise --max-classes (each takes 20 to 60 bytes of memory)",
+        path.display(),
+        line.map_or(String::new(), |l| format!(":{l}"))
+    )]
+    TooManyForms {
+        /// The input.
+        path: PathBuf,
+        /// 1-based line of the row that made one form too many (none for a summary document).
+        line: Option<u64>,
+        /// The most forms allowed.
+        max: u64,
+    },
     /// More groups than allowed.
     #[error(
         "{}{}: more than {max} distinct values of '{column}' to group by: group by a column with fewer values, or give --max-groups N to allow more (each group takes about half a kilobyte while read, and a few more while the report is written)",
@@ -239,7 +253,7 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P], by: Option<&str>) -> Result<Summa
         name: name.to_string(),
         bins: grouping::BinChoice::None,
     });
-    Ok(grouping::summarise(paths, grouping.as_ref(), usize::MAX, false)?.summary)
+    Ok(grouping::summarise(paths, grouping.as_ref(), usize::MAX, None)?.summary)
 }
 
 /// Summarises one input; `-` is stdin.

@@ -305,54 +305,50 @@ fn encode(
                 }
             }
         }
+        // Unsigned values in the signed physical type, bit for bit (the logical type says
+        // they are unsigned).
         ColumnWriter::Int64ColumnWriter(out) => {
-            let mut values = Vec::with_capacity(2 * WRITE_BATCH);
-            let parts = task.parts.len();
-            for (index, part) in task.parts.iter_mut().enumerate() {
-                let Column::Count(counts) = part else {
-                    unreachable!("the parts of a column are of one kind");
-                };
-                // Unsigned values in the signed physical type, bit for bit (the logical type
-                // says they are unsigned).
-                values.extend(
-                    (0..counts.valid.len())
-                        .filter(|&i| counts.valid[i])
-                        .map(|i| counts.values[i] as i64),
-                );
-                extend_levels(&counts.valid, &mut levels);
-                part.clear();
-                if levels.len() >= WRITE_BATCH || index + 1 == parts {
-                    out.write_batch(&values, Some(&levels), None)?;
-                    values.clear();
-                    levels.clear();
-                }
-            }
+            write_numbers(out, &mut task.parts, &mut levels, |n| n as i64)?
         }
         ColumnWriter::DoubleColumnWriter(out) => {
-            let mut values = Vec::with_capacity(2 * WRITE_BATCH);
-            let parts = task.parts.len();
-            for (index, part) in task.parts.iter_mut().enumerate() {
-                let Column::Count(tenths) = part else {
-                    unreachable!("the parts of a column are of one kind");
-                };
-                values.extend(
-                    (0..tenths.valid.len())
-                        .filter(|&i| tenths.valid[i])
-                        .map(|i| tenths.values[i] as f64 / 10.0),
-                );
-                extend_levels(&tenths.valid, &mut levels);
-                part.clear();
-                if levels.len() >= WRITE_BATCH || index + 1 == parts {
-                    out.write_batch(&values, Some(&levels), None)?;
-                    values.clear();
-                    levels.clear();
-                }
-            }
+            write_numbers(out, &mut task.parts, &mut levels, |tenths| {
+                tenths as f64 / 10.0
+            })?
         }
         _ => unreachable!("columns are text, counts or tenths"),
     }
     let close = writer.close()?;
     Ok((Bytes::from(pages.into_inner()?), close))
+}
+
+/// Writes the values of count columns (counts, or tenths) through `out`, each made by `value`,
+/// WRITE_BATCH rows or more at a time; the parts are emptied.
+fn write_numbers<T: parquet::data_type::DataType>(
+    out: &mut parquet::column::writer::ColumnWriterImpl<'_, T>,
+    parts: &mut [Column],
+    levels: &mut Vec<i16>,
+    value: impl Fn(u64) -> T::T,
+) -> parquet::errors::Result<()> {
+    let mut values = Vec::with_capacity(2 * WRITE_BATCH);
+    let count = parts.len();
+    for (index, part) in parts.iter_mut().enumerate() {
+        let Column::Count(numbers) = part else {
+            unreachable!("the parts of a column are of one kind");
+        };
+        values.extend(
+            (0..numbers.valid.len())
+                .filter(|&i| numbers.valid[i])
+                .map(|i| value(numbers.values[i])),
+        );
+        extend_levels(&numbers.valid, levels);
+        part.clear();
+        if levels.len() >= WRITE_BATCH || index + 1 == count {
+            out.write_batch(&values, Some(levels), None)?;
+            values.clear();
+            levels.clear();
+        }
+    }
+    Ok(())
 }
 
 /// Encodes a text column that has neither dictionary nor statistics (the grids) straight from
