@@ -263,6 +263,9 @@ pub enum Mode {
     Multiple,
     /// Dynamic forcing chains (8.5): double and contradiction chains, cell and region ones.
     Dynamic,
+    /// Dynamic forcing chains (+) (9.0): dynamic ones that also deduce with intersections,
+    /// hidden and naked pairs and X-Wings on the working grid when nothing else follows.
+    DynamicPlus,
 }
 
 impl Mode {
@@ -280,13 +283,19 @@ impl Mode {
             Mode::Nishio => 7.5,
             Mode::Multiple => 8.0,
             Mode::Dynamic => 8.5,
+            Mode::DynamicPlus => 9.0,
         }
+    }
+    /// SE's nesting level: whether simple rules extend a chain.
+    fn level(self) -> u8 {
+        u8::from(self == Mode::DynamicPlus)
     }
 }
 
 /// The chaining engine over one grid.
 struct Engine<'a> {
     g: &'a Geometry,
+    board: &'a Board,
     /// The grid's candidates (SE's grid, restored after each chaining).
     base: [u16; 81],
     /// The working copy a dynamic chaining removes its "off" potentials from.
@@ -300,9 +309,10 @@ struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    fn new(board: &Board, g: &'a Geometry) -> Engine<'a> {
+    fn new(board: &'a Board, g: &'a Geometry) -> Engine<'a> {
         Engine {
             g,
+            board,
             base: board.cand,
             work: board.cand,
             digit_cells: board.digit,
@@ -699,8 +709,74 @@ impl<'a> Engine<'a> {
             } else {
                 break None;
             }
+            if pending_on.is_empty() && pending_off.is_empty() && mode.level() > 0 {
+                for n in self.advanced(to_off) {
+                    let k = self.arena.node(n).key();
+                    if !to_off.contains(k) {
+                        to_off.add(k, n);
+                        pending_off.push_back(n);
+                    }
+                }
+            }
         };
         self.work = self.base;
+        result
+    }
+
+    /// SE's `getAdvancedPotentials` (level 1): the "off" potentials the first of
+    /// intersections, hidden pairs, naked pairs and X-Wings to find any deduces on the working
+    /// grid, each with the "off" potentials of the chain the rule needed (SE's
+    /// `getRuleParents`; a rule needing none already applies without the chain and is
+    /// skipped). A rule's removals are taken cell by cell in reading order.
+    fn advanced(&mut self, to_off: &PotSet) -> Vec<u32> {
+        let mut digit = [0u128; 9];
+        for (c, &m) in self.work.iter().enumerate() {
+            for d in digits(m) {
+                digit[d] |= 1 << c;
+            }
+        }
+        let work = Board {
+            value: self.board.value,
+            cand: self.work,
+            digit,
+            solved: self.board.solved,
+            unsolved: self.board.unsolved,
+        };
+        let mut result = Vec::new();
+        let mut hints = Vec::new();
+        for rule in 0..4 {
+            hints.clear();
+            let rules = RuleHints {
+                g: self.g,
+                base: &self.base,
+                work: &work,
+            };
+            match rule {
+                0 => rules.locking(&mut hints),
+                1 => rules.hidden_pairs(&mut hints),
+                2 => rules.naked_pairs(&mut hints),
+                _ => rules.x_wings(&mut hints),
+            }
+            for (elims, parents) in &hints {
+                if parents.is_empty() {
+                    continue;
+                }
+                let real: Vec<u32> = parents
+                    .iter()
+                    .map(|&(c, d)| {
+                        to_off
+                            .get(key(c as usize, d as usize, false))
+                            .expect("rule parent in the chain")
+                    })
+                    .collect();
+                for &(c, d) in elims {
+                    result.push(self.arena.push(c as usize, d as usize, false, &real));
+                }
+            }
+            if !result.is_empty() {
+                break;
+            }
+        }
         result
     }
 
@@ -749,6 +825,10 @@ impl<'a> Engine<'a> {
             Mode::Nishio => (
                 SeTechnique::NishioForcingChain,
                 SeTechnique::NishioForcingChain,
+            ),
+            Mode::DynamicPlus => (
+                SeTechnique::DynamicForcingChainPlus,
+                SeTechnique::DynamicForcingChainPlus,
             ),
             _ => (
                 SeTechnique::DynamicDoubleForcingChain,
@@ -815,7 +895,9 @@ impl<'a> Engine<'a> {
         on_to_off: &PotSet,
         best: &mut Best,
     ) {
-        let tech = if mode.dynamic() {
+        let tech = if mode.level() > 0 {
+            SeTechnique::DynamicForcingChainPlus
+        } else if mode.dynamic() {
             SeTechnique::DynamicRegionForcingChain
         } else {
             SeTechnique::RegionForcingChain
@@ -869,7 +951,9 @@ impl<'a> Engine<'a> {
     /// candidates (two or more in a dynamic search), each candidate's binary and region
     /// chains, then the cell's own reductions (what all its candidates imply alike).
     fn multiple(&mut self, mode: Mode, best: &mut Best) {
-        let cell_tech = if mode.dynamic() {
+        let cell_tech = if mode.level() > 0 {
+            SeTechnique::DynamicForcingChainPlus
+        } else if mode.dynamic() {
             SeTechnique::DynamicCellForcingChain
         } else {
             SeTechnique::CellForcingChain
@@ -930,6 +1014,201 @@ impl<'a> Engine<'a> {
                     if let Some(hint) = self.multi_hint(mode, cell_tech, 5, result, &ends) {
                         best.offer(hint);
                     }
+                }
+            }
+        }
+    }
+}
+
+/// A simple rule's hint on the working grid: its removals and the candidates it needed gone
+/// (cell, digit `0..9`).
+type RuleHint = (Vec<(u8, u8)>, Vec<(u8, u8)>);
+
+/// SE's simple rules as nested in dynamic chains (level 1): every hint, in SE's search order,
+/// with its rule parents (candidates of the grid the chain started from that the working grid
+/// lost and the rule relies on).
+struct RuleHints<'b> {
+    g: &'b Geometry,
+    base: &'b [u16; 81],
+    work: &'b Board,
+}
+
+impl RuleHints<'_> {
+    /// Whether the chain removed digit `d` from cell `c`.
+    #[inline]
+    fn gone(&self, c: usize, d: usize) -> bool {
+        self.base[c] & !self.work.cand[c] & (1 << d) != 0
+    }
+
+    /// SE's `Locking(false)`: a digit of region 1 confined to region 2; parents: the digit's
+    /// lost places in region 1 outside region 2.
+    fn locking(&self, out: &mut Vec<RuleHint>) {
+        use super::geometry::RegionType::{Block, Column, Row};
+        let house = &self.g.houses.house;
+        let b = self.work;
+        for (t1, t2) in [(Block, Column), (Block, Row), (Column, Block), (Row, Block)] {
+            for i1 in 0..9 {
+                let r1 = house[t1.house(i1)];
+                for i2 in 0..9 {
+                    let r2 = house[t2.house(i2)];
+                    if r1 & r2 == 0 {
+                        continue;
+                    }
+                    for d in 0..9 {
+                        let p = b.digit[d] & r1;
+                        if p.count_ones() <= 1 || p & !r2 != 0 {
+                            continue;
+                        }
+                        let gone = b.digit[d] & r2 & !r1;
+                        if gone == 0 {
+                            continue;
+                        }
+                        let elims = crate::rate::houses::cells_of(gone)
+                            .map(|c| (c as u8, d as u8))
+                            .collect();
+                        let parents = self
+                            .g
+                            .cells(t1.house(i1))
+                            .iter()
+                            .map(|&c| c as usize)
+                            .filter(|&c| self.gone(c, d) && r2 & (1 << c) == 0)
+                            .map(|c| (c as u8, d as u8))
+                            .collect();
+                        out.push((elims, parents));
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's `HiddenSet(2, false)`; parents: the pair's digits lost from the region's other
+    /// cells.
+    fn hidden_pairs(&self, out: &mut Vec<RuleHint>) {
+        let (g, b) = (self.g, self.work);
+        for t in super::geometry::SCAN_TYPES {
+            for i in 0..9 {
+                let h = t.house(i);
+                if g.empty_count(b, h) <= 4 {
+                    continue;
+                }
+                let mut pos = [0u16; 9];
+                for (d, p) in pos.iter_mut().enumerate() {
+                    *p = g.positions(b, h, d);
+                }
+                for &values in &g.subsets[2] {
+                    let sets: Vec<u16> = digits(values).map(|d| pos[d]).collect();
+                    let Some(cells) = super::basic::common_tuple(&sets, 2) else {
+                        continue;
+                    };
+                    let mut elims = Vec::new();
+                    for idx in digits(cells) {
+                        let c = g.cells(h)[idx] as usize;
+                        for d in digits(b.cand[c] & !values) {
+                            elims.push((c as u8, d as u8));
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    elims.sort_unstable();
+                    let mut parents = Vec::new();
+                    for (idx, &c) in g.cells(h).iter().enumerate() {
+                        if cells & (1 << idx) == 0 {
+                            for d in digits(values & self.base[c as usize]) {
+                                parents.push((c, d as u8));
+                            }
+                        }
+                    }
+                    out.push((elims, parents));
+                }
+            }
+        }
+    }
+
+    /// SE's `NakedSet(2)`; parents: the other digits the pair's cells lost.
+    fn naked_pairs(&self, out: &mut Vec<RuleHint>) {
+        let (g, b) = (self.g, self.work);
+        for t in super::geometry::SCAN_TYPES {
+            for i in 0..9 {
+                let h = t.house(i);
+                if g.empty_count(b, h) < 4 {
+                    continue;
+                }
+                let cells = g.cells(h);
+                for &chosen in &g.subsets[2] {
+                    let sets: Vec<u16> = digits(chosen)
+                        .map(|idx| b.cand[cells[idx] as usize])
+                        .collect();
+                    let Some(values) = super::basic::common_tuple(&sets, 2) else {
+                        continue;
+                    };
+                    let mut elims = Vec::new();
+                    for (idx, &c) in cells.iter().enumerate() {
+                        if chosen & (1 << idx) == 0 {
+                            for d in digits(b.cand[c as usize] & values) {
+                                elims.push((c, d as u8));
+                            }
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    let mut parents = Vec::new();
+                    for idx in digits(chosen) {
+                        let c = cells[idx];
+                        for d in digits(self.base[c as usize] & !values) {
+                            parents.push((c, d as u8));
+                        }
+                    }
+                    out.push((elims, parents));
+                }
+            }
+        }
+    }
+
+    /// SE's `Fisherman(2)`; parents: the digit's lost places in the base lines outside the
+    /// cover lines.
+    fn x_wings(&self, out: &mut Vec<RuleHint>) {
+        use super::geometry::RegionType::{Column, Row};
+        let (g, b) = (self.g, self.work);
+        let house = &g.houses.house;
+        for (base, cover) in [(Column, Row), (Row, Column)] {
+            for &lines in &g.subsets[2] {
+                for d in 0..9 {
+                    if b.solved[d].count_ones() as usize + 4 > 9 {
+                        continue;
+                    }
+                    let sets: Vec<u16> = digits(lines)
+                        .map(|l| g.positions(b, base.house(l), d))
+                        .collect();
+                    let Some(crosses) = super::basic::common_tuple(&sets, 2) else {
+                        continue;
+                    };
+                    let mut base_cells = 0;
+                    for l in digits(lines) {
+                        base_cells |= house[base.house(l)];
+                    }
+                    let mut cover_cells = 0;
+                    for x in digits(crosses) {
+                        cover_cells |= house[cover.house(x)];
+                    }
+                    let gone = b.digit[d] & cover_cells & !base_cells;
+                    if gone == 0 {
+                        continue;
+                    }
+                    let elims = crate::rate::houses::cells_of(gone)
+                        .map(|c| (c as u8, d as u8))
+                        .collect();
+                    let mut parents = Vec::new();
+                    for l in digits(lines) {
+                        for &c in g.cells(base.house(l)) {
+                            let cu = c as usize;
+                            if self.gone(cu, d) && cover_cells & (1 << cu) == 0 {
+                                parents.push((c, d as u8));
+                            }
+                        }
+                    }
+                    out.push((elims, parents));
                 }
             }
         }

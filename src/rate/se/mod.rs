@@ -6,7 +6,7 @@
 //! filled, SE's producers are asked in SE's fixed order (singles, direct intersections and
 //! hidden sets, naked singles, intersections, subsets, fish, wings, unique loops, BUG, aligned
 //! pair exclusion, bidirectional cycles and forcing X/Y chains, aligned triplet exclusion,
-//! Nishio, multiple and dynamic forcing chains) and **the first step the first producer finds** is applied,
+//! Nishio, multiple and dynamic forcing chains, dynamic forcing chains (+)) and **the first step the first producer finds** is applied,
 //! each producer searching in SE's own order: which step is taken decides the rest of the path,
 //! so the orders are SE's, quirks included (the direct techniques place their digit without
 //! applying their eliminations).
@@ -23,10 +23,10 @@
 //! to a base (`chains.rs`).
 //!
 //! # What is not built yet
-//! SE's dynamic forcing chains with nested techniques ("Dynamic (+)", 9.0 and up, and the
-//! nested forcing chains after it) come last. When no technique of this module finds a step,
-//! SE would take one of those (difficulty 9.0 or more, or 20.0 when none applies): the rating
-//! stops there, [`SeRating::er`] is `None` and [`SeRating::er_at_least`] says how far it got.
+//! SE's nested forcing chains (dynamic chains deducing with forcing chains, multiple and
+//! dynamic ones themselves, 9.5 and up) come last. When no technique of this module finds a
+//! step, SE would take one of those (difficulty 9.5 or more, or 20.0 when none applies): the
+//! rating stops there, [`SeRating::er`] is `None` and [`SeRating::er_at_least`] says how far it got.
 //! ED and EP are still exact when the first step (the first placement) came before.
 //!
 //! # Safety net
@@ -53,9 +53,9 @@ use super::step::Candidate;
 use crate::grid::{Grid, cell_name};
 use crate::layout::{Conflict, Layout};
 
-/// The smallest difficulty of the techniques SE tries after those built here (its dynamic
-/// forcing chains with nested singles, "Dynamic (+)").
-pub const UNBUILT_FLOOR: f64 = 9.0;
+/// The smallest difficulty of the techniques SE tries after those built here (its nested
+/// forcing chains, from "Dynamic Forcing Chains (+ Forcing Chains)").
+pub const UNBUILT_FLOOR: f64 = 9.5;
 
 /// A difficulty as SE writes it, in tenths: `(int)((d + 0.05) * 10)`.
 pub fn tenths(d: f64) -> u32 {
@@ -295,6 +295,7 @@ impl SeRater {
             .or_else(|| chains::forcing_chains(board, g, chains::Mode::Nishio))
             .or_else(|| chains::forcing_chains(board, g, chains::Mode::Multiple))
             .or_else(|| chains::forcing_chains(board, g, chains::Mode::Dynamic))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::DynamicPlus))
     }
 }
 

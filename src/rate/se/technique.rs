@@ -80,11 +80,14 @@ pub enum SeTechnique {
     DynamicCellForcingChain,
     /// Region forcing chains, dynamic (8.5 and up).
     DynamicRegionForcingChain,
+    /// Dynamic forcing chains also deducing with intersections, hidden and naked pairs and
+    /// X-Wings: double, contradiction, cell and region ones (9.0 and up).
+    DynamicForcingChainPlus,
 }
 
 impl SeTechnique {
     /// How many techniques there are.
-    pub const COUNT: usize = 37;
+    pub const COUNT: usize = 38;
 
     /// Every technique, in SE's order of preference.
     pub const ALL: [SeTechnique; SeTechnique::COUNT] = [
@@ -125,6 +128,7 @@ impl SeTechnique {
         SeTechnique::DynamicContradictionForcingChain,
         SeTechnique::DynamicCellForcingChain,
         SeTechnique::DynamicRegionForcingChain,
+        SeTechnique::DynamicForcingChainPlus,
     ];
 
     /// The position in [`SeTechnique::ALL`].
@@ -173,6 +177,7 @@ impl SeTechnique {
             T::DynamicContradictionForcingChain => "Dynamic Contradiction Forcing Chains",
             T::DynamicCellForcingChain => "Dynamic Cell Forcing Chains",
             T::DynamicRegionForcingChain => "Dynamic Region Forcing Chains",
+            T::DynamicForcingChainPlus => "Dynamic Forcing Chains (+)",
         }
     }
 
@@ -215,6 +220,7 @@ impl SeTechnique {
             | T::DynamicContradictionForcingChain
             | T::DynamicCellForcingChain
             | T::DynamicRegionForcingChain => 8.5,
+            T::DynamicForcingChainPlus => 9.0,
         }
     }
 }
