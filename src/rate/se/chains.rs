@@ -28,6 +28,7 @@ use std::collections::VecDeque;
 use super::geometry::{CELL_REGION_TYPES, Geometry, digits};
 use super::{SeStep, SeTechnique};
 use crate::rate::board::Board;
+use crate::rate::houses::cells_of;
 use crate::rate::step::Candidate;
 
 /// A potential's key: `(cell * 9 + digit) * 2`, plus one when "on".
@@ -303,6 +304,8 @@ struct Engine<'a> {
     arena: Arena,
     /// The grid's cells having each digit.
     digit_cells: [u128; 9],
+    /// The working grid's cells having each digit.
+    work_digit: [u128; 9],
     /// Scratch lists of deduced (cell, digit) pairs and their hidden parents.
     found: Vec<(u8, u8)>,
     hidden: Vec<u32>,
@@ -316,6 +319,7 @@ impl<'a> Engine<'a> {
             base: board.cand,
             work: board.cand,
             digit_cells: board.digit,
+            work_digit: board.digit,
             arena: Arena::default(),
             found: Vec::new(),
             hidden: Vec::new(),
@@ -340,27 +344,26 @@ impl<'a> Engine<'a> {
     /// places in the block, row and column, each once.
     fn on_to_off(&mut self, cell: usize, d: usize, y_links: bool) {
         self.found.clear();
-        let cand = &self.work;
         if y_links {
-            for v in digits(cand[cell] & !(1 << d)) {
+            for v in digits(self.work[cell] & !(1 << d)) {
                 self.found.push((cell as u8, v as u8));
             }
         }
+        // A house's cells in SE's index order are in increasing cell order.
         let mut seen: u128 = 1 << cell;
         for t in CELL_REGION_TYPES {
-            for &o in self.g.cells(t.house_of(cell)) {
-                let o = o as usize;
-                if seen & (1 << o) == 0 && cand[o] & (1 << d) != 0 {
-                    seen |= 1 << o;
-                    self.found.push((o as u8, d as u8));
-                }
+            let places = self.g.houses.house[t.house_of(cell)] & self.work_digit[d] & !seen;
+            seen |= places;
+            for o in cells_of(places) {
+                self.found.push((o as u8, d as u8));
             }
         }
     }
 
     /// SE's `getOffToOn` on the working grid: the potentials made "on" by node `p` (off),
     /// pushed to the arena with `p` and, in a dynamic chain, their hidden parents (looked up
-    /// in `offs`). Returns the range of the new nodes.
+    /// in `offs`: the working grid lost only the "off" potentials processed, all in `offs`).
+    /// Returns the range of the new nodes.
     fn off_to_on(
         &mut self,
         p: u32,
@@ -388,17 +391,17 @@ impl<'a> Engine<'a> {
         if x_links {
             let mut seen: u128 = 0;
             for t in CELL_REGION_TYPES {
-                let h = t.house_of(cell);
-                let pos = self.positions(&self.work, h, d);
+                let house = self.g.houses.house[t.house_of(cell)];
+                let pos = house & self.work_digit[d];
                 if pos.count_ones() != 2 {
                     continue;
                 }
-                let cells = self.g.cells(h);
-                let mut k = pos.trailing_zeros() as usize;
-                if cells[k] as usize == cell {
-                    k = (pos & !(1 << k)).trailing_zeros() as usize;
+                // The first place (in SE's index order, which is cell order), or the second
+                // when the first is the cell.
+                let mut other = pos.trailing_zeros() as usize;
+                if other == cell {
+                    other = (pos & !(1 << other)).trailing_zeros() as usize;
                 }
-                let other = cells[k] as usize;
                 if seen & (1 << other) != 0 {
                     continue;
                 }
@@ -406,11 +409,8 @@ impl<'a> Engine<'a> {
                 self.hidden.clear();
                 self.hidden.push(p);
                 if let Some(offs) = offs {
-                    let gone = self.positions(&self.base, h, d) & !pos;
-                    for i in digits(gone) {
-                        let parent = offs
-                            .get(key(cells[i] as usize, d, false))
-                            .expect("hidden parent");
+                    for c in cells_of(house & self.digit_cells[d] & !pos) {
+                        let parent = offs.get(key(c, d, false)).expect("hidden parent");
                         self.hidden.push(parent);
                     }
                 }
@@ -543,7 +543,7 @@ impl<'a> Engine<'a> {
         }
         let mut eliminations = Vec::new();
         for d in 0..9 {
-            for c in crate::rate::houses::cells_of(forward[d] & backward[d]) {
+            for c in cells_of(forward[d] & backward[d]) {
                 eliminations.push(Candidate::new(c, d as u8 + 1));
             }
         }
@@ -657,6 +657,7 @@ impl<'a> Engine<'a> {
         to_off: &mut PotSet,
     ) -> Option<(u32, u32)> {
         self.work = self.base;
+        self.work_digit = self.digit_cells;
         let mut pending_on: VecDeque<u32> = to_on.order.iter().copied().collect();
         let mut pending_off: VecDeque<u32> = to_off.order.iter().copied().collect();
         let y_links = !mode.nishio();
@@ -689,6 +690,7 @@ impl<'a> Engine<'a> {
                 if mode.dynamic() {
                     let node = self.arena.node(p);
                     self.work[node.cell as usize] &= !(1 << node.digit);
+                    self.work_digit[node.digit as usize] &= !(1u128 << node.cell);
                 }
                 let mut contradiction = None;
                 for n in made {
@@ -720,6 +722,7 @@ impl<'a> Engine<'a> {
             }
         };
         self.work = self.base;
+        self.work_digit = self.digit_cells;
         result
     }
 
@@ -729,16 +732,10 @@ impl<'a> Engine<'a> {
     /// `getRuleParents`; a rule needing none already applies without the chain and is
     /// skipped). A rule's removals are taken cell by cell in reading order.
     fn advanced(&mut self, to_off: &PotSet) -> Vec<u32> {
-        let mut digit = [0u128; 9];
-        for (c, &m) in self.work.iter().enumerate() {
-            for d in digits(m) {
-                digit[d] |= 1 << c;
-            }
-        }
         let work = Board {
             value: self.board.value,
             cand: self.work,
-            digit,
+            digit: self.work_digit,
             solved: self.board.solved,
             unsolved: self.board.unsolved,
         };
@@ -1063,9 +1060,7 @@ impl RuleHints<'_> {
                         if gone == 0 {
                             continue;
                         }
-                        let elims = crate::rate::houses::cells_of(gone)
-                            .map(|c| (c as u8, d as u8))
-                            .collect();
+                        let elims = cells_of(gone).map(|c| (c as u8, d as u8)).collect();
                         let parents = self
                             .g
                             .cells(t1.house(i1))
@@ -1196,9 +1191,7 @@ impl RuleHints<'_> {
                     if gone == 0 {
                         continue;
                     }
-                    let elims = crate::rate::houses::cells_of(gone)
-                        .map(|c| (c as u8, d as u8))
-                        .collect();
+                    let elims = cells_of(gone).map(|c| (c as u8, d as u8)).collect();
                     let mut parents = Vec::new();
                     for l in digits(lines) {
                         for &c in g.cells(base.house(l)) {
