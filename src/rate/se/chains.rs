@@ -146,11 +146,13 @@ impl Arena {
 }
 
 /// SE's `LinkedSet<Potential>`: at most one node per key (the first added), in insertion
-/// order.
-#[derive(Debug, Clone)]
+/// order. Sets are reused ([`Engine::new_set`], [`Engine::recycle`]): clearing one resets only
+/// the keys it holds.
+#[derive(Debug)]
 struct PotSet {
     index: Vec<u32>,
     order: Vec<u32>,
+    keys: Vec<u16>,
 }
 
 impl PotSet {
@@ -158,6 +160,7 @@ impl PotSet {
         PotSet {
             index: vec![NONE; KEYS],
             order: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -178,20 +181,66 @@ impl PotSet {
         if self.index[k] == NONE {
             self.index[k] = n;
             self.order.push(n);
+            self.keys.push(k as u16);
         }
     }
 
     /// `retainAll`: keeps the potentials whose key `other` holds, in this set's order.
-    fn retain(&mut self, arena: &Arena, other: &PotSet) {
-        let index = &mut self.index;
-        self.order.retain(|&n| {
-            let k = arena.node(n).key();
-            let keep = other.contains(k);
-            if !keep {
-                index[k] = NONE;
+    fn retain(&mut self, other: &PotSet) {
+        let mut kept = 0;
+        for i in 0..self.order.len() {
+            let k = self.keys[i] as usize;
+            if other.contains(k) {
+                self.order[kept] = self.order[i];
+                self.keys[kept] = self.keys[i];
+                kept += 1;
+            } else {
+                self.index[k] = NONE;
             }
-            keep
-        });
+        }
+        self.order.truncate(kept);
+        self.keys.truncate(kept);
+    }
+
+    /// Empties the set.
+    fn clear(&mut self) {
+        for &k in &self.keys {
+            self.index[k as usize] = NONE;
+        }
+        self.order.clear();
+        self.keys.clear();
+    }
+}
+
+/// A set of potential keys emptied in constant time: a key is in when its mark is the current
+/// stamp.
+#[derive(Debug, Default)]
+struct Marks {
+    stamp: u32,
+    mark: Vec<u32>,
+}
+
+impl Marks {
+    /// Empties the set.
+    fn start(&mut self) {
+        if self.mark.is_empty() {
+            self.mark = vec![0; KEYS];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    fn is_set(&self, k: usize) -> bool {
+        self.mark[k] == self.stamp
+    }
+
+    #[inline]
+    fn set(&mut self, k: usize) {
+        self.mark[k] = self.stamp;
     }
 }
 
@@ -227,20 +276,24 @@ struct ChainHint {
 struct Best(Option<ChainHint>);
 
 impl Best {
-    fn offer(&mut self, h: ChainHint) {
-        let better = match &self.0 {
+    /// Whether a hint with these keys would come first (before the best so far).
+    fn beaten_by(&self, difficulty: f64, complexity: u32, sort_key: u8) -> bool {
+        match &self.0 {
             None => true,
             Some(b) => {
-                if h.difficulty != b.difficulty {
-                    h.difficulty < b.difficulty
-                } else if h.complexity != b.complexity {
-                    h.complexity < b.complexity
+                if difficulty != b.difficulty {
+                    difficulty < b.difficulty
+                } else if complexity != b.complexity {
+                    complexity < b.complexity
                 } else {
-                    h.sort_key < b.sort_key
+                    sort_key < b.sort_key
                 }
             }
-        };
-        if better {
+        }
+    }
+
+    fn offer(&mut self, h: ChainHint) {
+        if self.beaten_by(h.difficulty, h.complexity, h.sort_key) {
             self.0 = Some(h);
         }
     }
@@ -309,6 +362,12 @@ struct Engine<'a> {
     /// Scratch lists of deduced (cell, digit) pairs and their hidden parents.
     found: Vec<(u8, u8)>,
     hidden: Vec<u32>,
+    /// Emptied sets for reuse.
+    pool: Vec<PotSet>,
+    /// The potentials a cycle or forcing chain search reached.
+    marks: Marks,
+    /// The "on" and "off" queues of [`Engine::chaining`], kept for reuse.
+    queues: (VecDeque<u32>, VecDeque<u32>),
 }
 
 impl<'a> Engine<'a> {
@@ -323,7 +382,30 @@ impl<'a> Engine<'a> {
             arena: Arena::default(),
             found: Vec::new(),
             hidden: Vec::new(),
+            pool: Vec::new(),
+            marks: Marks::default(),
+            queues: Default::default(),
         }
+    }
+
+    /// An empty set, reused when one is free.
+    fn new_set(&mut self) -> PotSet {
+        self.pool.pop().unwrap_or_else(PotSet::new)
+    }
+
+    /// A copy of `from`.
+    fn copy_set(&mut self, from: &PotSet) -> PotSet {
+        let mut set = self.new_set();
+        for (&n, &k) in from.order.iter().zip(&from.keys) {
+            set.add(k as usize, n);
+        }
+        set
+    }
+
+    /// Gives a set back for reuse.
+    fn recycle(&mut self, mut set: PotSet) {
+        set.clear();
+        self.pool.push(set);
     }
 
     /// The positions (bit `k` for the house's `k`-th cell) of digit `d` in house `h` of the
@@ -429,14 +511,16 @@ impl<'a> Engine<'a> {
     /// found back at `src` after at least four levels.
     fn cycles(&mut self, src: u32, y_links: bool, x_links: bool, ends: &mut Vec<u32>) {
         let src_key = self.arena.node(src).key();
-        let mut to_on = vec![false; KEYS];
-        to_on[src_key] = true;
+        self.marks.start();
+        self.marks.set(src_key);
         let mut pending_on = vec![src];
         let mut pending_off: Vec<u32> = Vec::new();
         let mut length = 0;
         while !pending_on.is_empty() || !pending_off.is_empty() {
             length += 1;
-            for p in std::mem::take(&mut pending_on) {
+            // Each level's list is read while the next level's fills the other one.
+            let mut batch = std::mem::take(&mut pending_on);
+            for &p in &batch {
                 let node = self.arena.node(p);
                 self.on_to_off(node.cell as usize, node.digit as usize, y_links);
                 for i in 0..self.found.len() {
@@ -447,19 +531,24 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
+            batch.clear();
+            pending_on = batch;
             length += 1;
-            for p in std::mem::take(&mut pending_off) {
+            let mut batch = std::mem::take(&mut pending_off);
+            for &p in &batch {
                 for n in self.off_to_on(p, y_links, x_links, None) {
                     let k = self.arena.node(n).key();
                     if length >= 4 && k == src_key {
                         ends.push(n);
                     }
-                    if !to_on[k] {
-                        to_on[k] = true;
+                    if !self.marks.is_set(k) {
+                        self.marks.set(k);
                         pending_on.push(n);
                     }
                 }
             }
+            batch.clear();
+            pending_off = batch;
         }
     }
 
@@ -471,14 +560,12 @@ impl<'a> Engine<'a> {
             key(s.cell as usize, s.digit as usize, true),
             key(s.cell as usize, s.digit as usize, false),
         );
-        let src_key = s.key();
-        let mut to_on = vec![false; KEYS];
-        let mut to_off = vec![false; KEYS];
+        // The potentials reached, "on" and "off" (their keys differ).
+        self.marks.start();
+        self.marks.set(s.key());
         let (mut pending_on, mut pending_off) = if s.on {
-            to_on[src_key] = true;
             (vec![src], Vec::new())
         } else {
-            to_off[src_key] = true;
             (Vec::new(), vec![src])
         };
         let add_target = |arena: &Arena, n: u32, targets: &mut Vec<u32>| {
@@ -488,7 +575,8 @@ impl<'a> Engine<'a> {
             }
         };
         while !pending_on.is_empty() || !pending_off.is_empty() {
-            for p in std::mem::take(&mut pending_on) {
+            let mut batch = std::mem::take(&mut pending_on);
+            for &p in &batch {
                 let node = self.arena.node(p);
                 self.on_to_off(node.cell as usize, node.digit as usize, y_links);
                 for i in 0..self.found.len() {
@@ -499,24 +587,29 @@ impl<'a> Engine<'a> {
                     if s.on && k == src_off_key {
                         add_target(&self.arena, n, targets);
                     }
-                    if !self.arena.is_parent(p, k) && !to_off[k] {
-                        to_off[k] = true;
+                    if !self.arena.is_parent(p, k) && !self.marks.is_set(k) {
+                        self.marks.set(k);
                         pending_off.push(n);
                     }
                 }
             }
-            for p in std::mem::take(&mut pending_off) {
+            batch.clear();
+            pending_on = batch;
+            let mut batch = std::mem::take(&mut pending_off);
+            for &p in &batch {
                 for n in self.off_to_on(p, y_links, true, None) {
                     let k = self.arena.node(n).key();
                     if !s.on && k == src_on_key {
                         add_target(&self.arena, n, targets);
                     }
-                    if !to_on[k] {
-                        to_on[k] = true;
+                    if !self.marks.is_set(k) {
+                        self.marks.set(k);
                         pending_on.push(n);
                     }
                 }
             }
+            batch.clear();
+            pending_off = batch;
         }
     }
 
@@ -658,8 +751,11 @@ impl<'a> Engine<'a> {
     ) -> Option<(u32, u32)> {
         self.work = self.base;
         self.work_digit = self.digit_cells;
-        let mut pending_on: VecDeque<u32> = to_on.order.iter().copied().collect();
-        let mut pending_off: VecDeque<u32> = to_off.order.iter().copied().collect();
+        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.queues);
+        pending_on.clear();
+        pending_off.clear();
+        pending_on.extend(&to_on.order);
+        pending_off.extend(&to_off.order);
         let y_links = !mode.nishio();
         let result = loop {
             if let Some(p) = pending_on.pop_front() {
@@ -723,6 +819,7 @@ impl<'a> Engine<'a> {
         };
         self.work = self.base;
         self.work_digit = self.digit_cells;
+        self.queues = (pending_on, pending_off);
         result
     }
 
@@ -777,7 +874,8 @@ impl<'a> Engine<'a> {
         result
     }
 
-    /// A hint whose result is `target`, proven by the chains ending at `ends`.
+    /// A hint whose result is `result`, proven by the chains ending at `ends`, when it is
+    /// worth applying and comes before `best` in SE's order.
     fn multi_hint(
         &mut self,
         mode: Mode,
@@ -785,17 +883,23 @@ impl<'a> Engine<'a> {
         sort_key: u8,
         result: Node,
         ends: &[u32],
+        best: &Best,
     ) -> Option<ChainHint> {
-        let (eliminations, placement) = self.target_effect(result);
-        if eliminations.is_empty() {
+        // SE's `isWorth`: an "on" result must leave its cell other candidates to remove.
+        if result.on && self.base[result.cell as usize] & !(1 << result.digit) == 0 {
             return None;
         }
         let mut complexity = 0;
         for &e in ends {
             complexity += self.arena.ancestor_count(e);
         }
+        let difficulty = mode.difficulty() + length_difficulty(complexity);
+        if !best.beaten_by(difficulty, complexity, sort_key) {
+            return None;
+        }
+        let (eliminations, placement) = self.target_effect(result);
         Some(ChainHint {
-            difficulty: mode.difficulty() + length_difficulty(complexity),
+            difficulty,
             complexity,
             sort_key,
             technique,
@@ -834,13 +938,13 @@ impl<'a> Engine<'a> {
         };
         let p_on = self.arena.push(cell, d, true, &[]);
         let p_off = self.arena.push(cell, d, false, &[]);
-        let mut off_to_on = PotSet::new();
-        let mut off_to_off = PotSet::new();
+        let mut off_to_on = self.new_set();
+        let mut off_to_off = self.new_set();
         on_to_on.add(key(cell, d, true), p_on);
         let absurd = self.chaining(mode, on_to_on, on_to_off);
         if contradiction && let Some((a, b)) = absurd {
             let result = self.arena.node(p_off);
-            if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b]) {
+            if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
                 best.offer(h);
             }
         }
@@ -848,7 +952,7 @@ impl<'a> Engine<'a> {
         let absurd = self.chaining(mode, &mut off_to_on, &mut off_to_off);
         if contradiction && let Some((a, b)) = absurd {
             let result = self.arena.node(p_on);
-            if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b]) {
+            if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
                 best.offer(h);
             }
         }
@@ -859,7 +963,7 @@ impl<'a> Engine<'a> {
                 if let Some(from_off) = off_to_on.get(k) {
                     let result = self.arena.node(from_on);
                     if let Some(h) =
-                        self.multi_hint(mode, double_tech, 1, result, &[from_on, from_off])
+                        self.multi_hint(mode, double_tech, 1, result, &[from_on, from_off], best)
                     {
                         best.offer(h);
                     }
@@ -871,13 +975,15 @@ impl<'a> Engine<'a> {
                 if let Some(from_off) = off_to_off.get(k) {
                     let result = self.arena.node(from_on);
                     if let Some(h) =
-                        self.multi_hint(mode, double_tech, 1, result, &[from_on, from_off])
+                        self.multi_hint(mode, double_tech, 1, result, &[from_on, from_off], best)
                     {
                         best.offer(h);
                     }
                 }
             }
         }
+        self.recycle(off_to_on);
+        self.recycle(off_to_off);
     }
 
     /// SE's `doRegionChainings` for candidate (cell, d): in each of the cell's regions where
@@ -910,36 +1016,48 @@ impl<'a> Engine<'a> {
             if cells[pos.trailing_zeros() as usize] as usize != cell {
                 continue;
             }
-            let mut pos_on: Vec<PotSet> = Vec::new();
-            let mut pos_off: Vec<PotSet> = Vec::new();
-            let mut region_on = on_to_on.clone();
-            let mut region_off = on_to_off.clone();
+            // Each place's consequences; `None`: the cell's own (`on_to_on`, `on_to_off`).
+            let mut pos_on: Vec<Option<PotSet>> = Vec::new();
+            let mut pos_off: Vec<Option<PotSet>> = Vec::new();
+            let mut region_on = self.copy_set(on_to_on);
+            let mut region_off = self.copy_set(on_to_off);
             for k in digits(pos) {
                 let other = cells[k] as usize;
                 if other == cell {
-                    pos_on.push(on_to_on.clone());
-                    pos_off.push(on_to_off.clone());
+                    pos_on.push(None);
+                    pos_off.push(None);
                 } else {
-                    let mut other_on = PotSet::new();
-                    let mut other_off = PotSet::new();
+                    let mut other_on = self.new_set();
+                    let mut other_off = self.new_set();
                     let n = self.arena.push(other, d, true, &[]);
                     other_on.add(key(other, d, true), n);
                     self.chaining(mode, &mut other_on, &mut other_off);
-                    region_on.retain(&self.arena, &other_on);
-                    region_off.retain(&self.arena, &other_off);
-                    pos_on.push(other_on);
-                    pos_off.push(other_off);
+                    region_on.retain(&other_on);
+                    region_off.retain(&other_off);
+                    pos_on.push(Some(other_on));
+                    pos_off.push(Some(other_off));
                 }
             }
-            for (region, per_pos) in [(&region_on, &pos_on), (&region_off, &pos_off)] {
+            for (region, per_pos, own) in [
+                (&region_on, &pos_on, on_to_on),
+                (&region_off, &pos_off, on_to_off),
+            ] {
                 for &p in &region.order {
                     let k = self.arena.node(p).key();
-                    let ends: Vec<u32> = per_pos.iter().map(|s| s.get(k).unwrap()).collect();
+                    let ends: Vec<u32> = per_pos
+                        .iter()
+                        .map(|s| s.as_ref().unwrap_or(own).get(k).unwrap())
+                        .collect();
                     let result = self.arena.node(p);
-                    if let Some(hint) = self.multi_hint(mode, tech, 6, result, &ends) {
+                    if let Some(hint) = self.multi_hint(mode, tech, 6, result, &ends, best) {
                         best.offer(hint);
                     }
                 }
+            }
+            self.recycle(region_on);
+            self.recycle(region_off);
+            for set in pos_on.into_iter().chain(pos_off).flatten() {
+                self.recycle(set);
             }
         }
     }
@@ -967,8 +1085,8 @@ impl<'a> Engine<'a> {
             let mut cell_on: Option<PotSet> = None;
             let mut cell_off: Option<PotSet> = None;
             for d in digits(cand) {
-                let mut on_to_on = PotSet::new();
-                let mut on_to_off = PotSet::new();
+                let mut on_to_on = self.new_set();
+                let mut on_to_off = self.new_set();
                 let double = n >= 3 && !mode.nishio() && mode.dynamic();
                 let contradiction = mode.dynamic() || mode.nishio();
                 self.binary(
@@ -986,32 +1104,37 @@ impl<'a> Engine<'a> {
                 }
                 match (&mut cell_on, &mut cell_off) {
                     (Some(con), Some(coff)) => {
-                        con.retain(&self.arena, &on_to_on);
-                        coff.retain(&self.arena, &on_to_off);
+                        con.retain(&on_to_on);
+                        coff.retain(&on_to_off);
                     }
                     _ => {
-                        cell_on = Some(on_to_on.clone());
-                        cell_off = Some(on_to_off.clone());
+                        cell_on = Some(self.copy_set(&on_to_on));
+                        cell_off = Some(self.copy_set(&on_to_off));
                     }
                 }
                 value_on.push(on_to_on);
                 value_off.push(on_to_off);
             }
-            if mode.nishio() || !(n == 2 || (mode.multiple() && n > 2)) {
-                continue;
-            }
             let (Some(cell_on), Some(cell_off)) = (cell_on, cell_off) else {
                 continue;
             };
-            for (common, per_value) in [(&cell_on, &value_on), (&cell_off, &value_off)] {
-                for &p in &common.order {
-                    let k = self.arena.node(p).key();
-                    let ends: Vec<u32> = per_value.iter().map(|s| s.get(k).unwrap()).collect();
-                    let result = self.arena.node(p);
-                    if let Some(hint) = self.multi_hint(mode, cell_tech, 5, result, &ends) {
-                        best.offer(hint);
+            if !mode.nishio() && (n == 2 || (mode.multiple() && n > 2)) {
+                for (common, per_value) in [(&cell_on, &value_on), (&cell_off, &value_off)] {
+                    for &p in &common.order {
+                        let k = self.arena.node(p).key();
+                        let ends: Vec<u32> = per_value.iter().map(|s| s.get(k).unwrap()).collect();
+                        let result = self.arena.node(p);
+                        if let Some(hint) = self.multi_hint(mode, cell_tech, 5, result, &ends, best)
+                        {
+                            best.offer(hint);
+                        }
                     }
                 }
+            }
+            self.recycle(cell_on);
+            self.recycle(cell_off);
+            for set in value_on.into_iter().chain(value_off) {
+                self.recycle(set);
             }
         }
     }
