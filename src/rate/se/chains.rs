@@ -1,6 +1,6 @@
 //! SE's chaining techniques: bidirectional cycles and forcing X/Y chains, Nishio, multiple
-//! (cell and region) and dynamic forcing chains, in SE's search order, with SE's chain
-//! complexities, length increments and hint ordering.
+//! (cell and region) and dynamic forcing chains, and dynamic forcing chains (+), in SE's search
+//! order, with SE's chain complexities, length increments and hint ordering.
 //!
 //! # Potentials and chains
 //! A potential is a candidate assumed true ("on") or false ("off"). A chain is a tree of
@@ -22,6 +22,18 @@
 //! A dynamic chain removes each "off" potential from a working copy of the grid as it is
 //! processed, so later deductions see the reduced grid; an "on" deduced that way gets as extra
 //! ("hidden") parents the "off" potentials that emptied its cell or region.
+//!
+//! Dynamic chains (+) (SE's nesting level 1) go on, when nothing else follows, with the
+//! removals of the first of intersections, hidden pairs, naked pairs and X-Wings to find any
+//! on the working grid ([`RuleHints`]). SE takes a rule's removals in the order of a
+//! `HashMap` keyed by cell objects without their own hash (so in an order that may change
+//! from one run of SE to the next); here they are taken in reading order.
+//!
+//! # Not built
+//! SE's nesting levels 2 to 5 (9.5 and up: forcing chains, multiple and dynamic forcing
+//! chains themselves nested in dynamic chains) would extend [`Engine::advanced`] with those
+//! producers' hints, their rule parents (SE's `collectRuleParents`, which needs each
+//! potential's cause: cell, block, row or column) and the nested chains' complexities.
 
 use std::collections::VecDeque;
 
