@@ -5,7 +5,8 @@
 //! The candidates are the digits each empty cell does not see. Then, until every cell is
 //! filled, SE's producers are asked in SE's fixed order (singles, direct intersections and
 //! hidden sets, naked singles, intersections, subsets, fish, wings, unique loops, BUG, aligned
-//! pair exclusion, then chains) and **the first step the first producer finds** is applied,
+//! pair exclusion, bidirectional cycles and forcing X/Y chains, aligned triplet exclusion,
+//! Nishio, multiple and dynamic forcing chains, dynamic forcing chains (+)) and **the first step the first producer finds** is applied,
 //! each producer searching in SE's own order: which step is taken decides the rest of the path,
 //! so the orders are SE's, quirks included (the direct techniques place their digit without
 //! applying their eliminations).
@@ -17,13 +18,16 @@
 //! Difficulties are SE's `double`s computed in SE's expression order (so ties sort as in SE)
 //! and written as tenths rounded as SE writes them ([`tenths`]).
 //!
+//! The chaining producers compute all their hints and apply the first of SE's sort (by
+//! difficulty, then chain complexity, then kind); their difficulty adds SE's length increment
+//! to a base (`chains.rs`).
+//!
 //! # What is not built yet
-//! SE's chains (cycles, forcing chains, Nishio, multiple, dynamic and nested forcing chains)
-//! and aligned triplet exclusion come after aligned pair exclusion. When no technique of this
-//! module finds a step, SE would take one of those (difficulty 6.5 or more, or 20.0 when none
-//! applies): the rating stops there, [`SeRating::er`] is `None` and
-//! [`SeRating::er_at_least`] says how far it got. ED and EP are still exact when the first
-//! step (the first placement) came before.
+//! SE's nested forcing chains (dynamic chains deducing with forcing chains, multiple and
+//! dynamic ones themselves, 9.5 and up) come last. When no technique of this module finds a
+//! step, SE would take one of those (difficulty 9.5 or more, or 20.0 when none applies): the
+//! rating stops there, [`SeRating::er`] is `None` and [`SeRating::er_at_least`] says how far it got.
+//! ED and EP are still exact when the first step (the first placement) came before.
 //!
 //! # Safety net
 //! With a solution given (and always in debug builds), every placement and elimination is
@@ -32,6 +36,7 @@
 //! Only the standard layout is rated (SE knows 3x3 boxes only). Nothing here does I/O.
 
 mod basic;
+mod chains;
 mod geometry;
 mod technique;
 mod unique;
@@ -48,8 +53,9 @@ use super::step::Candidate;
 use crate::grid::{Grid, cell_name};
 use crate::layout::{Conflict, Layout};
 
-/// The smallest difficulty of the techniques SE tries after those built here (its cycles).
-pub const CHAINS_FLOOR: f64 = 6.5;
+/// The smallest difficulty of the techniques SE tries after those built here (its nested
+/// forcing chains, from "Dynamic Forcing Chains (+ Forcing Chains)").
+pub const UNBUILT_FLOOR: f64 = 9.5;
 
 /// A difficulty as SE writes it, in tenths: `(int)((d + 0.05) * 10)`.
 pub fn tenths(d: f64) -> u32 {
@@ -118,7 +124,7 @@ pub struct SeRating {
     pub ep: Option<f64>,
     /// ED: the first step's difficulty (`None` when unknown).
     pub ed: Option<f64>,
-    /// A lower bound of ER: the highest difficulty so far, and at least [`CHAINS_FLOOR`] when
+    /// A lower bound of ER: the highest difficulty so far, and at least [`UNBUILT_FLOOR`] when
     /// the rating stopped.
     pub er_at_least: f64,
     /// The technique of the first step of the highest difficulty taken.
@@ -218,7 +224,7 @@ impl SeRater {
         let mut max = f64::NEG_INFINITY;
         while board.unsolved != 0 {
             let Some(step) = self.next_step(&board) else {
-                rating.er_at_least = max.max(CHAINS_FLOOR);
+                rating.er_at_least = max.max(UNBUILT_FLOOR);
                 return Ok(rating);
             };
             if let Some(s) = &solution {
@@ -284,6 +290,12 @@ impl SeRater {
             .or_else(|| basic::hidden_set(board, g, 4, false))
             .or_else(|| unique::bug(board, g))
             .or_else(|| wings::aligned_pair_exclusion(board, g))
+            .or_else(|| chains::cycles_and_forcing_chains(board, g))
+            .or_else(|| wings::aligned_triplet_exclusion(board, g))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Nishio))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Multiple))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Dynamic))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::DynamicPlus))
     }
 }
 

@@ -54,11 +54,40 @@ pub enum SeTechnique {
     Bug,
     /// Aligned pair exclusion (6.2).
     AlignedPairExclusion,
+    /// A cycle of X-links (strong and weak links of one digit) (6.5 and up with its length).
+    BidirectionalXCycle,
+    /// A cycle of Y-links (through bivalue cells) (6.5 and up).
+    BidirectionalYCycle,
+    /// A forcing chain of X-links: a candidate implying its own negation (6.6 and up).
+    ForcingXChain,
+    /// A cycle mixing X- and Y-links (7.0 and up).
+    BidirectionalCycle,
+    /// A forcing chain mixing X- and Y-links (7.0 and up).
+    ForcingChain,
+    /// Aligned triplet exclusion (7.5).
+    AlignedTripletExclusion,
+    /// A Nishio forcing chain: a candidate whose dynamic X-chains contradict (7.5 and up).
+    NishioForcingChain,
+    /// Every candidate of a cell implying the same (8.0 and up).
+    CellForcingChain,
+    /// Every place of a digit in a region implying the same (8.0 and up).
+    RegionForcingChain,
+    /// A candidate on and off implying the same, dynamically (8.5 and up).
+    DynamicDoubleForcingChain,
+    /// A candidate implying a contradiction, dynamically (8.5 and up).
+    DynamicContradictionForcingChain,
+    /// Cell forcing chains, dynamic (8.5 and up).
+    DynamicCellForcingChain,
+    /// Region forcing chains, dynamic (8.5 and up).
+    DynamicRegionForcingChain,
+    /// Dynamic forcing chains also deducing with intersections, hidden and naked pairs and
+    /// X-Wings: double, contradiction, cell and region ones (9.0 and up).
+    DynamicForcingChainPlus,
 }
 
 impl SeTechnique {
     /// How many techniques there are.
-    pub const COUNT: usize = 24;
+    pub const COUNT: usize = 38;
 
     /// Every technique, in SE's order of preference.
     pub const ALL: [SeTechnique; SeTechnique::COUNT] = [
@@ -86,6 +115,20 @@ impl SeTechnique {
         SeTechnique::HiddenQuad,
         SeTechnique::Bug,
         SeTechnique::AlignedPairExclusion,
+        SeTechnique::BidirectionalXCycle,
+        SeTechnique::BidirectionalYCycle,
+        SeTechnique::ForcingXChain,
+        SeTechnique::BidirectionalCycle,
+        SeTechnique::ForcingChain,
+        SeTechnique::AlignedTripletExclusion,
+        SeTechnique::NishioForcingChain,
+        SeTechnique::CellForcingChain,
+        SeTechnique::RegionForcingChain,
+        SeTechnique::DynamicDoubleForcingChain,
+        SeTechnique::DynamicContradictionForcingChain,
+        SeTechnique::DynamicCellForcingChain,
+        SeTechnique::DynamicRegionForcingChain,
+        SeTechnique::DynamicForcingChainPlus,
     ];
 
     /// The position in [`SeTechnique::ALL`].
@@ -121,10 +164,25 @@ impl SeTechnique {
             T::HiddenQuad => "Hidden Quad",
             T::Bug => "Bivalue Universal Grave",
             T::AlignedPairExclusion => "Aligned Pair Exclusion",
+            T::BidirectionalXCycle => "Bidirectional X-Cycle",
+            T::BidirectionalYCycle => "Bidirectional Y-Cycle",
+            T::ForcingXChain => "Forcing X-Chain",
+            T::BidirectionalCycle => "Bidirectional Cycle",
+            T::ForcingChain => "Forcing Chain",
+            T::AlignedTripletExclusion => "Aligned Triplet Exclusion",
+            T::NishioForcingChain => "Nishio Forcing Chains",
+            T::CellForcingChain => "Cell Forcing Chains",
+            T::RegionForcingChain => "Region Forcing Chains",
+            T::DynamicDoubleForcingChain => "Dynamic Double Forcing Chains",
+            T::DynamicContradictionForcingChain => "Dynamic Contradiction Forcing Chains",
+            T::DynamicCellForcingChain => "Dynamic Cell Forcing Chains",
+            T::DynamicRegionForcingChain => "Dynamic Region Forcing Chains",
+            T::DynamicForcingChainPlus => "Dynamic Forcing Chains (+)",
         }
     }
 
-    /// The difficulty of a plain step of this technique; unique loops and BUGs add to it
+    /// The difficulty of a plain step of this technique; unique loops, BUGs and chains (their
+    /// length) add to it
     /// (see [`super::SeStep::difficulty`]).
     pub fn base_difficulty(self) -> f64 {
         use SeTechnique as T;
@@ -153,6 +211,16 @@ impl SeTechnique {
             T::HiddenQuad => 5.4,
             T::Bug => 5.6,
             T::AlignedPairExclusion => 6.2,
+            T::BidirectionalXCycle | T::BidirectionalYCycle => 6.5,
+            T::ForcingXChain => 6.6,
+            T::BidirectionalCycle | T::ForcingChain => 7.0,
+            T::AlignedTripletExclusion | T::NishioForcingChain => 7.5,
+            T::CellForcingChain | T::RegionForcingChain => 8.0,
+            T::DynamicDoubleForcingChain
+            | T::DynamicContradictionForcingChain
+            | T::DynamicCellForcingChain
+            | T::DynamicRegionForcingChain => 8.5,
+            T::DynamicForcingChainPlus => 9.0,
         }
     }
 }

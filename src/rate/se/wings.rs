@@ -3,6 +3,7 @@
 use super::geometry::{Geometry, digits, for_each_subset};
 use super::{SeStep, SeTechnique};
 use crate::rate::board::Board;
+use crate::rate::houses::cells_of;
 use crate::rate::step::Candidate;
 
 /// XY-Wings (`xyz`: XYZ-Wings): the pivot in reading order, each wing among the pivot's house
@@ -44,7 +45,7 @@ pub fn xy_wing(board: &Board, g: &Geometry, xyz: bool) -> Option<SeStep> {
                     } else {
                         SeTechnique::XyWing
                     };
-                    let elims = crate::rate::houses::cells_of(gone)
+                    let elims = cells_of(gone)
                         .map(|c| Candidate::new(c, z as u8 + 1))
                         .collect();
                     return Some(SeStep::removing(tech, tech.base_difficulty(), elims));
@@ -117,6 +118,112 @@ pub fn aligned_pair_exclusion(board: &Board, g: &Geometry) -> Option<SeStep> {
         let tech = SeTechnique::AlignedPairExclusion;
         found = Some(SeStep::removing(tech, tech.base_difficulty(), elims));
         true
+    });
+    found
+}
+
+/// Aligned triplet exclusion (SE's `AlignedExclusion(3)`): base cells (reading order) with
+/// their excluders (house cells with two or three candidates, none with one); pairs of base
+/// cells in SE's order, each with every base cell among either's excluders as the third; a
+/// value of a base cell used by no allowed combination is removed.
+pub fn aligned_triplet_exclusion(board: &Board, g: &Geometry) -> Option<SeStep> {
+    let cand = &board.cand;
+    let mut bases: Vec<usize> = Vec::new();
+    let mut excluders: Vec<Vec<u8>> = Vec::new();
+    // The same as cell sets, and the base cells as one.
+    let mut masks: Vec<u128> = Vec::new();
+    let mut base_cells: u128 = 0;
+    let mut base_index = [usize::MAX; 81];
+    for cell in 0..81 {
+        if cand[cell].count_ones() < 2 {
+            continue;
+        }
+        let mut has_single = false;
+        let mut ex = Vec::new();
+        let mut mask = 0u128;
+        for &other in &g.house_cells[cell] {
+            match cand[other as usize].count_ones() {
+                1 => has_single = true,
+                2 | 3 => {
+                    ex.push(other);
+                    mask |= 1 << other;
+                }
+                _ => {}
+            }
+        }
+        if !has_single && !ex.is_empty() {
+            base_index[cell] = bases.len();
+            bases.push(cell);
+            excluders.push(ex);
+            masks.push(mask);
+            base_cells |= 1 << cell;
+        }
+    }
+    if bases.len() < 3 {
+        return None;
+    }
+    let mut found = None;
+    let mut twin: Vec<usize> = Vec::new();
+    for_each_subset(bases.len(), 2, |pair| {
+        let (c0, c1) = (bases[pair[0]], bases[pair[1]]);
+        let common01 = masks[pair[0]] & masks[pair[1]];
+        // Every third cell needs two common excluders among these.
+        if common01.count_ones() < 2 {
+            return false;
+        }
+        // The twin area: the base cells among either cell's excluders, in that order.
+        twin.clear();
+        let pair_cells = (1u128 << c0) | (1u128 << c1);
+        let mut taken = 0u128;
+        for &e in excluders[pair[0]].iter().chain(&excluders[pair[1]]) {
+            let bit = 1u128 << e;
+            if base_cells & bit != 0 && pair_cells & bit == 0 && taken & bit == 0 {
+                taken |= bit;
+                twin.push(e as usize);
+            }
+        }
+        for &c2 in &twin {
+            let common = common01 & masks[base_index[c2]];
+            if common.count_ones() < 2 {
+                continue;
+            }
+            let common: Vec<u16> = cells_of(common).map(|e| cand[e]).collect();
+            let cells = [c0, c1, c2];
+            let sees = |a: usize, b: usize| g.houses.peers[cells[a]] & (1u128 << cells[b]) != 0;
+            let see = [sees(0, 1), sees(0, 2), sees(1, 2)];
+            let mut allowed = [0u16; 3];
+            for p0 in digits(cand[c0]) {
+                for p1 in digits(cand[c1]) {
+                    if p0 == p1 && see[0] {
+                        continue;
+                    }
+                    for p2 in digits(cand[c2]) {
+                        if (p0 == p2 && see[1]) || (p1 == p2 && see[2]) {
+                            continue;
+                        }
+                        let all = (1u16 << p0) | (1 << p1) | (1 << p2);
+                        if common.iter().any(|&m| m & !all == 0) {
+                            continue;
+                        }
+                        allowed[0] |= 1 << p0;
+                        allowed[1] |= 1 << p1;
+                        allowed[2] |= 1 << p2;
+                    }
+                }
+            }
+            let mut elims = Vec::new();
+            for (i, &cell) in cells.iter().enumerate() {
+                for d in digits(cand[cell] & !allowed[i]) {
+                    elims.push(Candidate::new(cell, d as u8 + 1));
+                }
+            }
+            if !elims.is_empty() {
+                let tech = SeTechnique::AlignedTripletExclusion;
+                found = Some(SeStep::removing(tech, tech.base_difficulty(), elims));
+                return true;
+            }
+        }
+        false
     });
     found
 }

@@ -1,0 +1,1391 @@
+//! SE's chaining techniques: bidirectional cycles and forcing X/Y chains, Nishio, multiple
+//! (cell and region) and dynamic forcing chains, and dynamic forcing chains (+), in SE's search
+//! order, with SE's chain complexities, length increments and hint ordering.
+//!
+//! # Potentials and chains
+//! A potential is a candidate assumed true ("on") or false ("off"). A chain is a tree of
+//! potentials, each remembering the potentials it was deduced from (its parents): an "on"
+//! makes the other candidates of its cell and the other places of its digit in its block, row
+//! and column "off"; an "off" makes "on" the other candidate of a bivalue cell and the other
+//! place of a digit with two places in a block, row or column. Potentials live in an arena
+//! ([`Arena`]) and are equal when their cell, digit and state are (SE's `Potential.equals`),
+//! whatever their parents; sets of potentials keep the first version added and their
+//! insertion order (SE's `LinkedSet`).
+//!
+//! # Ordering
+//! Each producer computes all its hints, and SE sorts them stably by difficulty, then
+//! complexity (the number of distinct potentials of the chains: SE's `getAncestorCount`), then
+//! a sort key by kind; the first one is applied. Only that first one matters to the rating, so
+//! the producers here keep the first minimal hint in SE's generation order ([`Best`]).
+//!
+//! # Dynamic chains
+//! A dynamic chain removes each "off" potential from a working copy of the grid as it is
+//! processed, so later deductions see the reduced grid; an "on" deduced that way gets as extra
+//! ("hidden") parents the "off" potentials that emptied its cell or region.
+//!
+//! Dynamic chains (+) (SE's nesting level 1) go on, when nothing else follows, with the
+//! removals of the first of intersections, hidden pairs, naked pairs and X-Wings to find any
+//! on the working grid ([`RuleHints`]). SE takes a rule's removals in the order of a
+//! `HashMap` keyed by cell objects without their own hash (so in an order that may change
+//! from one run of SE to the next); here they are taken in reading order.
+//!
+//! # Not built
+//! SE's nesting levels 2 to 5 (9.5 and up: forcing chains, multiple and dynamic forcing
+//! chains themselves nested in dynamic chains) would extend [`Engine::advanced`] with those
+//! producers' hints, their rule parents (SE's `collectRuleParents`, which needs each
+//! potential's cause: cell, block, row or column) and the nested chains' complexities.
+
+use std::collections::VecDeque;
+
+use super::geometry::{CELL_REGION_TYPES, Geometry, digits};
+use super::{SeStep, SeTechnique};
+use crate::rate::board::Board;
+use crate::rate::houses::cells_of;
+use crate::rate::step::Candidate;
+
+/// A potential's key: `(cell * 9 + digit) * 2`, plus one when "on".
+#[inline]
+fn key(cell: usize, d: usize, on: bool) -> usize {
+    (cell * 9 + d) * 2 + usize::from(on)
+}
+
+/// How many keys there are.
+const KEYS: usize = 81 * 9 * 2;
+
+/// "No node" in an index table.
+const NONE: u32 = u32::MAX;
+
+/// One potential of a chain.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    cell: u8,
+    digit: u8,
+    on: bool,
+    /// Where its parents start in [`Arena::parents`].
+    first_parent: u32,
+    /// How many parents it has.
+    parent_count: u16,
+}
+
+impl Node {
+    #[inline]
+    fn key(&self) -> usize {
+        key(self.cell as usize, self.digit as usize, self.on)
+    }
+}
+
+/// The potentials of a search; a node's parents are stored together when it is made.
+#[derive(Debug, Default)]
+struct Arena {
+    nodes: Vec<Node>,
+    parents: Vec<u32>,
+    /// Scratch for [`Arena::ancestor_count`].
+    seen: Vec<u64>,
+    todo: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Arena {
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.parents.clear();
+    }
+
+    fn push(&mut self, cell: usize, d: usize, on: bool, parents: &[u32]) -> u32 {
+        let first_parent = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node {
+            cell: cell as u8,
+            digit: d as u8,
+            on,
+            first_parent,
+            parent_count: parents.len() as u16,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    #[inline]
+    fn node(&self, n: u32) -> Node {
+        self.nodes[n as usize]
+    }
+
+    #[inline]
+    fn parents_of(&self, n: u32) -> &[u32] {
+        let node = &self.nodes[n as usize];
+        let start = node.first_parent as usize;
+        &self.parents[start..start + node.parent_count as usize]
+    }
+
+    /// SE's `isParent`: whether a potential equal to `k` is on the first-parent path above
+    /// `child` (the child itself excluded).
+    fn is_parent(&self, child: u32, k: usize) -> bool {
+        let mut p = child;
+        while let Some(&first) = self.parents_of(p).first() {
+            p = first;
+            if self.node(p).key() == k {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// SE's `getAncestorCount`: the distinct potentials reachable through parents, the node
+    /// included; breadth first, each potential's parents followed from its first version met.
+    fn ancestor_count(&mut self, n: u32) -> u32 {
+        self.seen.clear();
+        self.seen.resize(KEYS.div_ceil(64), 0);
+        self.todo.clear();
+        self.todo.push(n);
+        let mut count = 0;
+        while !self.todo.is_empty() {
+            self.next.clear();
+            for i in 0..self.todo.len() {
+                let p = self.todo[i];
+                let k = self.nodes[p as usize].key();
+                if self.seen[k / 64] & (1 << (k % 64)) == 0 {
+                    self.seen[k / 64] |= 1 << (k % 64);
+                    count += 1;
+                    let node = &self.nodes[p as usize];
+                    let start = node.first_parent as usize;
+                    let end = start + node.parent_count as usize;
+                    self.next.extend_from_slice(&self.parents[start..end]);
+                }
+            }
+            std::mem::swap(&mut self.todo, &mut self.next);
+        }
+        count
+    }
+}
+
+/// SE's `LinkedSet<Potential>`: at most one node per key (the first added), in insertion
+/// order. Sets are reused ([`Engine::new_set`], [`Engine::recycle`]): clearing one resets only
+/// the keys it holds.
+#[derive(Debug)]
+struct PotSet {
+    index: Vec<u32>,
+    order: Vec<u32>,
+    keys: Vec<u16>,
+}
+
+impl PotSet {
+    fn new() -> PotSet {
+        PotSet {
+            index: vec![NONE; KEYS],
+            order: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> Option<u32> {
+        let n = self.index[k];
+        (n != NONE).then_some(n)
+    }
+
+    #[inline]
+    fn contains(&self, k: usize) -> bool {
+        self.index[k] != NONE
+    }
+
+    /// Adds `n` (key `k`) unless a potential equal to it is in already.
+    #[inline]
+    fn add(&mut self, k: usize, n: u32) {
+        if self.index[k] == NONE {
+            self.index[k] = n;
+            self.order.push(n);
+            self.keys.push(k as u16);
+        }
+    }
+
+    /// `retainAll`: keeps the potentials whose key `other` holds, in this set's order.
+    fn retain(&mut self, other: &PotSet) {
+        let mut kept = 0;
+        for i in 0..self.order.len() {
+            let k = self.keys[i] as usize;
+            if other.contains(k) {
+                self.order[kept] = self.order[i];
+                self.keys[kept] = self.keys[i];
+                kept += 1;
+            } else {
+                self.index[k] = NONE;
+            }
+        }
+        self.order.truncate(kept);
+        self.keys.truncate(kept);
+    }
+
+    /// Empties the set.
+    fn clear(&mut self) {
+        for &k in &self.keys {
+            self.index[k as usize] = NONE;
+        }
+        self.order.clear();
+        self.keys.clear();
+    }
+}
+
+/// A set of potential keys emptied in constant time: a key is in when its mark is the current
+/// stamp.
+#[derive(Debug, Default)]
+struct Marks {
+    stamp: u32,
+    mark: Vec<u32>,
+}
+
+impl Marks {
+    /// Empties the set.
+    fn start(&mut self) {
+        if self.mark.is_empty() {
+            self.mark = vec![0; KEYS];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    fn is_set(&self, k: usize) -> bool {
+        self.mark[k] == self.stamp
+    }
+
+    #[inline]
+    fn set(&mut self, k: usize) {
+        self.mark[k] = self.stamp;
+    }
+}
+
+/// SE's `getLengthDifficulty`: 0.1 for each threshold (4, 6, 8, 12, 16, 24, 32, ...: times
+/// 3/2 and 4/3 in turn, integer division) the chain's length (complexity - 2) is above, added
+/// in SE's order (so the sums are SE's doubles).
+pub fn length_difficulty(complexity: u32) -> f64 {
+    let mut added = 0.0;
+    let mut ceil: i64 = 4;
+    let length = i64::from(complexity) - 2;
+    let mut odd = false;
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// A chaining hint as SE sorts it.
+#[derive(Debug, Clone)]
+struct ChainHint {
+    difficulty: f64,
+    complexity: u32,
+    sort_key: u8,
+    technique: SeTechnique,
+    eliminations: Vec<Candidate>,
+    placement: Option<Candidate>,
+}
+
+/// The first hint of SE's stable sort: the first minimal one in generation order.
+#[derive(Debug, Default)]
+struct Best(Option<ChainHint>);
+
+impl Best {
+    /// Whether a hint with these keys would come first (before the best so far).
+    fn beaten_by(&self, difficulty: f64, complexity: u32, sort_key: u8) -> bool {
+        match &self.0 {
+            None => true,
+            Some(b) => {
+                if difficulty != b.difficulty {
+                    difficulty < b.difficulty
+                } else if complexity != b.complexity {
+                    complexity < b.complexity
+                } else {
+                    sort_key < b.sort_key
+                }
+            }
+        }
+    }
+
+    fn offer(&mut self, h: ChainHint) {
+        if self.beaten_by(h.difficulty, h.complexity, h.sort_key) {
+            self.0 = Some(h);
+        }
+    }
+
+    fn into_step(self) -> Option<SeStep> {
+        self.0.map(|h| SeStep {
+            technique: h.technique,
+            difficulty: h.difficulty,
+            placement: h.placement,
+            eliminations: h.eliminations,
+        })
+    }
+}
+
+/// What a producer searches (SE's `Chaining(isMultiple, isDynamic, isNishio, 0)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Nishio forcing chains (7.5): dynamic, X-links only, contradictions only.
+    Nishio,
+    /// Cell and region forcing chains (8.0), static.
+    Multiple,
+    /// Dynamic forcing chains (8.5): double and contradiction chains, cell and region ones.
+    Dynamic,
+    /// Dynamic forcing chains (+) (9.0): dynamic ones that also deduce with intersections,
+    /// hidden and naked pairs and X-Wings on the working grid when nothing else follows.
+    DynamicPlus,
+}
+
+impl Mode {
+    fn dynamic(self) -> bool {
+        self != Mode::Multiple
+    }
+    fn nishio(self) -> bool {
+        self == Mode::Nishio
+    }
+    fn multiple(self) -> bool {
+        self != Mode::Nishio
+    }
+    fn difficulty(self) -> f64 {
+        match self {
+            Mode::Nishio => 7.5,
+            Mode::Multiple => 8.0,
+            Mode::Dynamic => 8.5,
+            Mode::DynamicPlus => 9.0,
+        }
+    }
+    /// SE's nesting level: whether simple rules extend a chain.
+    fn level(self) -> u8 {
+        u8::from(self == Mode::DynamicPlus)
+    }
+}
+
+/// The chaining engine over one grid.
+struct Engine<'a> {
+    g: &'a Geometry,
+    board: &'a Board,
+    /// The grid's candidates (SE's grid, restored after each chaining).
+    base: [u16; 81],
+    /// The working copy a dynamic chaining removes its "off" potentials from.
+    work: [u16; 81],
+    arena: Arena,
+    /// The grid's cells having each digit.
+    digit_cells: [u128; 9],
+    /// The working grid's cells having each digit.
+    work_digit: [u128; 9],
+    /// Scratch lists of deduced (cell, digit) pairs and their hidden parents.
+    found: Vec<(u8, u8)>,
+    hidden: Vec<u32>,
+    /// Emptied sets for reuse.
+    pool: Vec<PotSet>,
+    /// The potentials a cycle or forcing chain search reached.
+    marks: Marks,
+    /// The "on" and "off" queues of [`Engine::chaining`], kept for reuse.
+    queues: (VecDeque<u32>, VecDeque<u32>),
+}
+
+impl<'a> Engine<'a> {
+    fn new(board: &'a Board, g: &'a Geometry) -> Engine<'a> {
+        Engine {
+            g,
+            board,
+            base: board.cand,
+            work: board.cand,
+            digit_cells: board.digit,
+            work_digit: board.digit,
+            arena: Arena::default(),
+            found: Vec::new(),
+            hidden: Vec::new(),
+            pool: Vec::new(),
+            marks: Marks::default(),
+            queues: Default::default(),
+        }
+    }
+
+    /// An empty set, reused when one is free.
+    fn new_set(&mut self) -> PotSet {
+        self.pool.pop().unwrap_or_else(PotSet::new)
+    }
+
+    /// A copy of `from`.
+    fn copy_set(&mut self, from: &PotSet) -> PotSet {
+        let mut set = self.new_set();
+        for (&n, &k) in from.order.iter().zip(&from.keys) {
+            set.add(k as usize, n);
+        }
+        set
+    }
+
+    /// Gives a set back for reuse.
+    fn recycle(&mut self, mut set: PotSet) {
+        set.clear();
+        self.pool.push(set);
+    }
+
+    /// The positions (bit `k` for the house's `k`-th cell) of digit `d` in house `h` of the
+    /// grid `cand`.
+    #[inline]
+    fn positions(&self, cand: &[u16; 81], h: usize, d: usize) -> u16 {
+        let mut p = 0u16;
+        for (k, &c) in self.g.cells(h).iter().enumerate() {
+            if cand[c as usize] & (1 << d) != 0 {
+                p |= 1 << k;
+            }
+        }
+        p
+    }
+
+    /// SE's `getOnToOff` on the working grid: into `self.found`, the (cell, digit) pairs made
+    /// "off" by `(cell, d)` on: the cell's other digits (with Y-links), then the digit's other
+    /// places in the block, row and column, each once.
+    fn on_to_off(&mut self, cell: usize, d: usize, y_links: bool) {
+        self.found.clear();
+        if y_links {
+            for v in digits(self.work[cell] & !(1 << d)) {
+                self.found.push((cell as u8, v as u8));
+            }
+        }
+        // A house's cells in SE's index order are in increasing cell order.
+        let mut seen: u128 = 1 << cell;
+        for t in CELL_REGION_TYPES {
+            let places = self.g.houses.house[t.house_of(cell)] & self.work_digit[d] & !seen;
+            seen |= places;
+            for o in cells_of(places) {
+                self.found.push((o as u8, d as u8));
+            }
+        }
+    }
+
+    /// SE's `getOffToOn` on the working grid: the potentials made "on" by node `p` (off),
+    /// pushed to the arena with `p` and, in a dynamic chain, their hidden parents (looked up
+    /// in `offs`: the working grid lost only the "off" potentials processed, all in `offs`).
+    /// Returns the range of the new nodes.
+    fn off_to_on(
+        &mut self,
+        p: u32,
+        y_links: bool,
+        x_links: bool,
+        offs: Option<&PotSet>,
+    ) -> std::ops::Range<u32> {
+        let start = self.arena.nodes.len() as u32;
+        let node = self.arena.node(p);
+        let (cell, d) = (node.cell as usize, node.digit as usize);
+        if y_links && self.work[cell].count_ones() == 2 {
+            let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
+            self.hidden.clear();
+            self.hidden.push(p);
+            if let Some(offs) = offs {
+                for v in digits(self.base[cell] & !self.work[cell]) {
+                    let parent = offs.get(key(cell, v, false)).expect("hidden parent");
+                    self.hidden.push(parent);
+                }
+            }
+            let hidden = std::mem::take(&mut self.hidden);
+            self.arena.push(cell, other, true, &hidden);
+            self.hidden = hidden;
+        }
+        if x_links {
+            let mut seen: u128 = 0;
+            for t in CELL_REGION_TYPES {
+                let house = self.g.houses.house[t.house_of(cell)];
+                let pos = house & self.work_digit[d];
+                if pos.count_ones() != 2 {
+                    continue;
+                }
+                // The first place (in SE's index order, which is cell order), or the second
+                // when the first is the cell.
+                let mut other = pos.trailing_zeros() as usize;
+                if other == cell {
+                    other = (pos & !(1 << other)).trailing_zeros() as usize;
+                }
+                if seen & (1 << other) != 0 {
+                    continue;
+                }
+                seen |= 1 << other;
+                self.hidden.clear();
+                self.hidden.push(p);
+                if let Some(offs) = offs {
+                    for c in cells_of(house & self.digit_cells[d] & !pos) {
+                        let parent = offs.get(key(c, d, false)).expect("hidden parent");
+                        self.hidden.push(parent);
+                    }
+                }
+                let hidden = std::mem::take(&mut self.hidden);
+                self.arena.push(other, d, true, &hidden);
+                self.hidden = hidden;
+            }
+        }
+        start..self.arena.nodes.len() as u32
+    }
+
+    // ----- Cycles and forcing X/Y chains (SE's unary chaining) -----
+
+    /// SE's `doCycles` from `src` (on): breadth first by levels, an "off" taken again each
+    /// time it is deduced (unless it is on its own path), an "on" once; the ends of the cycles
+    /// found back at `src` after at least four levels.
+    fn cycles(&mut self, src: u32, y_links: bool, x_links: bool, ends: &mut Vec<u32>) {
+        let src_key = self.arena.node(src).key();
+        self.marks.start();
+        self.marks.set(src_key);
+        let mut pending_on = vec![src];
+        let mut pending_off: Vec<u32> = Vec::new();
+        let mut length = 0;
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            length += 1;
+            // Each level's list is read while the next level's fills the other one.
+            let mut batch = std::mem::take(&mut pending_on);
+            for &p in &batch {
+                let node = self.arena.node(p);
+                self.on_to_off(node.cell as usize, node.digit as usize, y_links);
+                for i in 0..self.found.len() {
+                    let (c, v) = self.found[i];
+                    if !self.arena.is_parent(p, key(c as usize, v as usize, false)) {
+                        let n = self.arena.push(c as usize, v as usize, false, &[p]);
+                        pending_off.push(n);
+                    }
+                }
+            }
+            batch.clear();
+            pending_on = batch;
+            length += 1;
+            let mut batch = std::mem::take(&mut pending_off);
+            for &p in &batch {
+                for n in self.off_to_on(p, y_links, x_links, None) {
+                    let k = self.arena.node(n).key();
+                    if length >= 4 && k == src_key {
+                        ends.push(n);
+                    }
+                    if !self.marks.is_set(k) {
+                        self.marks.set(k);
+                        pending_on.push(n);
+                    }
+                }
+            }
+            batch.clear();
+            pending_off = batch;
+        }
+    }
+
+    /// SE's `doForcingChains` from `src` (on or off): the first potential found contradicting
+    /// `src` (its own negation), appended to `targets` unless one equal to it is there.
+    fn forcing_chains(&mut self, src: u32, y_links: bool, targets: &mut Vec<u32>) {
+        let s = self.arena.node(src);
+        let (src_on_key, src_off_key) = (
+            key(s.cell as usize, s.digit as usize, true),
+            key(s.cell as usize, s.digit as usize, false),
+        );
+        // The potentials reached, "on" and "off" (their keys differ).
+        self.marks.start();
+        self.marks.set(s.key());
+        let (mut pending_on, mut pending_off) = if s.on {
+            (vec![src], Vec::new())
+        } else {
+            (Vec::new(), vec![src])
+        };
+        let add_target = |arena: &Arena, n: u32, targets: &mut Vec<u32>| {
+            let k = arena.node(n).key();
+            if !targets.iter().any(|&t| arena.node(t).key() == k) {
+                targets.push(n);
+            }
+        };
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            let mut batch = std::mem::take(&mut pending_on);
+            for &p in &batch {
+                let node = self.arena.node(p);
+                self.on_to_off(node.cell as usize, node.digit as usize, y_links);
+                for i in 0..self.found.len() {
+                    let (c, v) = self.found[i];
+                    let (c, v) = (c as usize, v as usize);
+                    let k = key(c, v, false);
+                    let n = self.arena.push(c, v, false, &[p]);
+                    if s.on && k == src_off_key {
+                        add_target(&self.arena, n, targets);
+                    }
+                    if !self.arena.is_parent(p, k) && !self.marks.is_set(k) {
+                        self.marks.set(k);
+                        pending_off.push(n);
+                    }
+                }
+            }
+            batch.clear();
+            pending_on = batch;
+            let mut batch = std::mem::take(&mut pending_off);
+            for &p in &batch {
+                for n in self.off_to_on(p, y_links, true, None) {
+                    let k = self.arena.node(n).key();
+                    if !s.on && k == src_on_key {
+                        add_target(&self.arena, n, targets);
+                    }
+                    if !self.marks.is_set(k) {
+                        self.marks.set(k);
+                        pending_on.push(n);
+                    }
+                }
+            }
+            batch.clear();
+            pending_off = batch;
+        }
+    }
+
+    /// SE's `createCycleHint`: the digits seen by both an "on" and an "off" of the cycle,
+    /// outside the cycle's cells.
+    fn cycle_hint(&mut self, end: u32, y_links: bool, x_links: bool) -> Option<ChainHint> {
+        let mut cells: u128 = 0;
+        let mut p = end;
+        while let Some(&parent) = self.arena.parents_of(p).first() {
+            cells |= 1 << self.arena.node(p).cell;
+            p = parent;
+        }
+        // Per digit, the cells seen by an "on" (forward) and by an "off" (backward).
+        let mut forward = [0u128; 9];
+        let mut backward = [0u128; 9];
+        let mut p = end;
+        while let Some(&parent) = self.arena.parents_of(p).first() {
+            let n = self.arena.node(p);
+            let (cell, d) = (n.cell as usize, n.digit as usize);
+            let seen = self.g.houses.peers[cell] & !cells & self.digit_cells[d];
+            let side = if n.on { &mut forward } else { &mut backward };
+            side[d] |= seen;
+            p = parent;
+        }
+        let mut eliminations = Vec::new();
+        for d in 0..9 {
+            for c in cells_of(forward[d] & backward[d]) {
+                eliminations.push(Candidate::new(c, d as u8 + 1));
+            }
+        }
+        if eliminations.is_empty() {
+            return None;
+        }
+        eliminations.sort_by_key(|e| (e.cell, e.digit));
+        let complexity = self.arena.ancestor_count(end);
+        let xy = x_links && y_links;
+        let technique = if xy {
+            SeTechnique::BidirectionalCycle
+        } else if y_links {
+            SeTechnique::BidirectionalYCycle
+        } else {
+            SeTechnique::BidirectionalXCycle
+        };
+        let base = if xy { 7.0 } else { 6.5 };
+        Some(ChainHint {
+            difficulty: base + length_difficulty(complexity),
+            complexity,
+            sort_key: sort_key(x_links, y_links),
+            technique,
+            eliminations,
+            placement: None,
+        })
+    }
+
+    /// SE's `createForcingChainHint`: the target's digit removed (target off) or placed.
+    fn forcing_chain_hint(&mut self, target: u32, y_links: bool) -> ChainHint {
+        let n = self.arena.node(target);
+        let complexity = self.arena.ancestor_count(target);
+        let (technique, base) = if y_links {
+            (SeTechnique::ForcingChain, 7.0)
+        } else {
+            (SeTechnique::ForcingXChain, 6.6)
+        };
+        let (eliminations, placement) = self.target_effect(n);
+        ChainHint {
+            difficulty: base + length_difficulty(complexity),
+            complexity,
+            sort_key: sort_key(true, y_links),
+            technique,
+            eliminations,
+            placement,
+        }
+    }
+
+    /// What a hint whose result is `n` does: an "off" removes its candidate; an "on" removes
+    /// its cell's other candidates and places it.
+    fn target_effect(&self, n: Node) -> (Vec<Candidate>, Option<Candidate>) {
+        let (cell, d) = (n.cell as usize, n.digit as usize);
+        if n.on {
+            let elims = digits(self.base[cell] & !(1 << d))
+                .map(|v| Candidate::new(cell, v as u8 + 1))
+                .collect();
+            (elims, Some(Candidate::new(cell, d as u8 + 1)))
+        } else {
+            (vec![Candidate::new(cell, d as u8 + 1)], None)
+        }
+    }
+
+    /// SE's `getLoopHintList` and `doUnaryChaining`: for every candidate of every cell with
+    /// two or more (reading order, digits ascending), its cycles, then its forcing chains
+    /// from "on" and from "off".
+    fn unary(&mut self, y_links: bool, x_links: bool, best: &mut Best) {
+        let mut ends = Vec::new();
+        let mut targets = Vec::new();
+        for cell in 0..81 {
+            let cand = self.base[cell];
+            if cand.count_ones() < 2 {
+                continue;
+            }
+            if cand.count_ones() > 2 && !x_links {
+                continue;
+            }
+            for d in digits(cand) {
+                self.arena.clear();
+                ends.clear();
+                targets.clear();
+                let on = self.arena.push(cell, d, true, &[]);
+                self.cycles(on, y_links, x_links, &mut ends);
+                if x_links {
+                    let on = self.arena.push(cell, d, true, &[]);
+                    self.forcing_chains(on, y_links, &mut targets);
+                    let off = self.arena.push(cell, d, false, &[]);
+                    self.forcing_chains(off, y_links, &mut targets);
+                }
+                for &end in &ends {
+                    if let Some(h) = self.cycle_hint(end, y_links, x_links) {
+                        best.offer(h);
+                    }
+                }
+                for &t in &targets {
+                    let h = self.forcing_chain_hint(t, y_links);
+                    best.offer(h);
+                }
+            }
+        }
+    }
+
+    // ----- Nishio, multiple and dynamic forcing chains -----
+
+    /// SE's `doChaining`: completes `to_on` and `to_off` with everything they imply (one
+    /// potential at a time, "on" ones first); in a dynamic chain each "off" processed leaves
+    /// the working grid. Returns the first contradiction (an "on" and an "off" of the same
+    /// candidate), if any. The working grid is restored after.
+    fn chaining(
+        &mut self,
+        mode: Mode,
+        to_on: &mut PotSet,
+        to_off: &mut PotSet,
+    ) -> Option<(u32, u32)> {
+        self.work = self.base;
+        self.work_digit = self.digit_cells;
+        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.queues);
+        pending_on.clear();
+        pending_off.clear();
+        pending_on.extend(&to_on.order);
+        pending_off.extend(&to_off.order);
+        let y_links = !mode.nishio();
+        let result = loop {
+            if let Some(p) = pending_on.pop_front() {
+                let node = self.arena.node(p);
+                self.on_to_off(node.cell as usize, node.digit as usize, y_links);
+                let mut contradiction = None;
+                for i in 0..self.found.len() {
+                    let (c, v) = self.found[i];
+                    let (c, v) = (c as usize, v as usize);
+                    if let Some(on) = to_on.get(key(c, v, true)) {
+                        let off = self.arena.push(c, v, false, &[p]);
+                        contradiction = Some((on, off));
+                        break;
+                    }
+                    let k = key(c, v, false);
+                    if !to_off.contains(k) {
+                        let n = self.arena.push(c, v, false, &[p]);
+                        to_off.add(k, n);
+                        pending_off.push_back(n);
+                    }
+                }
+                if contradiction.is_some() {
+                    break contradiction;
+                }
+            } else if let Some(p) = pending_off.pop_front() {
+                let offs = if mode.dynamic() { Some(&*to_off) } else { None };
+                let made = self.off_to_on(p, y_links, true, offs);
+                if mode.dynamic() {
+                    let node = self.arena.node(p);
+                    self.work[node.cell as usize] &= !(1 << node.digit);
+                    self.work_digit[node.digit as usize] &= !(1u128 << node.cell);
+                }
+                let mut contradiction = None;
+                for n in made {
+                    let node = self.arena.node(n);
+                    let (c, v) = (node.cell as usize, node.digit as usize);
+                    if let Some(off) = to_off.get(key(c, v, false)) {
+                        contradiction = Some((n, off));
+                        break;
+                    }
+                    to_on.add(node.key(), n);
+                    if to_on.get(node.key()) == Some(n) {
+                        pending_on.push_back(n);
+                    }
+                }
+                if contradiction.is_some() {
+                    break contradiction;
+                }
+            } else {
+                break None;
+            }
+            if pending_on.is_empty() && pending_off.is_empty() && mode.level() > 0 {
+                for n in self.advanced(to_off) {
+                    let k = self.arena.node(n).key();
+                    if !to_off.contains(k) {
+                        to_off.add(k, n);
+                        pending_off.push_back(n);
+                    }
+                }
+            }
+        };
+        self.work = self.base;
+        self.work_digit = self.digit_cells;
+        self.queues = (pending_on, pending_off);
+        result
+    }
+
+    /// SE's `getAdvancedPotentials` (level 1): the "off" potentials the first of
+    /// intersections, hidden pairs, naked pairs and X-Wings to find any deduces on the working
+    /// grid, each with the "off" potentials of the chain the rule needed (SE's
+    /// `getRuleParents`; a rule needing none already applies without the chain and is
+    /// skipped). A rule's removals are taken cell by cell in reading order.
+    fn advanced(&mut self, to_off: &PotSet) -> Vec<u32> {
+        let work = Board {
+            value: self.board.value,
+            cand: self.work,
+            digit: self.work_digit,
+            solved: self.board.solved,
+            unsolved: self.board.unsolved,
+        };
+        let mut result = Vec::new();
+        let mut hints = Vec::new();
+        for rule in 0..4 {
+            hints.clear();
+            let rules = RuleHints {
+                g: self.g,
+                base: &self.base,
+                work: &work,
+            };
+            match rule {
+                0 => rules.locking(&mut hints),
+                1 => rules.hidden_pairs(&mut hints),
+                2 => rules.naked_pairs(&mut hints),
+                _ => rules.x_wings(&mut hints),
+            }
+            for (elims, parents) in &hints {
+                if parents.is_empty() {
+                    continue;
+                }
+                let real: Vec<u32> = parents
+                    .iter()
+                    .map(|&(c, d)| {
+                        to_off
+                            .get(key(c as usize, d as usize, false))
+                            .expect("rule parent in the chain")
+                    })
+                    .collect();
+                for &(c, d) in elims {
+                    result.push(self.arena.push(c as usize, d as usize, false, &real));
+                }
+            }
+            if !result.is_empty() {
+                break;
+            }
+        }
+        result
+    }
+
+    /// A hint whose result is `result`, proven by the chains ending at `ends`, when it is
+    /// worth applying and comes before `best` in SE's order.
+    fn multi_hint(
+        &mut self,
+        mode: Mode,
+        technique: SeTechnique,
+        sort_key: u8,
+        result: Node,
+        ends: &[u32],
+        best: &Best,
+    ) -> Option<ChainHint> {
+        // SE's `isWorth`: an "on" result must leave its cell other candidates to remove.
+        if result.on && self.base[result.cell as usize] & !(1 << result.digit) == 0 {
+            return None;
+        }
+        let mut complexity = 0;
+        for &e in ends {
+            complexity += self.arena.ancestor_count(e);
+        }
+        let difficulty = mode.difficulty() + length_difficulty(complexity);
+        if !best.beaten_by(difficulty, complexity, sort_key) {
+            return None;
+        }
+        let (eliminations, placement) = self.target_effect(result);
+        Some(ChainHint {
+            difficulty,
+            complexity,
+            sort_key,
+            technique,
+            eliminations,
+            placement,
+        })
+    }
+
+    /// SE's `doBinaryChaining` for candidate (cell, d): its consequences when on (left in
+    /// `on_to_on`, `on_to_off`) and when off; contradiction and double chain hints.
+    #[allow(clippy::too_many_arguments)]
+    fn binary(
+        &mut self,
+        mode: Mode,
+        cell: usize,
+        d: usize,
+        on_to_on: &mut PotSet,
+        on_to_off: &mut PotSet,
+        reduction: bool,
+        contradiction: bool,
+        best: &mut Best,
+    ) {
+        let (double_tech, absurd_tech) = match mode {
+            Mode::Nishio => (
+                SeTechnique::NishioForcingChain,
+                SeTechnique::NishioForcingChain,
+            ),
+            Mode::DynamicPlus => (
+                SeTechnique::DynamicForcingChainPlus,
+                SeTechnique::DynamicForcingChainPlus,
+            ),
+            _ => (
+                SeTechnique::DynamicDoubleForcingChain,
+                SeTechnique::DynamicContradictionForcingChain,
+            ),
+        };
+        let p_on = self.arena.push(cell, d, true, &[]);
+        let p_off = self.arena.push(cell, d, false, &[]);
+        let mut off_to_on = self.new_set();
+        let mut off_to_off = self.new_set();
+        on_to_on.add(key(cell, d, true), p_on);
+        let absurd = self.chaining(mode, on_to_on, on_to_off);
+        if contradiction && let Some((a, b)) = absurd {
+            let result = self.arena.node(p_off);
+            if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
+                best.offer(h);
+            }
+        }
+        off_to_off.add(key(cell, d, false), p_off);
+        let absurd = self.chaining(mode, &mut off_to_on, &mut off_to_off);
+        if contradiction && let Some((a, b)) = absurd {
+            let result = self.arena.node(p_on);
+            if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
+                best.offer(h);
+            }
+        }
+        if reduction {
+            for i in 0..on_to_on.order.len() {
+                let from_on = on_to_on.order[i];
+                let k = self.arena.node(from_on).key();
+                if let Some(from_off) = off_to_on.get(k) {
+                    let result = self.arena.node(from_on);
+                    if let Some(h) =
+                        self.multi_hint(mode, double_tech, 1, result, &[from_on, from_off], best)
+                    {
+                        best.offer(h);
+                    }
+                }
+            }
+            for i in 0..on_to_off.order.len() {
+                let from_on = on_to_off.order[i];
+                let k = self.arena.node(from_on).key();
+                if let Some(from_off) = off_to_off.get(k) {
+                    let result = self.arena.node(from_on);
+                    if let Some(h) =
+                        self.multi_hint(mode, double_tech, 1, result, &[from_on, from_off], best)
+                    {
+                        best.offer(h);
+                    }
+                }
+            }
+        }
+        self.recycle(off_to_on);
+        self.recycle(off_to_off);
+    }
+
+    /// SE's `doRegionChainings` for candidate (cell, d): in each of the cell's regions where
+    /// `d` has two places (or more, multiple chains) and `cell` is the first, what every
+    /// place of `d` there implies alike.
+    fn regions(
+        &mut self,
+        mode: Mode,
+        cell: usize,
+        d: usize,
+        on_to_on: &PotSet,
+        on_to_off: &PotSet,
+        best: &mut Best,
+    ) {
+        let tech = if mode.level() > 0 {
+            SeTechnique::DynamicForcingChainPlus
+        } else if mode.dynamic() {
+            SeTechnique::DynamicRegionForcingChain
+        } else {
+            SeTechnique::RegionForcingChain
+        };
+        for t in CELL_REGION_TYPES {
+            let h = t.house_of(cell);
+            let pos = self.positions(&self.base, h, d);
+            let n = pos.count_ones();
+            if !(n == 2 || (mode.multiple() && n > 2)) {
+                continue;
+            }
+            let cells = *self.g.cells(h);
+            if cells[pos.trailing_zeros() as usize] as usize != cell {
+                continue;
+            }
+            // Each place's consequences; `None`: the cell's own (`on_to_on`, `on_to_off`).
+            let mut pos_on: Vec<Option<PotSet>> = Vec::new();
+            let mut pos_off: Vec<Option<PotSet>> = Vec::new();
+            let mut region_on = self.copy_set(on_to_on);
+            let mut region_off = self.copy_set(on_to_off);
+            for k in digits(pos) {
+                let other = cells[k] as usize;
+                if other == cell {
+                    pos_on.push(None);
+                    pos_off.push(None);
+                } else {
+                    let mut other_on = self.new_set();
+                    let mut other_off = self.new_set();
+                    let n = self.arena.push(other, d, true, &[]);
+                    other_on.add(key(other, d, true), n);
+                    self.chaining(mode, &mut other_on, &mut other_off);
+                    region_on.retain(&other_on);
+                    region_off.retain(&other_off);
+                    pos_on.push(Some(other_on));
+                    pos_off.push(Some(other_off));
+                }
+            }
+            for (region, per_pos, own) in [
+                (&region_on, &pos_on, on_to_on),
+                (&region_off, &pos_off, on_to_off),
+            ] {
+                for &p in &region.order {
+                    let k = self.arena.node(p).key();
+                    let ends: Vec<u32> = per_pos
+                        .iter()
+                        .map(|s| s.as_ref().unwrap_or(own).get(k).unwrap())
+                        .collect();
+                    let result = self.arena.node(p);
+                    if let Some(hint) = self.multi_hint(mode, tech, 6, result, &ends, best) {
+                        best.offer(hint);
+                    }
+                }
+            }
+            self.recycle(region_on);
+            self.recycle(region_off);
+            for set in pos_on.into_iter().chain(pos_off).flatten() {
+                self.recycle(set);
+            }
+        }
+    }
+
+    /// SE's `getMultipleChainsHintList`: for every cell (reading order) with three or more
+    /// candidates (two or more in a dynamic search), each candidate's binary and region
+    /// chains, then the cell's own reductions (what all its candidates imply alike).
+    fn multiple(&mut self, mode: Mode, best: &mut Best) {
+        let cell_tech = if mode.level() > 0 {
+            SeTechnique::DynamicForcingChainPlus
+        } else if mode.dynamic() {
+            SeTechnique::DynamicCellForcingChain
+        } else {
+            SeTechnique::CellForcingChain
+        };
+        for cell in 0..81 {
+            let cand = self.base[cell];
+            let n = cand.count_ones();
+            if !(n > 2 || (n > 1 && mode.dynamic())) {
+                continue;
+            }
+            self.arena.clear();
+            let mut value_on: Vec<PotSet> = Vec::new();
+            let mut value_off: Vec<PotSet> = Vec::new();
+            let mut cell_on: Option<PotSet> = None;
+            let mut cell_off: Option<PotSet> = None;
+            for d in digits(cand) {
+                let mut on_to_on = self.new_set();
+                let mut on_to_off = self.new_set();
+                let double = n >= 3 && !mode.nishio() && mode.dynamic();
+                let contradiction = mode.dynamic() || mode.nishio();
+                self.binary(
+                    mode,
+                    cell,
+                    d,
+                    &mut on_to_on,
+                    &mut on_to_off,
+                    double,
+                    contradiction,
+                    best,
+                );
+                if !mode.nishio() {
+                    self.regions(mode, cell, d, &on_to_on, &on_to_off, best);
+                }
+                match (&mut cell_on, &mut cell_off) {
+                    (Some(con), Some(coff)) => {
+                        con.retain(&on_to_on);
+                        coff.retain(&on_to_off);
+                    }
+                    _ => {
+                        cell_on = Some(self.copy_set(&on_to_on));
+                        cell_off = Some(self.copy_set(&on_to_off));
+                    }
+                }
+                value_on.push(on_to_on);
+                value_off.push(on_to_off);
+            }
+            let (Some(cell_on), Some(cell_off)) = (cell_on, cell_off) else {
+                continue;
+            };
+            if !mode.nishio() && (n == 2 || (mode.multiple() && n > 2)) {
+                for (common, per_value) in [(&cell_on, &value_on), (&cell_off, &value_off)] {
+                    for &p in &common.order {
+                        let k = self.arena.node(p).key();
+                        let ends: Vec<u32> = per_value.iter().map(|s| s.get(k).unwrap()).collect();
+                        let result = self.arena.node(p);
+                        if let Some(hint) = self.multi_hint(mode, cell_tech, 5, result, &ends, best)
+                        {
+                            best.offer(hint);
+                        }
+                    }
+                }
+            }
+            self.recycle(cell_on);
+            self.recycle(cell_off);
+            for set in value_on.into_iter().chain(value_off) {
+                self.recycle(set);
+            }
+        }
+    }
+}
+
+/// A simple rule's hint on the working grid: its removals and the candidates it needed gone
+/// (cell, digit `0..9`).
+type RuleHint = (Vec<(u8, u8)>, Vec<(u8, u8)>);
+
+/// SE's simple rules as nested in dynamic chains (level 1): every hint, in SE's search order,
+/// with its rule parents (candidates of the grid the chain started from that the working grid
+/// lost and the rule relies on).
+struct RuleHints<'b> {
+    g: &'b Geometry,
+    base: &'b [u16; 81],
+    work: &'b Board,
+}
+
+impl RuleHints<'_> {
+    /// Whether the chain removed digit `d` from cell `c`.
+    #[inline]
+    fn gone(&self, c: usize, d: usize) -> bool {
+        self.base[c] & !self.work.cand[c] & (1 << d) != 0
+    }
+
+    /// SE's `Locking(false)`: a digit of region 1 confined to region 2; parents: the digit's
+    /// lost places in region 1 outside region 2.
+    fn locking(&self, out: &mut Vec<RuleHint>) {
+        use super::geometry::RegionType::{Block, Column, Row};
+        let house = &self.g.houses.house;
+        let b = self.work;
+        for (t1, t2) in [(Block, Column), (Block, Row), (Column, Block), (Row, Block)] {
+            for i1 in 0..9 {
+                let r1 = house[t1.house(i1)];
+                for i2 in 0..9 {
+                    let r2 = house[t2.house(i2)];
+                    if r1 & r2 == 0 {
+                        continue;
+                    }
+                    for d in 0..9 {
+                        let p = b.digit[d] & r1;
+                        if p.count_ones() <= 1 || p & !r2 != 0 {
+                            continue;
+                        }
+                        let gone = b.digit[d] & r2 & !r1;
+                        if gone == 0 {
+                            continue;
+                        }
+                        let elims = cells_of(gone).map(|c| (c as u8, d as u8)).collect();
+                        let parents = self
+                            .g
+                            .cells(t1.house(i1))
+                            .iter()
+                            .map(|&c| c as usize)
+                            .filter(|&c| self.gone(c, d) && r2 & (1 << c) == 0)
+                            .map(|c| (c as u8, d as u8))
+                            .collect();
+                        out.push((elims, parents));
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's `HiddenSet(2, false)`; parents: the pair's digits lost from the region's other
+    /// cells.
+    fn hidden_pairs(&self, out: &mut Vec<RuleHint>) {
+        let (g, b) = (self.g, self.work);
+        for t in super::geometry::SCAN_TYPES {
+            for i in 0..9 {
+                let h = t.house(i);
+                if g.empty_count(b, h) <= 4 {
+                    continue;
+                }
+                let mut pos = [0u16; 9];
+                for (d, p) in pos.iter_mut().enumerate() {
+                    *p = g.positions(b, h, d);
+                }
+                for &values in &g.subsets[2] {
+                    let sets: Vec<u16> = digits(values).map(|d| pos[d]).collect();
+                    let Some(cells) = super::basic::common_tuple(&sets, 2) else {
+                        continue;
+                    };
+                    let mut elims = Vec::new();
+                    for idx in digits(cells) {
+                        let c = g.cells(h)[idx] as usize;
+                        for d in digits(b.cand[c] & !values) {
+                            elims.push((c as u8, d as u8));
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    elims.sort_unstable();
+                    let mut parents = Vec::new();
+                    for (idx, &c) in g.cells(h).iter().enumerate() {
+                        if cells & (1 << idx) == 0 {
+                            for d in digits(values & self.base[c as usize]) {
+                                parents.push((c, d as u8));
+                            }
+                        }
+                    }
+                    out.push((elims, parents));
+                }
+            }
+        }
+    }
+
+    /// SE's `NakedSet(2)`; parents: the other digits the pair's cells lost.
+    fn naked_pairs(&self, out: &mut Vec<RuleHint>) {
+        let (g, b) = (self.g, self.work);
+        for t in super::geometry::SCAN_TYPES {
+            for i in 0..9 {
+                let h = t.house(i);
+                if g.empty_count(b, h) < 4 {
+                    continue;
+                }
+                let cells = g.cells(h);
+                for &chosen in &g.subsets[2] {
+                    let sets: Vec<u16> = digits(chosen)
+                        .map(|idx| b.cand[cells[idx] as usize])
+                        .collect();
+                    let Some(values) = super::basic::common_tuple(&sets, 2) else {
+                        continue;
+                    };
+                    let mut elims = Vec::new();
+                    for (idx, &c) in cells.iter().enumerate() {
+                        if chosen & (1 << idx) == 0 {
+                            for d in digits(b.cand[c as usize] & values) {
+                                elims.push((c, d as u8));
+                            }
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    let mut parents = Vec::new();
+                    for idx in digits(chosen) {
+                        let c = cells[idx];
+                        for d in digits(self.base[c as usize] & !values) {
+                            parents.push((c, d as u8));
+                        }
+                    }
+                    out.push((elims, parents));
+                }
+            }
+        }
+    }
+
+    /// SE's `Fisherman(2)`; parents: the digit's lost places in the base lines outside the
+    /// cover lines.
+    fn x_wings(&self, out: &mut Vec<RuleHint>) {
+        use super::geometry::RegionType::{Column, Row};
+        let (g, b) = (self.g, self.work);
+        let house = &g.houses.house;
+        for (base, cover) in [(Column, Row), (Row, Column)] {
+            for &lines in &g.subsets[2] {
+                for d in 0..9 {
+                    if b.solved[d].count_ones() as usize + 4 > 9 {
+                        continue;
+                    }
+                    let sets: Vec<u16> = digits(lines)
+                        .map(|l| g.positions(b, base.house(l), d))
+                        .collect();
+                    let Some(crosses) = super::basic::common_tuple(&sets, 2) else {
+                        continue;
+                    };
+                    let mut base_cells = 0;
+                    for l in digits(lines) {
+                        base_cells |= house[base.house(l)];
+                    }
+                    let mut cover_cells = 0;
+                    for x in digits(crosses) {
+                        cover_cells |= house[cover.house(x)];
+                    }
+                    let gone = b.digit[d] & cover_cells & !base_cells;
+                    if gone == 0 {
+                        continue;
+                    }
+                    let elims = cells_of(gone).map(|c| (c as u8, d as u8)).collect();
+                    let mut parents = Vec::new();
+                    for l in digits(lines) {
+                        for &c in g.cells(base.house(l)) {
+                            let cu = c as usize;
+                            if self.gone(cu, d) && cover_cells & (1 << cu) == 0 {
+                                parents.push((c, d as u8));
+                            }
+                        }
+                    }
+                    out.push((elims, parents));
+                }
+            }
+        }
+    }
+}
+
+/// SE's sort key of cycles and forcing chains: X 2, Y 3, both 4.
+fn sort_key(x_links: bool, y_links: bool) -> u8 {
+    match (x_links, y_links) {
+        (true, true) => 4,
+        (false, true) => 3,
+        _ => 2,
+    }
+}
+
+/// SE's `Chaining(false, false, false, 0)`: bidirectional X-cycles, then Y-cycles, then
+/// XY-cycles, each with its forcing chains; the first hint of SE's sort.
+pub fn cycles_and_forcing_chains(board: &Board, g: &Geometry) -> Option<SeStep> {
+    let mut engine = Engine::new(board, g);
+    let mut best = Best::default();
+    engine.unary(false, true, &mut best);
+    engine.unary(true, false, &mut best);
+    engine.unary(true, true, &mut best);
+    best.into_step()
+}
+
+/// SE's Nishio, multiple or dynamic forcing chains: the first hint of SE's sort.
+pub fn forcing_chains(board: &Board, g: &Geometry, mode: Mode) -> Option<SeStep> {
+    let mut engine = Engine::new(board, g);
+    let mut best = Best::default();
+    engine.multiple(mode, &mut best);
+    best.into_step()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::length_difficulty;
+
+    #[test]
+    fn length_increments_follow_se_thresholds() {
+        let tenths = |c| (length_difficulty(c) * 10.0 + 0.5) as u32;
+        // Length (complexity - 2) thresholds 4, 6, 8, 12, 16, 24, 32, 48: *3/2 and *4/3 in turn.
+        let steps: Vec<u32> = (2..60).map(tenths).collect();
+        let first = |t: u32| steps.iter().position(|&s| s == t).unwrap() as u32 + 2;
+        assert_eq!(tenths(6), 0);
+        assert_eq!(
+            [1, 2, 3, 4, 5, 6, 7, 8].map(first),
+            [7, 9, 11, 15, 19, 27, 35, 51]
+        );
+        assert!(steps.windows(2).all(|w| w[0] <= w[1]));
+    }
+}
