@@ -127,22 +127,26 @@ def rate(
     puzzles: Puzzles,
     *,
     max_recursions: int = 10_000_000,
+    scale: Literal["hodoku", "se"] = "hodoku",
     regions: Union[str, Puzzles, None] = None,
     threads: Optional[int] = None,
 ) -> pyarrow.Table:
-    """Rate puzzles for a person, as ``sudoku-bulk rate`` does (HoDoKu's techniques, scores
-    and levels).
+    """Rate puzzles for a person, as ``sudoku-bulk rate`` does: on HoDoKu's scale (techniques,
+    scores and levels), or with ``scale="se"`` on Sudoku Explainer's (ER, EP, ED).
 
     One row per puzzle comes back, in input order, with the columns and types of the command
     line's ``rate`` output in Parquet: ``line`` (the position, from 1), ``puzzle``, ``status``
-    (``rated``; ``multiple``, ``no_solution`` or ``gave_up`` for a puzzle without one
+    (``rated``; ``multiple``, ``unsolvable`` or ``gave_up`` for a puzzle without one
     solution; ``invalid``), ``level``, ``score``, ``hardest``, the steps of each technique
     family, ``techniques`` and ``error``; ``regions`` when each puzzle has its own layout.
+    With ``scale="se"``: ``line``, ``puzzle``, ``status``, ``er``, ``ep``, ``ed``,
+    ``er_at_least`` (floats), ``hardest``, ``steps``, ``error``.
 
     Args:
         puzzles: as for :func:`solve` (a pandas or polars Series too).
         max_recursions: the budget of the search that tells a puzzle with one solution
             (rated) from one with several; past it the status is ``gave_up``.
+        scale: ``"hodoku"`` or ``"se"``.
         regions, threads: as for :func:`solve`.
 
     Example:

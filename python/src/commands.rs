@@ -28,19 +28,21 @@ const RANDOM_LAYOUT_SWAPS: usize = 40;
 // them): they must stay the library's.
 const _: () = assert!(DedupeOptions::DEFAULT_MAX_CLASSES == 10_000_000);
 
-/// Rate puzzles held in memory for a person, as `sudoku-bulk rate` does (HoDoKu's techniques,
-/// scores and levels).
+/// Rate puzzles held in memory for a person, as `sudoku-bulk rate` does: on HoDoKu's scale
+/// (techniques, scores and levels), or with `scale='se'` on Sudoku Explainer's (ER, EP, ED).
 ///
 /// One row per puzzle comes back, in input order, with the columns and types of the command
 /// line's `rate` output in Parquet: `line` (the puzzle's position in `puzzles`, from 1),
-/// `puzzle`, `status` ('rated'; 'multiple', 'no_solution' or 'gave_up' for a puzzle that has
+/// `puzzle`, `status` ('rated'; 'multiple', 'unsolvable' or 'gave_up' for a puzzle that has
 /// no one solution; 'invalid'), `level`, `score`, `hardest`, the steps of each technique
 /// family, `techniques` and `error`; a `regions` column follows when `regions` gives each
-/// puzzle its own layout.
+/// puzzle its own layout. With `scale='se'`: `line`, `puzzle`, `status`, `er`, `ep`, `ed`,
+/// `er_at_least` (floats), `hardest`, `steps`, `error`, as `rate --scale se` writes them.
 ///
 /// puzzles: any of the kinds `solve` takes.
 /// max_recursions: the budget per puzzle of the search that tells a puzzle with one solution
 ///     (rated) from one with several; past it the status is 'gave_up'.
+/// scale: 'hodoku' (the default) or 'se'.
 /// regions, threads: as for `solve`.
 ///
 /// Returns a pyarrow.Table.
@@ -51,19 +53,24 @@ const _: () = assert!(DedupeOptions::DEFAULT_MAX_CLASSES == 10_000_000);
 /// (['easy'], ['rated'])
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, *, max_recursions=None, regions=None, threads=None),
-    text_signature = "(puzzles, *, max_recursions=10000000, regions=None, threads=None)"
+    signature = (puzzles, *, max_recursions=None, scale=None, regions=None, threads=None),
+    text_signature = "(puzzles, *, max_recursions=10000000, scale='hodoku', regions=None, threads=None)"
 )]
 pub(crate) fn rate<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     max_recursions: Option<&Bound<'py, PyAny>>,
+    scale: Option<&Bound<'py, PyAny>>,
     regions: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let job = Job::Rate(RatingOptions {
         max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
-        scale: sudoku_bulk::pipeline::Scale::Hodoku,
+        scale: text("scale", scale)?
+            .as_deref()
+            .unwrap_or("hodoku")
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("scale: {e}")))?,
     });
     crate::rows_of_puzzles(py, job, puzzles, regions, threads)
 }

@@ -416,7 +416,7 @@ impl Batches {
             let next = py.detach(|| run.next_within(SIGNAL_POLL));
             match next {
                 Ok(Next::Rows(rows)) => {
-                    let batch = py.detach(|| arrow_batch(&self.columns, rows));
+                    let batch = py.detach(|| arrow_batch(&self.columns, &self.kinds, rows));
                     return to_pyarrow(py, batch.map_err(arrow_error)?).map(Some);
                 }
                 Ok(Next::Pending) => {
@@ -440,7 +440,7 @@ impl Batches {
     /// The pyarrow.Schema of every batch (also when there are none).
     #[getter]
     fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let empty = arrow_batch(&self.columns, ColumnBatch::new(&self.kinds));
+        let empty = arrow_batch(&self.columns, &self.kinds, ColumnBatch::new(&self.kinds));
         to_pyarrow(py, empty.map_err(arrow_error)?)?.getattr("schema")
     }
 

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use arrow_array::ffi::to_ffi;
-use arrow_array::{Array, ArrayRef, RecordBatch, StringArray, StructArray, UInt64Array};
+use arrow_array::{
+    Array, ArrayRef, Float64Array, RecordBatch, StringArray, StructArray, UInt64Array,
+};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer};
 use arrow_schema::{ArrowError, Field, Schema};
 use pyo3::prelude::*;
@@ -85,13 +87,13 @@ impl Gathered {
         if self.batches.is_empty() {
             self.batches.push(ColumnBatch::new(&self.kinds));
         }
-        let columns = self.columns;
+        let (columns, kinds) = (self.columns, self.kinds);
         let batches = self.batches;
         let arrow = py
             .detach(|| {
                 batches
                     .into_iter()
-                    .map(|rows| arrow_batch(&columns, rows))
+                    .map(|rows| arrow_batch(&columns, &kinds, rows))
                     .collect::<Result<Vec<_>, _>>()
             })
             .map_err(arrow_error)?;
@@ -105,17 +107,23 @@ impl Gathered {
     }
 }
 
-/// A batch of rows as an Arrow record batch, its buffers moved in: counts as UInt64, text as
-/// Utf8, every column nullable (as in the command line's Parquet output).
+/// A batch of rows as an Arrow record batch, its buffers moved in: counts as UInt64, tenths as
+/// Float64, text as Utf8, every column nullable (as in the command line's Parquet output).
 pub(crate) fn arrow_batch(
     columns: &[String],
+    kinds: &[ColumnKind],
     rows: ColumnBatch,
 ) -> Result<RecordBatch, ArrowError> {
     let (fields, arrays): (Vec<Field>, Vec<ArrayRef>) = columns
         .iter()
+        .zip(kinds)
         .zip(rows.columns)
-        .map(|(name, column)| {
+        .map(|((name, kind), column)| {
             let array: ArrayRef = match column {
+                Column::Count(c) if *kind == ColumnKind::Tenths => {
+                    let values: Vec<f64> = c.values.iter().map(|&t| t as f64 / 10.0).collect();
+                    Arc::new(Float64Array::new(values.into(), nulls(c.valid)))
+                }
                 Column::Count(c) => Arc::new(UInt64Array::new(c.values.into(), nulls(c.valid))),
                 Column::Text(c) => Arc::new(text_array(c)?),
             };

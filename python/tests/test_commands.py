@@ -47,6 +47,19 @@ def test_rate_with_a_budget_and_regions_equals_the_command_line(cli, tmp_path):
     assert "gave_up" in expected["status"].to_pylist()
 
 
+def test_rate_on_sudoku_explainers_scale_equals_the_command_line(cli, tmp_path):
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    expected = cli_table(cli, tmp_path, "rate", str(path), "--scale", "se")
+    table = sudoku_bulk.rate(puzzles, scale="se")
+    assert table.schema.equals(expected.schema)
+    assert table.equals(expected)
+    assert table.schema.field("er").type == pa.float64()
+    assert sudoku_bulk.rate(puzzles, scale="se", threads=1).equals(table)
+    with pytest.raises(ValueError, match="scale: unknown scale 'qqwing'"):
+        sudoku_bulk.rate(puzzles, scale="qqwing")
+
+
 def test_canon_equals_the_command_line_cell_for_cell(cli, tmp_path):
     puzzles = sample()
     expected = cli_table(cli, tmp_path, "canon", str(written(tmp_path, puzzles)))
