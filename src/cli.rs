@@ -591,9 +591,6 @@ impl CanonArgs {
             if !run.pipeline.layout.is_standard() {
                 return Err(ConfigError::CanonJigsaw);
             }
-            if self.dedupe && run.pipeline.output_format == OutputFormat::Parquet {
-                return Err(ConfigError::DedupeParquet);
-            }
             run.duplicates = self.duplicates;
         }
         Ok(config)

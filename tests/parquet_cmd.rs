@@ -1285,3 +1285,38 @@ fn parquet_compression_none_snappy_or_zstd_gives_the_same_rows_in_that_codec() {
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("invalid value 'lz4'"), "{}", run.stderr);
 }
+
+/// `canon --dedupe` writes Parquet too: the rows of its CSV output, the same for any thread
+/// count (a second copy of the input is all duplicates).
+#[test]
+fn canon_dedupe_writes_parquet_with_the_rows_of_its_csv_output() {
+    let dir = Workdir::new();
+    dir.write("a.csv", MIXED);
+    dir.write("b.csv", MIXED);
+    let dedupe = |out: &str, threads: &str| {
+        ok(
+            &dir,
+            &[
+                "canon",
+                "-q",
+                "a.csv",
+                "b.csv",
+                "--dedupe",
+                "--threads",
+                threads,
+                "-o",
+                out,
+            ],
+        )
+    };
+    dedupe("d.csv", "2");
+    let rows = csv_rows(&dir.read("d.csv"));
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r["file"] == "a.csv"),
+        "{rows:?}"
+    );
+    for threads in ["1", "2"] {
+        dedupe("d.parquet", threads);
+        assert_eq!(parquet_rows(&dir.path("d.parquet")), rows, "{threads}");
+    }
+}

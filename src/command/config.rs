@@ -403,11 +403,6 @@ pub enum ConfigError {
         "--dedupe cannot --resume: the classes seen by the interrupted run are not kept; run it again"
     )]
     DedupeResume,
-    /// `canon --dedupe` with a Parquet output.
-    #[error(
-        "--dedupe writes CSV or JSON lines: it leaves rows out as they are written, which the Parquet writer does not do; write CSV and convert it, or write Parquet without --dedupe"
-    )]
-    DedupeParquet,
     /// `canon --regions` with a jigsaw layout.
     #[error(
         "canon: canonical forms are defined for the standard 3x3-box layout only, not for jigsaw regions"

@@ -203,6 +203,20 @@ impl ColumnBatch {
         }
     }
 
+    /// An empty batch whose columns are of the kinds of this one's.
+    pub fn empty_like(&self) -> Self {
+        ColumnBatch {
+            columns: self
+                .columns
+                .iter()
+                .map(|column| match column {
+                    Column::Text(_) => Column::Text(TextColumn::default()),
+                    Column::Count(_) => Column::Count(CountColumn::default()),
+                })
+                .collect(),
+        }
+    }
+
     /// An empty batch of columns of these kinds with room for `rows` rows of `text` bytes in
     /// each text column.
     pub fn with_capacity(kinds: &[ColumnKind], rows: usize, text: usize) -> Self {

@@ -11,7 +11,7 @@ use super::pool::{Batch, Waiter};
 use super::{Events, RunOutcome};
 use crate::files::Input;
 use crate::files::digest::Prefix;
-use crate::format::Sink;
+use crate::format::{Rows, Sink};
 
 /// A chunk's results, ready to write.
 pub(super) struct Done {
@@ -191,6 +191,7 @@ impl<'a> OrderedWriter<'a> {
         let mut interrupted = false;
         for mut batch in batches {
             if self.dedupe.is_some() {
+                // The rows kept are written (a copy, for columns); the batch's go back.
                 self.write_first_of_each_class(&batch)?;
                 self.sink.done_with(std::mem::take(&mut batch.rows));
             } else {
@@ -230,17 +231,27 @@ impl<'a> OrderedWriter<'a> {
         Ok(interrupted)
     }
 
-    /// Writes the rows of `batch` whose class is new, in order; reports the others.
+    /// Writes the rows of `batch` whose class is new, in order; reports the others. A row's
+    /// `end` is a byte offset in text rows, a row count in columns (Parquet), whose rows kept
+    /// are gathered into one batch.
     fn write_first_of_each_class(&mut self, batch: &Batch) -> Result<(), RunError> {
-        // The configuration refuses --dedupe with a columnar output: `end` is a byte offset.
+        let mut kept = match &batch.rows {
+            Rows::Columns(columns) => Some(columns.empty_like()),
+            Rows::Text(_) => None,
+        };
         let mut start = 0;
         for row in &batch.classes {
             let dedupe = self.dedupe.as_mut().expect("called with --dedupe");
             match dedupe.judge(row)? {
-                Verdict::Write => self
-                    .sink
-                    .write_text_range(&batch.rows, start..row.end)
-                    .map_err(|source| self.write_error(source))?,
+                Verdict::Write => match (&mut kept, &batch.rows) {
+                    (Some(kept), Rows::Columns(columns)) => {
+                        kept.append_rows(columns, start..row.end)
+                    }
+                    _ => self
+                        .sink
+                        .write_text_range(&batch.rows, start..row.end)
+                        .map_err(|source| self.write_error(source))?,
+                },
                 Verdict::Duplicate { source, line } => self.events.duplicate(
                     &self.inputs[row.source].name,
                     row.line,
@@ -249,6 +260,11 @@ impl<'a> OrderedWriter<'a> {
                 ),
             }
             start = row.end;
+        }
+        if let Some(kept) = kept {
+            self.sink
+                .write(Rows::Columns(kept))
+                .map_err(|source| self.write_error(source))?;
         }
         Ok(())
     }
