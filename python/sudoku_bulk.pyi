@@ -188,6 +188,36 @@ def canon(
         [1]
     """
 
+def augment(
+    puzzles: Puzzles,
+    *,
+    copies: int = 1,
+    seed: int = 0,
+    distinct: bool = False,
+    solutions: Optional[Puzzles] = None,
+    threads: Optional[int] = None,
+) -> pyarrow.Table:
+    """Random equivalent copies of puzzles, as ``sudoku-bulk augment`` writes them.
+
+    ``copies`` rows per puzzle, in input order: ``line`` (the position, from 1), ``copy`` (from
+    0), ``puzzle``, ``solution`` (with ``solutions``), ``transform`` (how the copy was made),
+    ``status`` (``ok`` or ``invalid``) and ``error``; the copies of ``sudoku-bulk augment
+    --seed SEED`` on a file of the same puzzles, one per line.
+
+    Args:
+        puzzles: as for :func:`solve` (the 3x3 boxes only).
+        copies: copies per puzzle.
+        seed: the seed the copies are drawn from.
+        distinct: a puzzle's copies are pairwise different puzzles.
+        solutions: one solution per puzzle, transformed alike.
+        threads: as for :func:`solve`.
+
+    Example:
+        >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+        >>> sudoku_bulk.augment([p], copies=3, seed=1).num_rows
+        3
+    """
+
 def generate(
     count: int,
     *,

@@ -13,11 +13,13 @@ use sudoku_bulk::generate::{
     Difficulty, DifficultyError, GenerateOptions, Generator, GivensRange, LevelRange, Regions,
     ScoreRange, Symmetry, parse_techniques,
 };
-use sudoku_bulk::pipeline::{CanonOptions, DedupeOptions, Job, RatingOptions, RecordSource};
+use sudoku_bulk::pipeline::{
+    AugmentOptions, CanonOptions, DedupeOptions, Job, RatingOptions, RecordSource,
+};
 
 use crate::arguments::{count, flag, layout_of, records, settings, text, threads_of};
 use crate::errors::type_name;
-use crate::puzzles::texts;
+use crate::puzzles::{solutions_for, texts};
 use crate::rows::{Gathered, table};
 
 /// The jigsaw layouts `generate(regions="random")` makes: from the boxes by this many swaps, as
@@ -137,6 +139,64 @@ pub(crate) fn canon<'py>(
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;
     let records = records(puzzles, None, None);
+    table(
+        py,
+        RecordSource::Records(records),
+        settings(job, layout_of(None)?, threads),
+    )
+}
+
+/// Random equivalent copies of puzzles held in memory, as `sudoku-bulk augment` writes them.
+///
+/// `copies` rows per puzzle come back, in input order, with the columns and types of the
+/// command line's `augment` output in Parquet: `line` (the puzzle's position, from 1), `copy`
+/// (from 0), `puzzle`, `solution` (with `solutions`), `transform` (how the copy was made:
+/// `t` or `n` for transposed or not, the source row of each row, the source column of each
+/// column, what digits 1-9 become), `status` ('ok' or 'invalid') and `error`. The copies are
+/// those of `sudoku-bulk augment --seed SEED` on a file of the same puzzles, one per line.
+///
+/// puzzles: any of the kinds `solve` takes (the 3x3 boxes only).
+/// copies: copies per puzzle.
+/// seed: the seed the copies are drawn from.
+/// distinct: a puzzle's copies are pairwise different puzzles (a puzzle with few may get
+///     fewer rows).
+/// solutions: one solution per puzzle, transformed alike into `solution`.
+/// threads: as for `solve`.
+///
+/// Returns a pyarrow.Table.
+///
+/// >>> import sudoku_bulk
+/// >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+/// >>> sudoku_bulk.augment([p], copies=3, seed=1).num_rows
+/// 3
+#[pyfunction]
+#[pyo3(
+    signature = (puzzles, *, copies=None, seed=None, distinct=None, solutions=None, threads=None),
+    text_signature = "(puzzles, *, copies=1, seed=0, distinct=False, solutions=None, threads=None)"
+)]
+pub(crate) fn augment<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    copies: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    distinct: Option<&Bound<'py, PyAny>>,
+    solutions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let solutions = solutions.filter(|s| !s.is_none());
+    let job = Job::Augment(AugmentOptions {
+        copies: u32::try_from(count("copies", copies, 1, 1)?)
+            .map_err(|_| PyValueError::new_err(format!("copies must be at most {}", u32::MAX)))?,
+        seed: count("seed", seed, 0, 0)?,
+        distinct: flag("distinct", distinct, false)?,
+        solutions: solutions.is_some(),
+    });
+    let threads = threads_of(threads)?;
+    let puzzles = texts(py, puzzles, "puzzles")?;
+    let solutions = solutions
+        .map(|s| solutions_for(py, s, puzzles.len()))
+        .transpose()?;
+    let records = records(puzzles, solutions, None);
     table(
         py,
         RecordSource::Records(records),

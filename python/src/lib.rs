@@ -181,14 +181,7 @@ fn verify<'py>(
     });
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;
-    let solutions = texts(py, solutions, "solutions")?;
-    if solutions.len() != puzzles.len() {
-        return Err(PyValueError::new_err(format!(
-            "solutions: {} of them for {} puzzles; give one per puzzle",
-            solutions.len(),
-            puzzles.len()
-        )));
-    }
+    let solutions = puzzles::solutions_for(py, solutions, puzzles.len())?;
     let (layout, own) = regions_of(py, regions, puzzles.len())?;
     let records = records(puzzles, Some(solutions), own);
     table(
@@ -495,6 +488,7 @@ fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::rate, m)?)?;
     m.add_function(wrap_pyfunction!(commands::canon, m)?)?;
     m.add_function(wrap_pyfunction!(commands::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::augment, m)?)?;
     m.add_function(wrap_pyfunction!(solve_file, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_class::<Batches>()?;

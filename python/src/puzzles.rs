@@ -16,6 +16,22 @@ use crate::errors::{arrow_error, is_type, type_name};
 /// Values given in Python as text, in order, each as its bytes; `None` for a null.
 pub(crate) type Texts = Vec<Option<Vec<u8>>>;
 
+/// The solutions given with `puzzles` of them, one per puzzle (the argument `solutions`).
+pub(crate) fn solutions_for(
+    py: Python<'_>,
+    solutions: &Bound<'_, PyAny>,
+    puzzles: usize,
+) -> PyResult<Texts> {
+    let solutions = texts(py, solutions, "solutions")?;
+    if solutions.len() != puzzles {
+        return Err(PyValueError::new_err(format!(
+            "solutions: {} of them for {puzzles} puzzles; give one per puzzle",
+            solutions.len()
+        )));
+    }
+    Ok(solutions)
+}
+
 /// The text of every value of `values` (the argument `name`), in order; `None` for a null.
 pub(crate) fn texts(py: Python<'_>, values: &Bound<'_, PyAny>, name: &str) -> PyResult<Texts> {
     if values.is_instance_of::<PyString>() || values.is_instance_of::<PyBytes>() {

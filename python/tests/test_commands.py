@@ -137,6 +137,29 @@ def test_generate_equals_the_command_line_cell_for_cell(cli, tmp_path, options):
         "regions" in table.column_names
 
 
+def test_augment_equals_the_command_line_and_transforms_solutions_alike(cli, tmp_path):
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    expected = cli_table(cli, tmp_path, "augment", str(path), "--copies", "3", "--seed", "5")
+    table = sudoku_bulk.augment(puzzles, copies=3, seed=5)
+    assert table.schema.equals(expected.schema)
+    assert table.equals(expected)
+    assert sudoku_bulk.augment(puzzles, copies=3, seed=5, threads=1).equals(table)
+    # With solutions: the same copies, each solution transformed with its puzzle.
+    good = [p for p in puzzles_of(SHIPPED[0])[:20]]
+    solved = sudoku_bulk.solve(good)["solution"].to_pylist()
+    plain = sudoku_bulk.augment(good, copies=2, seed=9)
+    with_solutions = sudoku_bulk.augment(good, copies=2, seed=9, solutions=solved)
+    for name in ["line", "copy", "puzzle", "transform"]:
+        assert with_solutions[name].equals(plain[name])
+    checked = sudoku_bulk.verify(with_solutions["puzzle"], with_solutions["solution"])
+    assert set(checked["status"].to_pylist()) == {"ok"}
+    with pytest.raises(ValueError, match="solutions: 1 of them for 20 puzzles"):
+        sudoku_bulk.augment(good, solutions=solved[:1])
+    with pytest.raises(ValueError, match="copies must be"):
+        sudoku_bulk.augment(good, copies=0)
+
+
 def test_generate_of_no_puzzles_has_the_columns():
     table = sudoku_bulk.generate(0)
     assert table.num_rows == 0
