@@ -394,6 +394,10 @@ struct Engine<'a> {
     marks: Marks,
     /// The "on" and "off" queues of [`Engine::chaining`], kept for reuse.
     queues: (VecDeque<u32>, VecDeque<u32>),
+    /// A static chain's `getOffToOn` per candidate and links (Y, X): the potentials made "on"
+    /// and their count (`u8::MAX`: not computed yet).
+    static_on: Vec<[(u8, u8); 4]>,
+    static_len: Vec<u8>,
 }
 
 impl<'a> Engine<'a> {
@@ -411,6 +415,8 @@ impl<'a> Engine<'a> {
             pool: Vec::new(),
             marks: Marks::default(),
             queues: Default::default(),
+            static_on: Vec::new(),
+            static_len: Vec::new(),
         }
     }
 
@@ -482,6 +488,51 @@ impl<'a> Engine<'a> {
         let start = self.arena.nodes.len() as u32;
         let node = self.arena.node(p);
         let (cell, d) = (node.cell as usize, node.digit as usize);
+        if offs.is_none() {
+            // A static chain: the working grid is the grid, so the potentials made "on" depend
+            // on the candidate only; they are computed once.
+            let idx = ((cell * 9 + d) * 2 + usize::from(y_links)) * 2 + usize::from(x_links);
+            if self.static_len.is_empty() {
+                self.static_len = vec![u8::MAX; 81 * 9 * 4];
+                self.static_on = vec![[(0, 0); 4]; 81 * 9 * 4];
+            }
+            if self.static_len[idx] == u8::MAX {
+                let mut list = [(0u8, 0u8); 4];
+                let mut len = 0;
+                if y_links && self.work[cell].count_ones() == 2 {
+                    let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
+                    list[len] = (cell as u8, other as u8);
+                    len += 1;
+                }
+                if x_links {
+                    let mut seen: u128 = 0;
+                    for t in CELL_REGION_TYPES {
+                        let house = self.g.houses.house[t.house_of(cell)];
+                        let pos = house & self.work_digit[d];
+                        if pos.count_ones() != 2 {
+                            continue;
+                        }
+                        let mut other = pos.trailing_zeros() as usize;
+                        if other == cell {
+                            other = (pos & !(1 << other)).trailing_zeros() as usize;
+                        }
+                        if seen & (1 << other) != 0 {
+                            continue;
+                        }
+                        seen |= 1 << other;
+                        list[len] = (other as u8, d as u8);
+                        len += 1;
+                    }
+                }
+                self.static_on[idx] = list;
+                self.static_len[idx] = len as u8;
+            }
+            let list = self.static_on[idx];
+            for &(c, v) in &list[..self.static_len[idx] as usize] {
+                self.arena.push(c as usize, v as usize, true, &[p]);
+            }
+            return start..self.arena.nodes.len() as u32;
+        }
         if y_links && self.work[cell].count_ones() == 2 {
             let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
             self.hidden.clear();
