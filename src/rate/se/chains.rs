@@ -304,6 +304,20 @@ impl Best {
         }
     }
 
+    /// The largest complexity a hint of difficulty `base` plus its length increment and of
+    /// this sort key may have and still come first (`u32::MAX` when there is no best yet).
+    /// Whether a hint beats the best is monotone in its complexity for a fixed base and key.
+    fn complexity_limit(&self, base: f64, sort_key: u8) -> u32 {
+        if self.0.is_none() {
+            return u32::MAX;
+        }
+        let mut c = 0;
+        while c < KEYS as u32 && self.beaten_by(base + length_difficulty(c + 1), c + 1, sort_key) {
+            c += 1;
+        }
+        c
+    }
+
     fn offer(&mut self, h: ChainHint) {
         if self.beaten_by(h.difficulty, h.complexity, h.sort_key) {
             self.0 = Some(h);
@@ -380,6 +394,10 @@ struct Engine<'a> {
     marks: Marks,
     /// The "on" and "off" queues of [`Engine::chaining`], kept for reuse.
     queues: (VecDeque<u32>, VecDeque<u32>),
+    /// A static chain's `getOffToOn` per candidate and links (Y, X): the potentials made "on"
+    /// and their count (`u8::MAX`: not computed yet).
+    static_on: Vec<[(u8, u8); 4]>,
+    static_len: Vec<u8>,
 }
 
 impl<'a> Engine<'a> {
@@ -397,6 +415,8 @@ impl<'a> Engine<'a> {
             pool: Vec::new(),
             marks: Marks::default(),
             queues: Default::default(),
+            static_on: Vec::new(),
+            static_len: Vec::new(),
         }
     }
 
@@ -468,6 +488,51 @@ impl<'a> Engine<'a> {
         let start = self.arena.nodes.len() as u32;
         let node = self.arena.node(p);
         let (cell, d) = (node.cell as usize, node.digit as usize);
+        if offs.is_none() {
+            // A static chain: the working grid is the grid, so the potentials made "on" depend
+            // on the candidate only; they are computed once.
+            let idx = ((cell * 9 + d) * 2 + usize::from(y_links)) * 2 + usize::from(x_links);
+            if self.static_len.is_empty() {
+                self.static_len = vec![u8::MAX; 81 * 9 * 4];
+                self.static_on = vec![[(0, 0); 4]; 81 * 9 * 4];
+            }
+            if self.static_len[idx] == u8::MAX {
+                let mut list = [(0u8, 0u8); 4];
+                let mut len = 0;
+                if y_links && self.work[cell].count_ones() == 2 {
+                    let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
+                    list[len] = (cell as u8, other as u8);
+                    len += 1;
+                }
+                if x_links {
+                    let mut seen: u128 = 0;
+                    for t in CELL_REGION_TYPES {
+                        let house = self.g.houses.house[t.house_of(cell)];
+                        let pos = house & self.work_digit[d];
+                        if pos.count_ones() != 2 {
+                            continue;
+                        }
+                        let mut other = pos.trailing_zeros() as usize;
+                        if other == cell {
+                            other = (pos & !(1 << other)).trailing_zeros() as usize;
+                        }
+                        if seen & (1 << other) != 0 {
+                            continue;
+                        }
+                        seen |= 1 << other;
+                        list[len] = (other as u8, d as u8);
+                        len += 1;
+                    }
+                }
+                self.static_on[idx] = list;
+                self.static_len[idx] = len as u8;
+            }
+            let list = self.static_on[idx];
+            for &(c, v) in &list[..self.static_len[idx] as usize] {
+                self.arena.push(c as usize, v as usize, true, &[p]);
+            }
+            return start..self.arena.nodes.len() as u32;
+        }
         if y_links && self.work[cell].count_ones() == 2 {
             let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
             self.hidden.clear();
@@ -521,7 +586,11 @@ impl<'a> Engine<'a> {
     /// SE's `doCycles` from `src` (on): breadth first by levels, an "off" taken again each
     /// time it is deduced (unless it is on its own path), an "on" once; the ends of the cycles
     /// found back at `src` after at least four levels.
-    fn cycles(&mut self, src: u32, y_links: bool, x_links: bool, ends: &mut Vec<u32>) {
+    ///
+    /// A cycle ending at level `length` has complexity `length` (its potentials are distinct
+    /// but for the end, equal to `src`): the search stops before the levels whose cycles
+    /// would have a complexity above `limit`.
+    fn cycles(&mut self, src: u32, y_links: bool, x_links: bool, ends: &mut Vec<u32>, limit: u32) {
         let src_key = self.arena.node(src).key();
         self.marks.start();
         self.marks.set(src_key);
@@ -529,6 +598,9 @@ impl<'a> Engine<'a> {
         let mut pending_off: Vec<u32> = Vec::new();
         let mut length = 0;
         while !pending_on.is_empty() || !pending_off.is_empty() {
+            if length + 2 > limit {
+                break;
+            }
             length += 1;
             // Each level's list is read while the next level's fills the other one.
             let mut batch = std::mem::take(&mut pending_on);
@@ -551,6 +623,7 @@ impl<'a> Engine<'a> {
                 for n in self.off_to_on(p, y_links, x_links, None) {
                     let k = self.arena.node(n).key();
                     if length >= 4 && k == src_key {
+                        debug_assert_eq!(self.arena.ancestor_count(n), length);
                         ends.push(n);
                     }
                     if !self.marks.is_set(k) {
@@ -566,7 +639,12 @@ impl<'a> Engine<'a> {
 
     /// SE's `doForcingChains` from `src` (on or off): the first potential found contradicting
     /// `src` (its own negation), appended to `targets` unless one equal to it is there.
-    fn forcing_chains(&mut self, src: u32, y_links: bool, targets: &mut Vec<u32>) {
+    ///
+    /// Only the first target counts (the others are equal to it), so the search stops there;
+    /// a target found in the `i`-th round has complexity `2 * i` (its potentials are
+    /// distinct), so the search also stops before the rounds whose target would have a
+    /// complexity above `limit`.
+    fn forcing_chains(&mut self, src: u32, y_links: bool, targets: &mut Vec<u32>, limit: u32) {
         let s = self.arena.node(src);
         let (src_on_key, src_off_key) = (
             key(s.cell as usize, s.digit as usize, true),
@@ -582,11 +660,15 @@ impl<'a> Engine<'a> {
         };
         let add_target = |arena: &Arena, n: u32, targets: &mut Vec<u32>| {
             let k = arena.node(n).key();
-            if !targets.iter().any(|&t| arena.node(t).key() == k) {
-                targets.push(n);
-            }
+            debug_assert!(!targets.iter().any(|&t| arena.node(t).key() == k));
+            targets.push(n);
         };
-        while !pending_on.is_empty() || !pending_off.is_empty() {
+        let mut round: u32 = 0;
+        'search: while !pending_on.is_empty() || !pending_off.is_empty() {
+            round += 1;
+            if round.saturating_mul(2) > limit {
+                break;
+            }
             let mut batch = std::mem::take(&mut pending_on);
             for &p in &batch {
                 let node = self.arena.node(p);
@@ -598,6 +680,8 @@ impl<'a> Engine<'a> {
                     let n = self.arena.push(c, v, false, &[p]);
                     if s.on && k == src_off_key {
                         add_target(&self.arena, n, targets);
+                        debug_assert_eq!(self.arena.ancestor_count(n), 2 * round);
+                        break 'search;
                     }
                     if !self.arena.is_parent(p, k) && !self.marks.is_set(k) {
                         self.marks.set(k);
@@ -613,6 +697,8 @@ impl<'a> Engine<'a> {
                     let k = self.arena.node(n).key();
                     if !s.on && k == src_on_key {
                         add_target(&self.arena, n, targets);
+                        debug_assert_eq!(self.arena.ancestor_count(n), 2 * round);
+                        break 'search;
                     }
                     if !self.marks.is_set(k) {
                         self.marks.set(k);
@@ -716,6 +802,10 @@ impl<'a> Engine<'a> {
     fn unary(&mut self, y_links: bool, x_links: bool, best: &mut Best) {
         let mut ends = Vec::new();
         let mut targets = Vec::new();
+        let cycle_base = if x_links && y_links { 7.0 } else { 6.5 };
+        let cycle_key = sort_key(x_links, y_links);
+        let chain_base = if y_links { 7.0 } else { 6.6 };
+        let chain_key = sort_key(true, y_links);
         for cell in 0..81 {
             let cand = self.base[cell];
             if cand.count_ones() < 2 {
@@ -728,22 +818,29 @@ impl<'a> Engine<'a> {
                 self.arena.clear();
                 ends.clear();
                 targets.clear();
+                // The hints are offered in SE's order (cycles, then the forcing chains from
+                // "on", then from "off"); each search skips what cannot beat the best so far.
                 let on = self.arena.push(cell, d, true, &[]);
-                self.cycles(on, y_links, x_links, &mut ends);
-                if x_links {
-                    let on = self.arena.push(cell, d, true, &[]);
-                    self.forcing_chains(on, y_links, &mut targets);
-                    let off = self.arena.push(cell, d, false, &[]);
-                    self.forcing_chains(off, y_links, &mut targets);
-                }
+                let limit = best.complexity_limit(cycle_base, cycle_key);
+                self.cycles(on, y_links, x_links, &mut ends, limit);
                 for &end in &ends {
                     if let Some(h) = self.cycle_hint(end, y_links, x_links) {
+                        debug_assert!(h.complexity <= limit);
                         best.offer(h);
                     }
                 }
-                for &t in &targets {
-                    let h = self.forcing_chain_hint(t, y_links);
-                    best.offer(h);
+                if x_links {
+                    for on in [true, false] {
+                        targets.clear();
+                        let src = self.arena.push(cell, d, on, &[]);
+                        let limit = best.complexity_limit(chain_base, chain_key);
+                        self.forcing_chains(src, y_links, &mut targets, limit);
+                        for &t in &targets {
+                            let h = self.forcing_chain_hint(t, y_links);
+                            debug_assert!(h.complexity <= limit);
+                            best.offer(h);
+                        }
+                    }
                 }
             }
         }
