@@ -474,6 +474,33 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The conjugate places of digit `d` from `cell` on the working grid, in SE's order: for
+    /// each region of the cell (block, row, column) where `d` has exactly two places, the other
+    /// one (the first place in SE's index order, which is cell order, or the second when the
+    /// first is the cell), each cell once, with the region; and how many there are.
+    fn conjugates(&self, cell: usize, d: usize) -> ([(usize, u128); 3], usize) {
+        let mut partners = [(0, 0); 3];
+        let mut n = 0;
+        let mut seen: u128 = 0;
+        for t in CELL_REGION_TYPES {
+            let house = self.g.houses.house[t.house_of(cell)];
+            let pos = house & self.work_digit[d];
+            if pos.count_ones() != 2 {
+                continue;
+            }
+            let mut other = pos.trailing_zeros() as usize;
+            if other == cell {
+                other = (pos & !(1 << other)).trailing_zeros() as usize;
+            }
+            if seen & (1 << other) == 0 {
+                seen |= 1 << other;
+                partners[n] = (other, house);
+                n += 1;
+            }
+        }
+        (partners, n)
+    }
+
     /// SE's `getOffToOn` on the working grid: the potentials made "on" by node `p` (off),
     /// pushed to the arena with `p` and, in a dynamic chain, their hidden parents (looked up
     /// in `offs`: the working grid lost only the "off" potentials processed, all in `offs`).
@@ -505,21 +532,8 @@ impl<'a> Engine<'a> {
                     len += 1;
                 }
                 if x_links {
-                    let mut seen: u128 = 0;
-                    for t in CELL_REGION_TYPES {
-                        let house = self.g.houses.house[t.house_of(cell)];
-                        let pos = house & self.work_digit[d];
-                        if pos.count_ones() != 2 {
-                            continue;
-                        }
-                        let mut other = pos.trailing_zeros() as usize;
-                        if other == cell {
-                            other = (pos & !(1 << other)).trailing_zeros() as usize;
-                        }
-                        if seen & (1 << other) != 0 {
-                            continue;
-                        }
-                        seen |= 1 << other;
+                    let (partners, n) = self.conjugates(cell, d);
+                    for &(other, _) in &partners[..n] {
                         list[len] = (other as u8, d as u8);
                         len += 1;
                     }
@@ -548,23 +562,9 @@ impl<'a> Engine<'a> {
             self.hidden = hidden;
         }
         if x_links {
-            let mut seen: u128 = 0;
-            for t in CELL_REGION_TYPES {
-                let house = self.g.houses.house[t.house_of(cell)];
+            let (partners, n) = self.conjugates(cell, d);
+            for &(other, house) in &partners[..n] {
                 let pos = house & self.work_digit[d];
-                if pos.count_ones() != 2 {
-                    continue;
-                }
-                // The first place (in SE's index order, which is cell order), or the second
-                // when the first is the cell.
-                let mut other = pos.trailing_zeros() as usize;
-                if other == cell {
-                    other = (pos & !(1 << other)).trailing_zeros() as usize;
-                }
-                if seen & (1 << other) != 0 {
-                    continue;
-                }
-                seen |= 1 << other;
                 self.hidden.clear();
                 self.hidden.push(p);
                 if let Some(offs) = offs {
