@@ -210,6 +210,29 @@ impl Dedupe {
         Ok(Verdict::Write)
     }
 
+    /// The rows of a batch to write, judged in order (`classes`: where each row ends, in bytes
+    /// or in rows), as runs of consecutive rows; each row left out is given to `duplicate`
+    /// with the first record (input, line) of its class.
+    pub fn runs(
+        &mut self,
+        classes: &[RowClass],
+        mut duplicate: impl FnMut(&RowClass, usize, u64),
+    ) -> Result<Vec<std::ops::Range<usize>>, RunError> {
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut start = 0;
+        for row in classes {
+            match self.judge(row)? {
+                Verdict::Write => match runs.last_mut() {
+                    Some(run) if run.end == start => run.end = row.end,
+                    _ => runs.push(start..row.end),
+                },
+                Verdict::Duplicate { source, line } => duplicate(row, source, line),
+            }
+            start = row.end;
+        }
+        Ok(runs)
+    }
+
     /// Classes seen.
     pub fn classes(&self) -> u64 {
         self.first.len() as u64

@@ -16,7 +16,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::canon::{CanonOptions, Dedupe, Verdict};
+use super::canon::{CanonOptions, Dedupe};
 use super::error::RunError;
 use super::feed::{Feed, Item};
 use super::pool::{CancelOnDrop, Running, Work};
@@ -339,13 +339,9 @@ fn gather(
             None => parts.push(columns),
             Some(dedupe) => {
                 // Each row's class says where it ends (a row count, with columns).
-                let mut firsts = ColumnBatch::new(writer.kinds());
-                let mut start = 0;
-                for row in &batch.classes {
-                    if dedupe.judge(row)? == Verdict::Write {
-                        firsts.append_rows(&columns, start..row.end);
-                    }
-                    start = row.end;
+                let mut firsts = columns.empty_like();
+                for run in dedupe.runs(&batch.classes, |_, _, _| {})? {
+                    firsts.append_rows(&columns, run);
                 }
                 writer.give_back([Rows::Columns(columns)]);
                 parts.push(firsts);

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::canon::{Dedupe, Verdict};
+use super::canon::Dedupe;
 use super::error::RunError;
 use super::pool::{Batch, Waiter};
 use super::{Events, RunOutcome};
@@ -235,38 +235,29 @@ impl<'a> OrderedWriter<'a> {
     /// `end` is a byte offset in text rows, a row count in columns (Parquet), whose rows kept
     /// are gathered into one batch.
     fn write_first_of_each_class(&mut self, batch: &Batch) -> Result<(), RunError> {
-        let mut kept = match &batch.rows {
-            Rows::Columns(columns) => Some(columns.empty_like()),
-            Rows::Text(_) => None,
-        };
-        let mut start = 0;
-        for row in &batch.classes {
-            let dedupe = self.dedupe.as_mut().expect("called with --dedupe");
-            match dedupe.judge(row)? {
-                Verdict::Write => match (&mut kept, &batch.rows) {
-                    (Some(kept), Rows::Columns(columns)) => {
-                        kept.append_rows(columns, start..row.end)
-                    }
-                    _ => self
-                        .sink
-                        .write_text_range(&batch.rows, start..row.end)
-                        .map_err(|source| self.write_error(source))?,
-                },
-                Verdict::Duplicate { source, line } => self.events.duplicate(
-                    &self.inputs[row.source].name,
-                    row.line,
-                    &self.inputs[source].name,
-                    line,
-                ),
+        let (events, inputs) = (&mut *self.events, &self.inputs);
+        let dedupe = self.dedupe.as_mut().expect("called with --dedupe");
+        let runs = dedupe.runs(&batch.classes, |row, source, line| {
+            events.duplicate(
+                &inputs[row.source].name,
+                row.line,
+                &inputs[source].name,
+                line,
+            )
+        })?;
+        let written = match &batch.rows {
+            Rows::Columns(columns) => {
+                let mut kept = columns.empty_like();
+                for run in runs {
+                    kept.append_rows(columns, run);
+                }
+                self.sink.write(Rows::Columns(kept))
             }
-            start = row.end;
-        }
-        if let Some(kept) = kept {
-            self.sink
-                .write(Rows::Columns(kept))
-                .map_err(|source| self.write_error(source))?;
-        }
-        Ok(())
+            Rows::Text(_) => runs
+                .into_iter()
+                .try_for_each(|run| self.sink.write_text_range(&batch.rows, run)),
+        };
+        written.map_err(|source| self.write_error(source))
     }
 }
 
