@@ -206,7 +206,8 @@ const CANON_EXAMPLES: &str = "\
 Examples:
   sudoku-bulk canon puzzles.txt -o forms.csv       every puzzle's canonical form
   sudoku-bulk canon puzzles.txt --dedupe --duplicates dups.csv -o unique.csv
-  sudoku-bulk canon puzzles.txt --dedupe --exact -o distinct.csv   identical puzzles only";
+  sudoku-bulk canon puzzles.txt --dedupe --exact -o distinct.csv   identical puzzles only
+  sudoku-bulk canon kaggle.csv --dedupe --as-input -o unique.csv   the input's rows, deduplicated";
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
@@ -550,6 +551,12 @@ struct CanonArgs {
     #[arg(long, requires = "dedupe", help_heading = "Duplicates")]
     exact: bool,
 
+    /// --dedupe: write the records kept as they were in the input (its lines, or its CSV header
+    /// and rows with every column), not canon rows: a deduplicated copy of a line, CSV or
+    /// JSON-lines input.
+    #[arg(long, requires = "dedupe", help_heading = "Duplicates")]
+    as_input: bool,
+
     /// --dedupe: the most classes to remember (each takes 40 to 115 bytes of memory); one
     /// more ends the run with an error.
     #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "dedupe",
@@ -579,7 +586,22 @@ impl CanonArgs {
         let dedupe = self.dedupe.then_some(DedupeOptions {
             max_classes: config::positive("--max-classes", self.max_classes)?,
             exact: self.exact,
+            as_input: self.as_input,
         });
+        if self.as_input {
+            if !self.input.keep_columns.is_empty() {
+                return Err(ConfigError::AsInputKeepColumns);
+            }
+            let parquet = self
+                .output
+                .output
+                .as_deref()
+                .and_then(OutputFormat::of_name)
+                == Some(OutputFormat::Parquet);
+            if self.output.output_format.is_some() || parquet {
+                return Err(ConfigError::AsInputOutputFormat);
+            }
+        }
         let mut config = bulk(
             self.input,
             self.output,
@@ -1504,7 +1526,8 @@ mod tests {
             Job::Canon(CanonOptions {
                 dedupe: Some(DedupeOptions {
                     max_classes: 50,
-                    exact: false
+                    exact: false,
+                    as_input: false,
                 })
             })
         );

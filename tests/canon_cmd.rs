@@ -251,3 +251,136 @@ fn dedupe_exact_leaves_out_identical_puzzles_only_with_blanks_written_either_way
     assert!(run.stderr.contains("more than 2 classes"), "{}", run.stderr);
     assert!(dir.run(&["canon", "p.txt", "--exact"]).code == Some(2));
 }
+
+#[test]
+fn dedupe_as_input_writes_the_records_kept_byte_for_byte() {
+    let dir = Workdir::new();
+    let (lines, copies) = planted();
+    let kept = |records: &[String]| -> String {
+        records
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !copies.contains_key(&(i + 1)))
+            .map(|(_, r)| r.as_str())
+            .collect()
+    };
+    // Lines with trailing fields, a comment and a blank line (neither is a record).
+    let line_records: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{p} id-{i}  trailing text\n"))
+        .collect();
+    dir.write("p.txt", format!("# planted\n\n{}", line_records.concat()));
+    // CSV with every kind of field: quoted separators, quotes and line breaks.
+    let header = "id,quizzes,note\n";
+    let csv_records: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match i % 3 {
+            0 => format!("{i},{p},\"a, b\"\n"),
+            1 => format!("{i},{p},\"two\nlines, \"\"quoted\"\"\"\n"),
+            _ => format!("{i},{p},\n"),
+        })
+        .collect();
+    dir.write("p.csv", format!("{header}{}", csv_records.concat()));
+    let json_records: Vec<String> = lines
+        .iter()
+        .map(|p| format!("{{\"puzzle\": \"{p}\", \"tag\": [1, 2]}}\n"))
+        .collect();
+    dir.write("p.jsonl", json_records.concat());
+    for (input, expected) in [
+        ("p.txt", kept(&line_records)),
+        ("p.csv", format!("{header}{}", kept(&csv_records))),
+        ("p.jsonl", kept(&json_records)),
+    ] {
+        for threads in ["1", "2"] {
+            let run = dir.run(&[
+                "canon",
+                input,
+                "--dedupe",
+                "--as-input",
+                "--threads",
+                threads,
+                "-o",
+                "out",
+            ]);
+            assert_eq!(run.code, Some(0), "{input}: {}", run.stderr);
+            assert!(
+                run.stderr
+                    .contains("200 classes written, 28 duplicates left out"),
+                "{input}: {}",
+                run.stderr
+            );
+            assert_eq!(dir.read("out"), expected, "{input}, {threads} threads");
+        }
+    }
+    // Several inputs of one header: one header, then the records of each in turn; the second
+    // copy of the file is all duplicates.
+    let run = dir.run(&["canon", "p.csv", "p.csv", "--dedupe", "--as-input"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{header}{}", kept(&csv_records)));
+}
+
+#[test]
+fn dedupe_as_input_refuses_records_it_cannot_write_as_they_were_and_writes_nothing() {
+    let dir = Workdir::new();
+    let p = puzzles("puzzles2_17_clue.txt.gz", 2);
+    dir.write("a.csv", format!("quizzes,id\n{},1\n", p[0]));
+    dir.write("b.csv", format!("quizzes,number\n{},2\n", p[1]));
+    dir.write("c.txt", format!("{}\n", p[1]));
+    dir.write(
+        "g.txt",
+        format!("{}\n", p[1]).replace('.', "0").replace("", " "),
+    );
+    dir.write(
+        "long.csv",
+        format!(
+            "quizzes,note\n{},short\n{},{}\n",
+            p[0],
+            p[1],
+            "x".repeat(70_000)
+        ),
+    );
+    let solved = dir.run(&["solve", "c.txt", "-o", "s.parquet", "-q"]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    for (inputs, message) in [
+        (
+            &["a.csv", "b.csv"][..],
+            "b.csv: --as-input: its header differs from that of a.csv",
+        ),
+        (
+            &["a.csv", "c.txt"],
+            "c.txt: --as-input: its records are line but those of a.csv are csv",
+        ),
+        (
+            &["s.parquet"],
+            "s.parquet: --as-input: Parquet records cannot be written as they were",
+        ),
+        (
+            &["--input-format", "grid", "g.txt"],
+            "g.txt: --as-input: grid records cannot be written as they were",
+        ),
+        (
+            &["long.csv"],
+            "long.csv: --as-input: line 3: the record is longer than 65536 bytes",
+        ),
+    ] {
+        let mut args = vec!["canon", "--dedupe", "--as-input", "-o", "out.csv"];
+        args.extend(inputs);
+        let run = dir.run(&args);
+        assert_eq!(run.code, Some(2), "{inputs:?}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{inputs:?}: {}", run.stderr);
+        assert!(!dir.path("out.csv").exists(), "{inputs:?}: nothing written");
+    }
+    for (extra, message) in [
+        (&["--keep-columns", "id"][..], "leave out --keep-columns"),
+        (&["-o", "x.parquet"], "leave out --output-format"),
+        (&["--output-format", "jsonl"], "leave out --output-format"),
+    ] {
+        let mut args = vec!["canon", "a.csv", "--dedupe", "--as-input"];
+        args.extend(extra);
+        let run = dir.run(&args);
+        assert_eq!(run.code, Some(2), "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{extra:?}: {}", run.stderr);
+    }
+}

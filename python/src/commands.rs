@@ -134,7 +134,12 @@ pub(crate) fn canon<'py>(
         ));
     }
     let job = Job::Canon(CanonOptions {
-        dedupe: dedupe.then_some(DedupeOptions { max_classes, exact }),
+        dedupe: dedupe.then_some(DedupeOptions {
+            max_classes,
+            exact,
+            // Rows in memory have no input text to write as it was.
+            as_input: false,
+        }),
     });
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;

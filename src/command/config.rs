@@ -403,6 +403,15 @@ pub enum ConfigError {
         "--dedupe cannot --resume: the classes seen by the interrupted run are not kept; run it again"
     )]
     DedupeResume,
+    /// `canon --as-input` with `--keep-columns`.
+    #[error("--as-input writes every column of the input already; leave out --keep-columns")]
+    AsInputKeepColumns,
+    /// `canon --as-input` with an output format chosen.
+    #[error(
+        "--as-input writes the records in the input's own format (lines, CSV or JSON lines); \
+         leave out --output-format and name the output without .parquet"
+    )]
+    AsInputOutputFormat,
     /// `canon --regions` with a jigsaw layout.
     #[error(
         "canon: canonical forms are defined for the standard 3x3-box layout only, not for jigsaw regions"

@@ -60,6 +60,13 @@ pub struct CsvReader<R> {
     /// file, read by name).
     strict: bool,
     fields: Fields,
+    /// Whether records keep their text as it was ([`Record::raw`]).
+    keep_text: bool,
+    /// The text of the record read last, when kept: its lines, each ended by `\n`, up to
+    /// [`MAX_LINE`] bytes (a longer record is too long).
+    text: Vec<u8>,
+    /// The header record's text, when kept.
+    header: Option<Vec<u8>>,
 }
 
 /// Where a raw record starts, and what went wrong reading it.
@@ -89,6 +96,9 @@ impl<R: BufRead> CsvReader<R> {
             optional: Vec::new(),
             strict: options.wanted == super::Wanted::Columns,
             fields: Fields::default(),
+            keep_text: options.raw,
+            text: Vec::new(),
+            header: None,
         };
         let Some(raw) = reader.next_raw()? else {
             // No header and nothing after it: an empty file has no records.
@@ -96,6 +106,9 @@ impl<R: BufRead> CsvReader<R> {
         };
         if raw.too_long {
             return Err(HeaderError::HeaderTooLong { limit: MAX_LINE }.into());
+        }
+        if reader.keep_text {
+            reader.header = Some(reader.text.clone());
         }
         reader.names = reader
             .fields
@@ -160,10 +173,23 @@ impl<R: BufRead> CsvReader<R> {
         find_column(&self.names, role, chosen, known)
     }
 
-    /// Reads the next record into `self.fields`: its lines fed to the parser until it ends a
-    /// record. Blank lines before a record are skipped; a line longer than the limit ends its
-    /// record (reading goes on at the next line).
+    /// Reads the next record into `self.fields` (and its text into `self.text`, when kept):
+    /// its lines fed to the parser until it ends a record. Blank lines before a record are
+    /// skipped; a line longer than the limit ends its record (reading goes on at the next
+    /// line), and so does a kept text longer than the limit.
     fn next_raw(&mut self) -> io::Result<Option<Raw>> {
+        self.text.clear();
+        let mut raw = self.next_fields()?;
+        if let Some(raw) = &mut raw
+            && self.text.len() > MAX_LINE
+        {
+            raw.too_long = true;
+        }
+        Ok(raw)
+    }
+
+    /// [`CsvReader::next_raw`] but for the kept text's limit.
+    fn next_fields(&mut self) -> io::Result<Option<Raw>> {
         self.fields.clear();
         let mut raw: Option<Raw> = None;
         // Whether a quote is open, and the line where the last one opened.
@@ -198,6 +224,10 @@ impl<R: BufRead> CsvReader<R> {
                 current.too_long = true;
                 self.parser.reset();
                 return Ok(raw);
+            }
+            if self.keep_text && self.text.len() <= MAX_LINE {
+                self.text.extend_from_slice(line.text);
+                self.text.push(b'\n');
             }
             // The common record: one line without quotes, whose fields are what lies between
             // the separators (as the parser would find them, at less cost).
@@ -372,6 +402,7 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
             kept: mut kept_buffers,
             regions: regions_buffer,
             optional: mut optional_buffers,
+            raw: raw_buffer,
         } = record.restart(raw.line, raw.offset);
         record.defect = if let Some(line) = raw.unclosed_quote {
             Some(Defect::UnclosedQuote { line })
@@ -394,6 +425,9 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
                     fields: self.fields.len(),
                 })
         };
+        if self.keep_text && !raw.too_long {
+            record.raw = Some(refilled(raw_buffer, &self.text));
+        }
         if record.defect.is_some() {
             return Ok(true);
         }
@@ -439,6 +473,10 @@ impl<R: BufRead + Send> RecordReader for CsvReader<R> {
 
     fn has_column(&self, name: &str) -> bool {
         self.find("optional", Some(name), &[]).is_ok()
+    }
+
+    fn header(&self) -> Option<&[u8]> {
+        self.header.as_deref()
     }
 }
 

@@ -48,6 +48,8 @@ pub struct JsonlReader<R> {
     /// The member names of the first record's object.
     first_names: Vec<String>,
     regions: bool,
+    /// Whether records keep their line as it was ([`Record::raw`]).
+    raw: bool,
 }
 
 impl<R: BufRead> JsonlReader<R> {
@@ -62,6 +64,7 @@ impl<R: BufRead> JsonlReader<R> {
             first: None,
             first_names: Vec::new(),
             regions: options.columns.regions.is_some(),
+            raw: options.raw,
         };
         // The first object decides whether records carry layouts: until it is read, its own
         // layout is taken as found.
@@ -89,6 +92,7 @@ impl<R: BufRead> JsonlReader<R> {
             let mut record = Record {
                 line: line.number,
                 offset: line.offset,
+                raw: (self.raw && !line.too_long).then(|| super::raw_line(None, line.text)),
                 ..Record::default()
             };
             if line.too_long {

@@ -16,6 +16,8 @@ pub struct LineReader<R> {
     lines: Lines<R>,
     span: Span,
     want_solution: bool,
+    /// Whether records keep their line as it was ([`Record::raw`]).
+    raw: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -25,6 +27,7 @@ impl<R: BufRead> LineReader<R> {
             lines: Lines::new(input, options.span.start, MAX_LINE).deferred(),
             span: options.span,
             want_solution: options.wanted.solution(),
+            raw: options.raw,
         }
     }
 }
@@ -55,6 +58,9 @@ impl<R: BufRead + Send> RecordReader for LineReader<R> {
                 return Ok(false);
             }
             let spare = record.restart(line.number, line.offset);
+            if self.raw && !line.too_long {
+                record.raw = Some(super::raw_line(spare.raw, line.text));
+            }
             if line.too_long {
                 record.defect = Some(Defect::LineTooLong { limit: MAX_LINE });
                 return Ok(true);

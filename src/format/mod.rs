@@ -100,6 +100,10 @@ pub struct Record {
     pub optional: Vec<Option<Vec<u8>>>,
     /// Why the record could not be read at all; such a record is invalid whatever its text.
     pub defect: Option<Defect>,
+    /// The record's text as it was in the input, each of its lines ended by `\n`, when the
+    /// reader was asked for it ([`ReadOptions::raw`]: line, CSV and JSON-lines readers) and the
+    /// record was read whole (`None` for one longer than [`MAX_LINE`]).
+    pub raw: Option<Vec<u8>>,
 }
 
 impl Record {
@@ -109,6 +113,7 @@ impl Record {
             + self.solution.as_ref().map_or(0, Vec::len)
             + self.kept.iter().map(Vec::len).sum::<usize>()
             + self.optional.iter().flatten().map(Vec::len).sum::<usize>()
+            + self.raw.as_ref().map_or(0, Vec::len)
     }
 
     /// Starts the record over as the one at `line` and `offset`, for a reader that reuses
@@ -125,6 +130,7 @@ impl Record {
             regions,
             optional,
             defect,
+            raw,
         } = self;
         (*number, *start) = (line, offset);
         puzzle.clear();
@@ -139,6 +145,7 @@ impl Record {
             kept,
             regions: regions.take().map(bounded),
             optional,
+            raw: raw.take().map(bounded),
         }
     }
 }
@@ -168,6 +175,7 @@ pub(crate) struct Spare {
     pub kept: Vec<Vec<u8>>,
     pub regions: Option<Vec<u8>>,
     pub optional: Vec<Option<Vec<u8>>>,
+    pub raw: Option<Vec<u8>>,
 }
 
 /// `bytes` in `buffer`, a field's buffer from a record read before, when there is one: what
@@ -177,6 +185,14 @@ pub(crate) fn refilled(buffer: Option<Vec<u8>>, bytes: &[u8]) -> Vec<u8> {
     buffer.clear();
     buffer.extend_from_slice(bytes);
     buffer
+}
+
+/// One line's `text` with a `\n` end in `buffer` (as [`refilled`]): a record's [`Record::raw`]
+/// text when it is one line.
+pub(crate) fn raw_line(buffer: Option<Vec<u8>>, text: &[u8]) -> Vec<u8> {
+    let mut raw = refilled(buffer, text);
+    raw.push(b'\n');
+    raw
 }
 
 /// A record the reader could not read.
@@ -454,6 +470,10 @@ pub struct ReadOptions {
     pub optional: Vec<String>,
     /// The part of the input to read.
     pub span: Span,
+    /// Keep each record's text as it was ([`Record::raw`]) and a CSV header's
+    /// ([`RecordReader::header`]): `canon --dedupe --as-input` writes them. The line, CSV and
+    /// JSON-lines readers do; grid and Parquet records have no such text.
+    pub raw: bool,
 }
 
 /// An input format.
@@ -555,6 +575,12 @@ pub trait RecordReader: Send {
     fn has_column(&self, name: &str) -> bool {
         let _ = name;
         false
+    }
+
+    /// The input's header record as it was, ended by `\n`, when [`ReadOptions::raw`] asked
+    /// for it (CSV). Formats without a header have none.
+    fn header(&self) -> Option<&[u8]> {
+        None
     }
 }
 

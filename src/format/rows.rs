@@ -108,6 +108,8 @@ pub struct RowWriter {
     spare: Arc<SpareRows>,
     /// Parquet: the codec of the pages.
     compression: parquet::ParquetCompression,
+    /// Records written as they were ([`RowWriter::verbatim`]): the header written first.
+    verbatim: Option<Vec<u8>>,
 }
 
 impl RowWriter {
@@ -125,6 +127,17 @@ impl RowWriter {
             keys,
             spare: Arc::default(),
             compression: Default::default(),
+            verbatim: None,
+        }
+    }
+
+    /// A writer of records as they were in their input (`canon --dedupe --as-input`): each
+    /// row's text given whole ([`RowWriter::verbatim_row`]), after `header` (the input's own,
+    /// or empty).
+    pub fn verbatim(header: Vec<u8>) -> Self {
+        RowWriter {
+            verbatim: Some(header),
+            ..RowWriter::new(OutputFormat::Csv, Vec::new(), Vec::new())
         }
     }
 
@@ -178,7 +191,16 @@ impl RowWriter {
         }
     }
 
-    /// Starts the output in `out`: the CSV header row unless `continued` (the rows continue an
+    /// Appends one row of a [verbatim](RowWriter::verbatim) writer: `text`, as it is.
+    pub fn verbatim_row(&self, text: &[u8], out: &mut Rows) {
+        match (&self.verbatim, out) {
+            (Some(_), Rows::Text(out)) => out.extend_from_slice(text),
+            _ => panic!("a record as it was given to a writer of columns"),
+        }
+    }
+
+    /// Starts the output in `out`: the CSV header row (a verbatim writer's header) unless
+    /// `continued` (the rows continue an
     /// earlier output, which has it); a Parquet file's magic bytes, with `metadata` kept for
     /// its footer.
     pub fn start<'a>(
@@ -191,7 +213,12 @@ impl RowWriter {
             OutputFormat::Csv | OutputFormat::Jsonl => {
                 if !continued && self.format == OutputFormat::Csv {
                     let mut header = Vec::new();
-                    csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), &mut header);
+                    match &self.verbatim {
+                        Some(verbatim) => header.extend_from_slice(verbatim),
+                        None => {
+                            csv::write_row(self.columns.iter().map(|c| Cell::Text(c)), &mut header)
+                        }
+                    }
                     out.write_all(&header)?;
                 }
                 Destination::Text(out)

@@ -86,6 +86,11 @@ pub fn of(settings: &Settings) -> Options {
     {
         options.insert("exact".to_string(), json!(true));
     }
+    if let Job::Canon(canon) = settings.job
+        && canon.dedupe.is_some_and(|d| d.as_input)
+    {
+        options.insert("as_input".to_string(), json!(true));
+    }
     // Counting canonical forms changes the summary; listed only when on, so that runs made
     // before the option existed compare equal to runs without it.
     if settings.canonical {

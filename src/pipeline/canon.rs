@@ -55,6 +55,54 @@ pub struct DedupeOptions {
     /// A class holds identical puzzles only (their blanks written `.` or `0` alike), not every
     /// puzzle of one canonical form (`--exact`).
     pub exact: bool,
+    /// Write the records kept as they were in the input (`--as-input`): its lines, or its CSV
+    /// header and rows with every column; not canon rows.
+    pub as_input: bool,
+}
+
+/// Why `--as-input` cannot write an input's records as they were.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AsInputError {
+    /// Grid and Parquet records have no text of their own to write.
+    #[error(
+        "{format} records cannot be written as they were (only line, CSV and JSON-lines \
+         records can); leave out --as-input to write canon rows, which can carry the input's \
+         columns (--keep-columns)"
+    )]
+    Format {
+        /// The input's format.
+        format: &'static str,
+    },
+    /// An input of another format than the first.
+    #[error(
+        "its records are {format} but those of {first} are {first_format}: the records of one \
+         output are of one format"
+    )]
+    Mixed {
+        /// The input's format.
+        format: &'static str,
+        /// The first input's name.
+        first: String,
+        /// The first input's format.
+        first_format: &'static str,
+    },
+    /// A CSV input whose header differs from the first's.
+    #[error("its header differs from that of {first}: the rows of one output share one header")]
+    Header {
+        /// The first input's name.
+        first: String,
+    },
+    /// A record too long to be held whole.
+    #[error(
+        "line {line}: the record is longer than {limit} bytes, so it was not held whole and \
+         cannot be written as it was"
+    )]
+    TooLong {
+        /// The record's line.
+        line: u64,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl DedupeOptions {
@@ -305,6 +353,7 @@ mod tests {
         let mut dedupe = Dedupe::new(DedupeOptions {
             max_classes: 2,
             exact: false,
+            as_input: false,
         });
         let row = |digest, line| RowClass {
             end: 0,

@@ -81,6 +81,14 @@ pub enum RunError {
         /// The bound.
         limit: u64,
     },
+    /// `canon --dedupe --as-input`: an input whose records cannot be written as they were.
+    #[error("{name}: --as-input: {source}")]
+    AsInput {
+        /// The input's name.
+        name: String,
+        /// Why.
+        source: super::canon::AsInputError,
+    },
     /// `--canonical`: more distinct canonical forms than the bound allows.
     #[error(
         "--canonical: more than {limit} distinct puzzles (classes); raise --max-classes (each \

@@ -12,6 +12,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::canon::AsInputError;
 use super::error::{Place, RunError};
 use super::settings::{Job, Settings};
 use crate::files::Input;
@@ -51,6 +52,18 @@ struct Current {
     tracker: Arc<Mutex<Tracker>>,
     /// Whether the input is read as Parquet, whose records are rows, not lines.
     parquet: bool,
+    /// Its format (`None`: Parquet).
+    format: Option<format::InputFormat>,
+}
+
+/// `--as-input`: the format and header the records written share, the first input's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct AsInput {
+    /// The first input's name.
+    name: String,
+    format: format::InputFormat,
+    /// Its header as it was (CSV), written first; empty for formats without one.
+    pub header: Vec<u8>,
 }
 
 /// The inputs as one stream of records, read chunk by chunk.
@@ -74,6 +87,8 @@ pub(super) struct Feed<'a> {
     columns_fixed: bool,
     /// verify: whether the first input is the output of `solve`.
     pub original: super::Original,
+    /// `--as-input`: the first input's format and header, once it is open.
+    pub as_input: Option<AsInput>,
     /// The part of each input to read, when sharded.
     plan: Option<Plan>,
     /// The records of a chunk handled and given back ([`Feed::recycle`]), to read into again.
@@ -104,6 +119,7 @@ impl<'a> Feed<'a> {
                 Job::Verify(_) | Job::Augment(_) => format::Wanted::PuzzleAndSolution,
             },
             columns: settings.columns.clone(),
+            raw: settings.as_input(),
             optional: match settings.job {
                 Job::Solve(_) | Job::Canon(_) | Job::Rate(_) | Job::Augment(_) => Vec::new(),
                 Job::Verify(_) => super::verify::ORIGIN_COLUMNS.map(String::from).to_vec(),
@@ -123,6 +139,7 @@ impl<'a> Feed<'a> {
             regions: false,
             columns_fixed: false,
             original: super::Original::None,
+            as_input: None,
             plan,
             spare: Vec::new(),
             chunks: 0,
@@ -261,6 +278,9 @@ impl<'a> Feed<'a> {
                     if self.next_input == 0 && matches!(self.settings.job, Job::Verify(_)) {
                         self.original = super::Original::of(&*current.reader);
                     }
+                    if self.options.raw {
+                        self.check_as_input(input, &current)?;
+                    }
                     self.current.insert(current)
                 }
             };
@@ -311,6 +331,80 @@ impl<'a> Feed<'a> {
                 }
             }
         }
+    }
+
+    /// `--as-input`: whether the records of the input just opened can be written as they were,
+    /// in one output with those of the inputs before it: the first sets the format and header
+    /// that the others must have.
+    fn check_as_input(&mut self, input: &Input, current: &Current) -> Result<(), RunError> {
+        self.check_shape(input, current.format, current.reader.header())
+    }
+
+    /// `--as-input`: checks the inputs not yet opened that are regular files (looked at now:
+    /// their format and header), so that one that cannot join the output is refused before
+    /// anything is written. Others are checked when they open.
+    pub fn check_inputs_ahead(&mut self) -> Result<(), RunError> {
+        let unopened = self.next_input + usize::from(self.current.is_some());
+        for input in &self.inputs[unopened..] {
+            if !input
+                .path()
+                .is_some_and(|p| p.metadata().is_ok_and(|m| m.is_file()))
+            {
+                continue;
+            }
+            // One that fails to open fails again in its turn, with the error in its place.
+            let Ok(opened) = input.open(Arc::default()) else {
+                continue;
+            };
+            if opened.parquet {
+                self.check_shape(input, None, None)?;
+                continue;
+            }
+            let format = self.format_of(input, &opened.head);
+            if let Ok(reader) = format::reader(format, opened.reader, &self.options) {
+                self.check_shape(input, Some(format), reader.header())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether an input of `format` (`None`: Parquet) with `header` can join the output.
+    fn check_shape(
+        &mut self,
+        input: &Input,
+        format: Option<format::InputFormat>,
+        header: Option<&[u8]>,
+    ) -> Result<(), RunError> {
+        let refused = |source| RunError::AsInput {
+            name: input.name.clone(),
+            source,
+        };
+        let Some(format) = format.filter(|f| *f != format::InputFormat::Grid) else {
+            let format = format.map_or("Parquet", format::InputFormat::name);
+            return Err(refused(AsInputError::Format { format }));
+        };
+        let header = header.unwrap_or_default();
+        let Some(first) = &self.as_input else {
+            self.as_input = Some(AsInput {
+                name: input.name.clone(),
+                format,
+                header: header.to_vec(),
+            });
+            return Ok(());
+        };
+        if first.format != format {
+            return Err(refused(AsInputError::Mixed {
+                format: format.name(),
+                first: first.name.clone(),
+                first_format: first.format.name(),
+            }));
+        }
+        if first.header != header {
+            return Err(refused(AsInputError::Header {
+                first: first.name.clone(),
+            }));
+        }
+        Ok(())
     }
 
     /// Whether the rows carry region layouts: an input opened so far gives records their own,
@@ -416,6 +510,7 @@ impl<'a> Feed<'a> {
             reader,
             tracker,
             parquet: opened.parquet,
+            format: (!opened.parquet).then_some(format),
         })
     }
 }

@@ -246,11 +246,19 @@ pub fn run(
     };
     // Rows written go back to the pool, as many as three chunks' batches: two with the pool and
     // one being written.
-    let writer = RowWriter::new(
-        settings.output_format,
-        columns(settings, &shape),
-        column_kinds(settings, &shape),
-    )
+    if settings.as_input() {
+        feed.check_inputs_ahead()?;
+    }
+    let writer = match &feed.as_input {
+        _ if !settings.as_input() => RowWriter::new(
+            settings.output_format,
+            columns(settings, &shape),
+            column_kinds(settings, &shape),
+        ),
+        Some(first) => RowWriter::verbatim(first.header.clone()),
+        // No input was opened: a run that fails at its first, or has none.
+        None => RowWriter::verbatim(Vec::new()),
+    }
     .keeping_spare(3 * settings.chunk.batches())
     .compressing(settings.parquet_compression);
     let names = inputs.iter().map(|i| i.name.clone()).collect();

@@ -212,6 +212,16 @@ impl Work {
                 break;
             }
             let record = &item.record;
+            if self.settings.as_input() && record.raw.is_none() {
+                batch.stop = Some(RunError::AsInput {
+                    name: self.names[item.source].clone(),
+                    source: canon::AsInputError::TooLong {
+                        line: record.line,
+                        limit: crate::format::MAX_LINE,
+                    },
+                });
+                break;
+            }
             let out = &mut batch.rows;
             let dataset = &mut batch.dataset;
             let classes = &mut batch.classes;
@@ -311,8 +321,15 @@ impl Work {
             }
             Job::Canon(options) => {
                 let row = canon::handle(record, &self.settings.layout, canonicaliser);
-                let mut text = [[0; crate::grid::CELLS]; 2];
-                self.write_row(item, row.cells(record.line, &mut text), out);
+                match &record.raw {
+                    Some(raw) if options.dedupe.is_some_and(|d| d.as_input) => {
+                        self.writer.verbatim_row(raw, out);
+                    }
+                    _ => {
+                        let mut text = [[0; crate::grid::CELLS]; 2];
+                        self.write_row(item, row.cells(record.line, &mut text), out);
+                    }
+                }
                 if let Some(dedupe) = options.dedupe {
                     classes.push(canon::RowClass {
                         end: out.len(),

@@ -236,4 +236,10 @@ impl Settings {
             file_metadata: Vec::new(),
         }
     }
+
+    /// Whether the rows written are the input's records as they were (`canon --dedupe
+    /// --as-input`), not rows of the job's columns.
+    pub fn as_input(&self) -> bool {
+        matches!(self.job, Job::Canon(CanonOptions { dedupe: Some(d) }) if d.as_input)
+    }
 }

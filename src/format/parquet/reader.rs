@@ -479,6 +479,8 @@ impl RecordReader for ParquetReader {
                 .map(|o| o.map(|s| self.value(s)))
                 .collect(),
             defect: None,
+            // Rows have no text; `--as-input` refuses a Parquet input.
+            raw: None,
         };
         self.at += 1;
         Ok(Some(record))
