@@ -129,11 +129,19 @@ pub fn hidden_set(board: &Board, g: &Geometry, k: usize, direct: bool) -> Option
             if !(empty > 2 * k || (direct && empty > k)) {
                 continue;
             }
-            let mut pos = [0u16; 9];
-            for (d, p) in pos.iter_mut().enumerate() {
-                *p = g.positions(board, h, d);
+            let pos = g.all_positions(board, h);
+            // Only digits of 2 to `k` places can be in a set (SE's `searchCommonTuple` finds
+            // none with another): the subsets of others are passed over, in the same order.
+            let eligible = (0..9)
+                .filter(|&d| (2..=k as u32).contains(&pos[d].count_ones()))
+                .fold(0u16, |m, d| m | 1 << d);
+            if (eligible.count_ones() as usize) < k {
+                continue;
             }
             for &values in &g.subsets[k] {
+                if values & !eligible != 0 {
+                    continue;
+                }
                 let mut sets = [0u16; 4];
                 for (n, d) in digits(values).enumerate() {
                     sets[n] = pos[d];
@@ -188,7 +196,17 @@ pub fn naked_set(board: &Board, g: &Geometry, k: usize) -> Option<SeStep> {
                 continue;
             }
             let cells = g.cells(h);
+            // Only cells of 2 to `k` candidates can be in a set, as above.
+            let eligible = (0..9)
+                .filter(|&i| (2..=k as u32).contains(&board.cand[cells[i] as usize].count_ones()))
+                .fold(0u16, |m, i| m | 1 << i);
+            if (eligible.count_ones() as usize) < k {
+                continue;
+            }
             for &chosen in &g.subsets[k] {
+                if chosen & !eligible != 0 {
+                    continue;
+                }
                 let mut sets = [0u16; 4];
                 for (n, idx) in digits(chosen).enumerate() {
                     sets[n] = board.cand[cells[idx] as usize];
@@ -226,14 +244,26 @@ pub fn fish(board: &Board, g: &Geometry, k: usize) -> Option<SeStep> {
         *n = count(board.solved[d]);
     }
     for (base, cover) in [(Column, Row), (Row, Column)] {
+        // Each line's positions of each digit, and the lines where a digit has 2 to `k` places
+        // (only those can be base lines: SE's `searchCommonTuple` finds none with others).
+        let mut pos = [[0u16; 9]; 9];
+        let mut eligible = [0u16; 9];
+        for (line, p) in pos.iter_mut().enumerate() {
+            *p = g.all_positions(board, base.house(line));
+            for d in 0..9 {
+                if (2..=k as u32).contains(&p[d].count_ones()) {
+                    eligible[d] |= 1 << line;
+                }
+            }
+        }
         for &lines in &g.subsets[k] {
             for d in 0..9 {
-                if placed[d] as usize + 2 * k > 9 {
+                if placed[d] as usize + 2 * k > 9 || lines & !eligible[d] != 0 {
                     continue;
                 }
                 let mut sets = [0u16; 4];
                 for (n, line) in digits(lines).enumerate() {
-                    sets[n] = g.positions(board, base.house(line), d);
+                    sets[n] = pos[line][d];
                 }
                 let Some(crosses) = common_tuple(&sets[..k], k) else {
                     continue;

@@ -96,6 +96,18 @@ impl Geometry {
         &self.houses.house_cells[h]
     }
 
+    /// [`Geometry::positions`] of every digit in house `h`.
+    #[inline]
+    pub fn all_positions(&self, board: &Board, h: usize) -> [u16; 9] {
+        let mut pos = [0u16; 9];
+        for (k, &c) in self.houses.house_cells[h].iter().enumerate() {
+            for d in digits(board.cand[c as usize]) {
+                pos[d] |= 1 << k;
+            }
+        }
+        pos
+    }
+
     /// The positions (region indexes, bit `k` for the house's `k`-th cell) of digit `d`
     /// (`0..9`) in house `h`.
     #[inline]

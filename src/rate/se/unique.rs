@@ -39,18 +39,26 @@ fn loop_difficulty(size: usize) -> f64 {
 pub fn unique_loops(board: &Board, g: &Geometry) -> Option<SeStep> {
     let cand = &board.cand;
     let mut hints: Vec<LoopHint> = Vec::new();
-    let mut loops: Vec<Vec<u8>> = Vec::new();
-    let mut path: Vec<u8> = Vec::new();
+    let mut search = LoopSearch {
+        g,
+        cand,
+        pair: 0,
+        holding: 0,
+        path: Vec::new(),
+        on_path: 0,
+        cells: Vec::new(),
+        ends: Vec::new(),
+    };
     for cell in 0..81 {
         if cand[cell].count_ones() != 2 {
             continue;
         }
         let mut ds = digits(cand[cell]);
         let (v1, v2) = (ds.next().unwrap(), ds.next().unwrap());
-        loops.clear();
-        path.clear();
-        search(board, g, cell, v1, v2, &mut path, 2, 0, None, &mut loops);
-        for lp in &loops {
+        search.pair = cand[cell];
+        search.holding = board.digit[v1] & board.digit[v2];
+        search.run(cell);
+        for lp in search.loops() {
             if !is_valid_loop(lp) {
                 continue;
             }
@@ -119,58 +127,78 @@ pub fn unique_loops(board: &Board, g: &Geometry) -> Option<SeStep> {
         .map(|h| SeStep::removing(SeTechnique::UniqueLoop, h.difficulty, h.elims))
 }
 
-/// SE's `checkForLoops`: a depth-first search of loops through cells holding both digits.
-#[allow(clippy::too_many_arguments)]
-fn search(
-    board: &Board,
-    g: &Geometry,
-    cell: usize,
-    v1: usize,
-    v2: usize,
-    path: &mut Vec<u8>,
-    allowed_ex: i32,
-    ex_values: u16,
-    last: Option<usize>,
-    out: &mut Vec<Vec<u8>>,
-) {
-    path.push(cell as u8);
-    let mut ex = ex_values;
-    let pair = (1u16 << v1) | (1 << v2);
-    for (t_index, t) in CELL_REGION_TYPES.iter().enumerate() {
-        if last == Some(t_index) {
-            continue;
-        }
-        let h = t.house_of(cell);
-        for k in 0..9 {
-            let next = g.cells(h)[k] as usize;
-            if path[0] as usize == next && path.len() >= 4 {
-                out.push(path.clone());
-            } else if !path.contains(&(next as u8)) {
-                let p = board.cand[next];
-                if p & pair == pair {
-                    ex |= p;
-                    ex &= !pair;
-                    let card = p.count_ones();
-                    if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
-                        let allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                        search(
-                            board,
-                            g,
-                            next,
-                            v1,
-                            v2,
-                            path,
-                            allowed,
-                            ex,
-                            Some(t_index),
-                            out,
-                        );
-                    }
+/// SE's `checkForLoops` from one bivalue cell: a depth-first search of loops through the cells
+/// holding both digits, each loop found kept (as found, back to back) in `loops`.
+struct LoopSearch<'a> {
+    g: &'a Geometry,
+    cand: &'a [u16; 81],
+    /// The two digits.
+    pair: u16,
+    /// The cells holding both.
+    holding: u128,
+    /// The cells of the path, in order, and as a set.
+    path: Vec<u8>,
+    on_path: u128,
+    /// The loops found, back to back, and where each ends.
+    cells: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl LoopSearch<'_> {
+    /// The loops through `start`, in SE's order.
+    fn run(&mut self, start: usize) {
+        self.path.clear();
+        self.on_path = 0;
+        self.cells.clear();
+        self.ends.clear();
+        self.search(start, 2, 0, None);
+    }
+
+    /// The loops found so far, each as its cells in order.
+    fn loops(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(a, &b)| &self.cells[a..b])
+    }
+
+    /// SE visits, from `cell`, the cells of its block, row and column (but the region it came
+    /// by) in index order, which is cell order: the path's first cell closes a loop once the
+    /// path has four cells; a cell off the path holding both digits adds its other digits to
+    /// the extra values seen (`ex`, kept across siblings as SE keeps it) and is entered when it
+    /// holds the two alone, the extra values are one digit, or extra cells are still allowed.
+    /// Only those cells are looked at here (as bits of the region), in the same order.
+    fn search(&mut self, cell: usize, allowed_ex: i32, ex_values: u16, last: Option<usize>) {
+        self.path.push(cell as u8);
+        self.on_path |= 1 << cell;
+        let start = self.path[0] as usize;
+        let mut ex = ex_values;
+        for (t_index, t) in CELL_REGION_TYPES.iter().enumerate() {
+            if last == Some(t_index) {
+                continue;
+            }
+            let closing = if self.path.len() >= 4 { 1u128 << start } else { 0 };
+            let house = self.g.houses.house[t.house_of(cell)];
+            let mut next_cells = house & ((self.holding & !self.on_path) | closing);
+            while next_cells != 0 {
+                let next = next_cells.trailing_zeros() as usize;
+                next_cells &= next_cells - 1;
+                if next == start {
+                    self.cells.extend_from_slice(&self.path);
+                    self.ends.push(self.cells.len());
+                    continue;
+                }
+                let p = self.cand[next];
+                ex |= p;
+                ex &= !self.pair;
+                let card = p.count_ones();
+                if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                    let allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                    self.search(next, allowed, ex, Some(t_index));
                 }
             }
         }
+        self.path.pop();
+        self.on_path &= !(1 << cell);
     }
-    path.pop();
 }
 
 /// SE's `isValidLoop`: alternating positions visit each region at most once per parity, and
