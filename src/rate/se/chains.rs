@@ -256,6 +256,48 @@ impl Marks {
     }
 }
 
+/// A set of candidates, bit `cell * 9 + digit`: the potentials a forcing chain reached.
+type CandSet = [u64; 12];
+
+#[inline]
+fn has(set: &CandSet, i: usize) -> bool {
+    set[i / 64] & (1 << (i % 64)) != 0
+}
+
+#[inline]
+fn insert(set: &mut CandSet, i: usize) {
+    set[i / 64] |= 1 << (i % 64);
+}
+
+#[inline]
+fn union_with(set: &mut CandSet, other: &CandSet) {
+    for (a, b) in set.iter_mut().zip(other) {
+        *a |= b;
+    }
+}
+
+/// The candidates of `set`, in increasing order.
+fn members(set: &CandSet) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
+/// A static chain's links on the grid, per candidate: the "off" potentials its "on" makes
+/// (SE's `getOnToOff`) and the "on" ones its "off" makes (`getOffToOn`, X-links always).
+#[derive(Debug)]
+struct Links {
+    off_of_on: Vec<CandSet>,
+    on_of_off: Vec<CandSet>,
+}
+
 /// SE's `getLengthDifficulty`: 0.1 for each threshold (4, 6, 8, 12, 16, 24, 32, ...: times
 /// 3/2 and 4/3 in turn, integer division) the chain's length (complexity - 2) is above, added
 /// in SE's order (so the sums are SE's doubles).
@@ -398,6 +440,8 @@ struct Engine<'a> {
     /// and their count (`u8::MAX`: not computed yet).
     static_on: Vec<[(u8, u8); 4]>,
     static_len: Vec<u8>,
+    /// The static links without and with Y-links, made when first needed.
+    links: [Option<Box<Links>>; 2],
 }
 
 impl<'a> Engine<'a> {
@@ -417,6 +461,7 @@ impl<'a> Engine<'a> {
             queues: Default::default(),
             static_on: Vec::new(),
             static_len: Vec::new(),
+            links: [None, None],
         }
     }
 
@@ -501,6 +546,43 @@ impl<'a> Engine<'a> {
         (partners, n)
     }
 
+    /// A static chain's `getOffToOn` for candidate (cell, d) off: the working grid is the
+    /// grid, so the potentials made "on" (and their count) depend on the candidate only; they
+    /// are computed once.
+    #[inline]
+    fn static_ons(
+        &mut self,
+        cell: usize,
+        d: usize,
+        y_links: bool,
+        x_links: bool,
+    ) -> ([(u8, u8); 4], usize) {
+        let idx = ((cell * 9 + d) * 2 + usize::from(y_links)) * 2 + usize::from(x_links);
+        if self.static_len.is_empty() {
+            self.static_len = vec![u8::MAX; 81 * 9 * 4];
+            self.static_on = vec![[(0, 0); 4]; 81 * 9 * 4];
+        }
+        if self.static_len[idx] == u8::MAX {
+            let mut list = [(0u8, 0u8); 4];
+            let mut len = 0;
+            if y_links && self.work[cell].count_ones() == 2 {
+                let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
+                list[len] = (cell as u8, other as u8);
+                len += 1;
+            }
+            if x_links {
+                let (partners, n) = self.conjugates(cell, d);
+                for &(other, _) in &partners[..n] {
+                    list[len] = (other as u8, d as u8);
+                    len += 1;
+                }
+            }
+            self.static_on[idx] = list;
+            self.static_len[idx] = len as u8;
+        }
+        (self.static_on[idx], self.static_len[idx] as usize)
+    }
+
     /// SE's `getOffToOn` on the working grid: the potentials made "on" by node `p` (off),
     /// pushed to the arena with `p` and, in a dynamic chain, their hidden parents (looked up
     /// in `offs`: the working grid lost only the "off" potentials processed, all in `offs`).
@@ -516,33 +598,8 @@ impl<'a> Engine<'a> {
         let node = self.arena.node(p);
         let (cell, d) = (node.cell as usize, node.digit as usize);
         if offs.is_none() {
-            // A static chain: the working grid is the grid, so the potentials made "on" depend
-            // on the candidate only; they are computed once.
-            let idx = ((cell * 9 + d) * 2 + usize::from(y_links)) * 2 + usize::from(x_links);
-            if self.static_len.is_empty() {
-                self.static_len = vec![u8::MAX; 81 * 9 * 4];
-                self.static_on = vec![[(0, 0); 4]; 81 * 9 * 4];
-            }
-            if self.static_len[idx] == u8::MAX {
-                let mut list = [(0u8, 0u8); 4];
-                let mut len = 0;
-                if y_links && self.work[cell].count_ones() == 2 {
-                    let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
-                    list[len] = (cell as u8, other as u8);
-                    len += 1;
-                }
-                if x_links {
-                    let (partners, n) = self.conjugates(cell, d);
-                    for &(other, _) in &partners[..n] {
-                        list[len] = (other as u8, d as u8);
-                        len += 1;
-                    }
-                }
-                self.static_on[idx] = list;
-                self.static_len[idx] = len as u8;
-            }
-            let list = self.static_on[idx];
-            for &(c, v) in &list[..self.static_len[idx] as usize] {
+            let (list, len) = self.static_ons(cell, d, y_links, x_links);
+            for &(c, v) in &list[..len] {
                 self.arena.push(c as usize, v as usize, true, &[p]);
             }
             return start..self.arena.nodes.len() as u32;
@@ -608,9 +665,16 @@ impl<'a> Engine<'a> {
                 let node = self.arena.node(p);
                 self.on_to_off(node.cell as usize, node.digit as usize, y_links);
                 for i in 0..self.found.len() {
-                    let (c, v) = self.found[i];
-                    if !self.arena.is_parent(p, key(c as usize, v as usize, false)) {
-                        let n = self.arena.push(c as usize, v as usize, false, &[p]);
+                    let (c, v) = (self.found[i].0 as usize, self.found[i].1 as usize);
+                    // An "off" whose "on" potentials are all taken already (none of them the
+                    // source, which would end a cycle) would add nothing: it is passed over.
+                    let (ons, len) = self.static_ons(c, v, y_links, x_links);
+                    let adds = ons[..len].iter().any(|&(oc, ov)| {
+                        let k = key(oc as usize, ov as usize, true);
+                        k == src_key || !self.marks.is_set(k)
+                    });
+                    if adds && !self.arena.is_parent(p, key(c, v, false)) {
+                        let n = self.arena.push(c, v, false, &[p]);
                         pending_off.push(n);
                     }
                 }
@@ -637,78 +701,97 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// SE's `doForcingChains` from `src` (on or off): the first potential found contradicting
-    /// `src` (its own negation), appended to `targets` unless one equal to it is there.
+    /// The static links on the grid, with or without Y-links.
+    fn links(&mut self, y_links: bool) -> &Links {
+        let slot = usize::from(y_links);
+        if self.links[slot].is_none() {
+            let mut links = Links {
+                off_of_on: vec![[0; 12]; 81 * 9],
+                on_of_off: vec![[0; 12]; 81 * 9],
+            };
+            for cell in 0..81 {
+                for d in digits(self.base[cell]) {
+                    let i = cell * 9 + d;
+                    self.on_to_off(cell, d, y_links);
+                    for &(c, v) in &self.found {
+                        insert(&mut links.off_of_on[i], c as usize * 9 + v as usize);
+                    }
+                    if y_links && self.base[cell].count_ones() == 2 {
+                        let other = (self.base[cell] & !(1 << d)).trailing_zeros() as usize;
+                        insert(&mut links.on_of_off[i], cell * 9 + other);
+                    }
+                    let (partners, n) = self.conjugates(cell, d);
+                    for &(other, _) in &partners[..n] {
+                        insert(&mut links.on_of_off[i], other * 9 + d);
+                    }
+                }
+            }
+            self.links[slot] = Some(Box::new(links));
+        }
+        self.links[slot].as_deref().expect("made above")
+    }
+
+    /// SE's `doForcingChains` from candidate (cell, d) assumed `on` or off: the complexity of
+    /// the first potential found contradicting it (its own negation), if any.
     ///
-    /// Only the first target counts (the others are equal to it), so the search stops there;
-    /// a target found in the `i`-th round has complexity `2 * i` (its potentials are
-    /// distinct), so the search also stops before the rounds whose target would have a
-    /// complexity above `limit`.
-    fn forcing_chains(&mut self, src: u32, y_links: bool, targets: &mut Vec<u32>, limit: u32) {
-        let s = self.arena.node(src);
-        let (src_on_key, src_off_key) = (
-            key(s.cell as usize, s.digit as usize, true),
-            key(s.cell as usize, s.digit as usize, false),
-        );
-        // The potentials reached, "on" and "off" (their keys differ).
-        self.marks.start();
-        self.marks.set(s.key());
-        let (mut pending_on, mut pending_off) = if s.on {
-            (vec![src], Vec::new())
+    /// SE's search is breadth first, each potential taken once (an "off" equal to one of its
+    /// own ancestors is among those taken already), so the first contradiction is found in
+    /// the first round `i` that reaches it, with `2 * i` distinct potentials: the rounds are
+    /// run here on sets of candidates. The search stops before the rounds whose contradiction
+    /// would have a complexity above `limit`.
+    fn forcing_chain(
+        &mut self,
+        cell: usize,
+        d: usize,
+        on: bool,
+        y_links: bool,
+        limit: u32,
+    ) -> Option<u32> {
+        let links = self.links(y_links);
+        let src = cell * 9 + d;
+        let (mut reached_on, mut reached_off) = ([0u64; 12], [0u64; 12]);
+        let (mut frontier_on, mut frontier_off) = ([0u64; 12], [0u64; 12]);
+        if on {
+            insert(&mut reached_on, src);
+            insert(&mut frontier_on, src);
         } else {
-            (Vec::new(), vec![src])
-        };
-        let add_target = |arena: &Arena, n: u32, targets: &mut Vec<u32>| {
-            let k = arena.node(n).key();
-            debug_assert!(!targets.iter().any(|&t| arena.node(t).key() == k));
-            targets.push(n);
-        };
+            insert(&mut reached_off, src);
+            insert(&mut frontier_off, src);
+        }
         let mut round: u32 = 0;
-        'search: while !pending_on.is_empty() || !pending_off.is_empty() {
+        while frontier_on.iter().chain(&frontier_off).any(|&w| w != 0) {
             round += 1;
             if round.saturating_mul(2) > limit {
-                break;
+                return None;
             }
-            let mut batch = std::mem::take(&mut pending_on);
-            for &p in &batch {
-                let node = self.arena.node(p);
-                self.on_to_off(node.cell as usize, node.digit as usize, y_links);
-                for i in 0..self.found.len() {
-                    let (c, v) = self.found[i];
-                    let (c, v) = (c as usize, v as usize);
-                    let k = key(c, v, false);
-                    let n = self.arena.push(c, v, false, &[p]);
-                    if s.on && k == src_off_key {
-                        add_target(&self.arena, n, targets);
-                        debug_assert_eq!(self.arena.ancestor_count(n), 2 * round);
-                        break 'search;
-                    }
-                    if !self.arena.is_parent(p, k) && !self.marks.is_set(k) {
-                        self.marks.set(k);
-                        pending_off.push(n);
-                    }
-                }
+            let mut offs = [0u64; 12];
+            for p in members(&frontier_on) {
+                union_with(&mut offs, &links.off_of_on[p]);
             }
-            batch.clear();
-            pending_on = batch;
-            let mut batch = std::mem::take(&mut pending_off);
-            for &p in &batch {
-                for n in self.off_to_on(p, y_links, true, None) {
-                    let k = self.arena.node(n).key();
-                    if !s.on && k == src_on_key {
-                        add_target(&self.arena, n, targets);
-                        debug_assert_eq!(self.arena.ancestor_count(n), 2 * round);
-                        break 'search;
-                    }
-                    if !self.marks.is_set(k) {
-                        self.marks.set(k);
-                        pending_on.push(n);
-                    }
-                }
+            if on && has(&offs, src) {
+                return Some(2 * round);
             }
-            batch.clear();
-            pending_off = batch;
+            for (w, (o, r)) in frontier_off
+                .iter_mut()
+                .zip(offs.iter().zip(&mut reached_off))
+            {
+                *w |= o & !*r;
+                *r |= o;
+            }
+            let mut ons = [0u64; 12];
+            for q in members(&frontier_off) {
+                union_with(&mut ons, &links.on_of_off[q]);
+            }
+            if !on && has(&ons, src) {
+                return Some(2 * round);
+            }
+            for (w, (o, r)) in frontier_on.iter_mut().zip(ons.iter().zip(&mut reached_on)) {
+                *w = o & !*r;
+                *r |= o;
+            }
+            frontier_off = [0; 12];
         }
+        None
     }
 
     /// SE's `createCycleHint`: the digits seen by both an "on" and an "off" of the cycle,
@@ -762,16 +845,15 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// SE's `createForcingChainHint`: the target's digit removed (target off) or placed.
-    fn forcing_chain_hint(&mut self, target: u32, y_links: bool) -> ChainHint {
-        let n = self.arena.node(target);
-        let complexity = self.arena.ancestor_count(target);
+    /// SE's `createForcingChainHint`: the target's digit removed (target off) or placed; its
+    /// chain has `complexity` potentials.
+    fn forcing_chain_hint(&self, target: Node, complexity: u32, y_links: bool) -> ChainHint {
         let (technique, base) = if y_links {
             (SeTechnique::ForcingChain, 7.0)
         } else {
             (SeTechnique::ForcingXChain, 6.6)
         };
-        let (eliminations, placement) = self.target_effect(n);
+        let (eliminations, placement) = self.target_effect(target);
         ChainHint {
             difficulty: base + length_difficulty(complexity),
             complexity,
@@ -801,7 +883,6 @@ impl<'a> Engine<'a> {
     /// from "on" and from "off".
     fn unary(&mut self, y_links: bool, x_links: bool, best: &mut Best) {
         let mut ends = Vec::new();
-        let mut targets = Vec::new();
         let cycle_base = if x_links && y_links { 7.0 } else { 6.5 };
         let cycle_key = sort_key(x_links, y_links);
         let chain_base = if y_links { 7.0 } else { 6.6 };
@@ -817,7 +898,6 @@ impl<'a> Engine<'a> {
             for d in digits(cand) {
                 self.arena.clear();
                 ends.clear();
-                targets.clear();
                 // The hints are offered in SE's order (cycles, then the forcing chains from
                 // "on", then from "off"); each search skips what cannot beat the best so far.
                 let on = self.arena.push(cell, d, true, &[]);
@@ -831,14 +911,16 @@ impl<'a> Engine<'a> {
                 }
                 if x_links {
                     for on in [true, false] {
-                        targets.clear();
-                        let src = self.arena.push(cell, d, on, &[]);
                         let limit = best.complexity_limit(chain_base, chain_key);
-                        self.forcing_chains(src, y_links, &mut targets, limit);
-                        for &t in &targets {
-                            let h = self.forcing_chain_hint(t, y_links);
-                            debug_assert!(h.complexity <= limit);
-                            best.offer(h);
+                        if let Some(complexity) = self.forcing_chain(cell, d, on, y_links, limit) {
+                            let target = Node {
+                                cell: cell as u8,
+                                digit: d as u8,
+                                on: !on,
+                                first_parent: 0,
+                                parent_count: 0,
+                            };
+                            best.offer(self.forcing_chain_hint(target, complexity, y_links));
                         }
                     }
                 }
@@ -1318,13 +1400,19 @@ impl RuleHints<'_> {
                 if g.empty_count(b, h) <= 4 {
                     continue;
                 }
-                let mut pos = [0u16; 9];
-                for (d, p) in pos.iter_mut().enumerate() {
-                    *p = g.positions(b, h, d);
-                }
+                let pos = g.all_positions(b, h);
+                // Only digits of exactly two places can make a pair (the others are passed
+                // over: SE's `searchCommonTuple` finds none with them).
+                let eligible = (0..9)
+                    .filter(|&d| pos[d].count_ones() == 2)
+                    .fold(0u16, |m, d| m | 1 << d);
                 for &values in &g.subsets[2] {
-                    let sets: Vec<u16> = digits(values).map(|d| pos[d]).collect();
-                    let Some(cells) = super::basic::common_tuple(&sets, 2) else {
+                    if values & !eligible != 0 {
+                        continue;
+                    }
+                    let mut ds = digits(values);
+                    let (d1, d2) = (ds.next().expect("two"), ds.next().expect("two"));
+                    let Some(cells) = super::basic::common_tuple(&[pos[d1], pos[d2]], 2) else {
                         continue;
                     };
                     let mut elims = Vec::new();
@@ -1362,10 +1450,17 @@ impl RuleHints<'_> {
                     continue;
                 }
                 let cells = g.cells(h);
+                // Only cells of exactly two candidates can make a pair, as above.
+                let eligible = (0..9)
+                    .filter(|&i| b.cand[cells[i] as usize].count_ones() == 2)
+                    .fold(0u16, |m, i| m | 1 << i);
                 for &chosen in &g.subsets[2] {
-                    let sets: Vec<u16> = digits(chosen)
-                        .map(|idx| b.cand[cells[idx] as usize])
-                        .collect();
+                    if chosen & !eligible != 0 {
+                        continue;
+                    }
+                    let mut idx = digits(chosen);
+                    let (i1, i2) = (idx.next().expect("two"), idx.next().expect("two"));
+                    let sets = [b.cand[cells[i1] as usize], b.cand[cells[i2] as usize]];
                     let Some(values) = super::basic::common_tuple(&sets, 2) else {
                         continue;
                     };
@@ -1400,15 +1495,27 @@ impl RuleHints<'_> {
         let (g, b) = (self.g, self.work);
         let house = &g.houses.house;
         for (base, cover) in [(Column, Row), (Row, Column)] {
+            // Each line's positions of each digit, and the lines where a digit has exactly two
+            // places (only those can be base lines of an X-Wing).
+            let mut pos = [[0u16; 9]; 9];
+            let mut eligible = [0u16; 9];
+            for (line, p) in pos.iter_mut().enumerate() {
+                *p = g.all_positions(b, base.house(line));
+                for d in 0..9 {
+                    if p[d].count_ones() == 2 {
+                        eligible[d] |= 1 << line;
+                    }
+                }
+            }
             for &lines in &g.subsets[2] {
                 for d in 0..9 {
-                    if b.solved[d].count_ones() as usize + 4 > 9 {
+                    if b.solved[d].count_ones() as usize + 4 > 9 || lines & !eligible[d] != 0 {
                         continue;
                     }
-                    let sets: Vec<u16> = digits(lines)
-                        .map(|l| g.positions(b, base.house(l), d))
-                        .collect();
-                    let Some(crosses) = super::basic::common_tuple(&sets, 2) else {
+                    let mut ls = digits(lines);
+                    let (l1, l2) = (ls.next().expect("two"), ls.next().expect("two"));
+                    let Some(crosses) = super::basic::common_tuple(&[pos[l1][d], pos[l2][d]], 2)
+                    else {
                         continue;
                     };
                     let mut base_cells = 0;

@@ -175,7 +175,11 @@ impl LoopSearch<'_> {
             if last == Some(t_index) {
                 continue;
             }
-            let closing = if self.path.len() >= 4 { 1u128 << start } else { 0 };
+            let closing = if self.path.len() >= 4 {
+                1u128 << start
+            } else {
+                0
+            };
             let house = self.g.houses.house[t.house_of(cell)];
             let mut next_cells = house & ((self.holding & !self.on_path) | closing);
             while next_cells != 0 {

@@ -61,36 +61,40 @@ pub fn xy_wing(board: &Board, g: &Geometry, xyz: bool) -> Option<SeStep> {
 pub fn aligned_pair_exclusion(board: &Board, g: &Geometry) -> Option<SeStep> {
     let cand = &board.cand;
     let mut bases: Vec<usize> = Vec::new();
-    let mut excluders: Vec<Vec<u8>> = Vec::new();
+    // Each base cell's excluders, as a set of cells.
+    let mut excluders: Vec<u128> = Vec::new();
     for cell in 0..81 {
         if cand[cell].count_ones() < 2 {
             continue;
         }
         let mut has_single = false;
-        let mut ex = Vec::new();
+        let mut ex = 0u128;
         for &other in &g.house_cells[cell] {
             match cand[other as usize].count_ones() {
                 1 => has_single = true,
-                2 => ex.push(other),
+                2 => ex |= 1 << other,
                 _ => {}
             }
         }
-        if !has_single && !ex.is_empty() {
+        if !has_single && ex != 0 {
             bases.push(cell);
             excluders.push(ex);
         }
     }
     let mut found = None;
+    let mut common = [0u16; 20];
     for_each_subset(bases.len(), 2, |pair| {
         let (c0, c1) = (bases[pair[0]], bases[pair[1]]);
-        let common: Vec<u16> = excluders[pair[0]]
-            .iter()
-            .filter(|&&e| excluders[pair[1]].contains(&e))
-            .map(|&e| cand[e as usize])
-            .collect();
-        if common.len() < 2 {
+        let shared = excluders[pair[0]] & excluders[pair[1]];
+        if shared.count_ones() < 2 {
             return false;
         }
+        let mut n = 0;
+        for e in cells_of(shared) {
+            common[n] = cand[e];
+            n += 1;
+        }
+        let common = &common[..n];
         let sees = g.houses.peers[c0] & (1u128 << c1) != 0;
         let (mut allowed0, mut allowed1) = (0u16, 0u16);
         for p0 in digits(cand[c0]) {
@@ -187,7 +191,13 @@ pub fn aligned_triplet_exclusion(board: &Board, g: &Geometry) -> Option<SeStep> 
             if common.count_ones() < 2 {
                 continue;
             }
-            let common: Vec<u16> = cells_of(common).map(|e| cand[e]).collect();
+            let mut values = [0u16; 20];
+            let mut n = 0;
+            for e in cells_of(common) {
+                values[n] = cand[e];
+                n += 1;
+            }
+            let common = &values[..n];
             let cells = [c0, c1, c2];
             let sees = |a: usize, b: usize| g.houses.peers[cells[a]] & (1u128 << cells[b]) != 0;
             let see = [sees(0, 1), sees(0, 2), sees(1, 2)];
