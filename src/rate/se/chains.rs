@@ -684,13 +684,25 @@ impl<'a> Engine<'a> {
             length += 1;
             let mut batch = std::mem::take(&mut pending_off);
             for &p in &batch {
-                for n in self.off_to_on(p, y_links, x_links, None) {
-                    let k = self.arena.node(n).key();
-                    if length >= 4 && k == src_key {
+                let node = self.arena.node(p);
+                let (ons, len) =
+                    self.static_ons(node.cell as usize, node.digit as usize, y_links, x_links);
+                // Only the "on" potentials that end a cycle or are new are made: the others
+                // would be left unused.
+                for &(c, v) in &ons[..len] {
+                    let (c, v) = (c as usize, v as usize);
+                    let k = key(c, v, true);
+                    let ends_cycle = length >= 4 && k == src_key;
+                    let new = !self.marks.is_set(k);
+                    if !ends_cycle && !new {
+                        continue;
+                    }
+                    let n = self.arena.push(c, v, true, &[p]);
+                    if ends_cycle {
                         debug_assert_eq!(self.arena.ancestor_count(n), length);
                         ends.push(n);
                     }
-                    if !self.marks.is_set(k) {
+                    if new {
                         self.marks.set(k);
                         pending_on.push(n);
                     }
