@@ -182,6 +182,7 @@ const SHOW_EXAMPLES: &str = "\
 Examples:
   sudoku-bulk show 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
   sudoku-bulk show PUZZLE --explain                its human solution path, step by step
+  sudoku-bulk show PUZZLE --explain --scale se     Sudoku Explainer's path, ER, EP and ED
   head -n 1 puzzles.txt | sudoku-bulk show - --trace";
 
 const MERGE_EXAMPLES: &str = "\
@@ -473,6 +474,12 @@ struct ShowArgs {
           default_missing_value = "advanced",
           value_parser = format_names(CandidatesShown::ALL.iter().map(|c| c.name())))]
     explain: Option<String>,
+
+    /// With --explain: the scale of the path, `hodoku` (its techniques, scores and levels) or
+    /// `se` (Sudoku Explainer's path, each step with its difficulty, and ER, EP and ED).
+    #[arg(long, value_name = "SCALE", default_value = "hodoku", requires = "explain",
+          value_parser = format_names(Scale::ALL.iter().map(|s| s.name())))]
+    scale: String,
 }
 
 #[derive(Debug, Args)]
@@ -926,6 +933,7 @@ impl Cli {
                 explain: args
                     .explain
                     .map(|name| CandidatesShown::from_name(&name).expect("clap checked it")),
+                scale: parse_known::<Scale>(&args.scale),
             })),
             Command::Merge(args) => Ok(Config::Merge(MergeRun {
                 request: sudoku_bulk::merge::Request {

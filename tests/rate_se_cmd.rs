@@ -193,3 +193,48 @@ fn what_se_ratings_do_not_do_yet_is_refused_with_the_reason() {
         );
     }
 }
+
+/// `show --explain --scale se` walks SE's path: its heading gives SE's own ER, EP and ED of
+/// committed puzzles (an expert one whose path needs chains, a magictour one), and it numbers
+/// as many steps as `rate --scale se` counts.
+#[test]
+fn show_explain_on_se_scale_gives_se_own_ratings_and_every_step() {
+    let dir = Workdir::new();
+    for name in ["qq_expert", "magictour"] {
+        let text = std::fs::read_to_string(se_sample(name)).unwrap();
+        let rows = csv_rows(&text);
+        let row = rows
+            .iter()
+            .find(|r| r["er"].parse::<f64>().unwrap() >= 7.0)
+            .expect("a puzzle that needs chains");
+        let puzzle = row["puzzle"].as_str();
+        let run = dir.run(&["show", puzzle, "--explain=never", "--scale", "se"]);
+        ok(&run, name);
+        let heading = format!(
+            "rating: ER {}, EP {}, ED {}",
+            row["er"], row["ep"], row["ed"]
+        );
+        assert!(run.stdout.contains(&heading), "{heading}\n{}", run.stdout);
+        let rated =
+            dir.run_with_stdin(&["rate", "--scale", "se", "-q"], puzzle.as_bytes().to_vec());
+        ok(&rated, name);
+        let steps: usize = csv_rows(&rated.stdout)[0]["steps"].parse().unwrap();
+        let numbered = run
+            .stdout
+            .lines()
+            .filter(|l| {
+                l.trim_start()
+                    .split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+            })
+            .count();
+        assert_eq!(numbered, steps, "{name}");
+    }
+    let hodoku_only = dir.run(&["show", "--scale", "se", "1"]);
+    assert_eq!(hodoku_only.code, Some(2));
+    assert!(
+        hodoku_only.stderr.contains("--explain"),
+        "{}",
+        hodoku_only.stderr
+    );
+}

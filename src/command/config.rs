@@ -119,6 +119,8 @@ pub struct ShowRun {
     /// Whether to rate the puzzle and explain its human solution path, and where to draw the
     /// candidates.
     pub explain: Option<crate::rate::CandidatesShown>,
+    /// The scale of the explanation.
+    pub scale: crate::pipeline::Scale,
 }
 
 /// The default number of trace lines `show --trace` prints.

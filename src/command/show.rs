@@ -9,7 +9,7 @@ use crate::files::Input;
 use crate::format;
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
-use crate::pipeline::{Place, RunError};
+use crate::pipeline::{Place, RunError, Scale};
 use crate::rate::{self, CandidatesShown, RateOptions, Rater};
 use crate::render::{self, Trace};
 use crate::solver::{self, Algorithm, Outcome, SolveOptions, Status};
@@ -25,6 +25,8 @@ pub struct ShowOptions {
     /// Whether to rate the puzzle and explain its solution path, drawing the candidates
     /// where this says.
     pub explain: Option<CandidatesShown>,
+    /// The scale of the explanation: HoDoKu's path or Sudoku Explainer's.
+    pub scale: Scale,
 }
 
 impl Default for ShowOptions {
@@ -33,6 +35,7 @@ impl Default for ShowOptions {
             trace: false,
             max_trace_lines: super::config::DEFAULT_TRACE_LINES,
             explain: None,
+            scale: Scale::Hodoku,
         }
     }
 }
@@ -76,10 +79,21 @@ pub fn show(
         trace: show_options.trace.then_some(&trace),
     });
     let text = match show_options.explain {
-        Some(shown) => {
-            let explained = explanation(puzzle, layout, options.max_recursions, shown);
-            format!("{text}\nexplanation (HoDoKu's techniques, scores and levels):\n{explained}")
-        }
+        Some(shown) => match show_options.scale {
+            Scale::Hodoku => {
+                let explained = explanation(puzzle, layout, options.max_recursions, shown);
+                format!(
+                    "{text}\nexplanation (HoDoKu's techniques, scores and levels):\n{explained}"
+                )
+            }
+            Scale::Se => {
+                let explained = se_explanation(puzzle, layout, options.max_recursions, shown);
+                format!(
+                    "{text}\nexplanation (Sudoku Explainer's techniques and difficulties):\n\
+                     {explained}"
+                )
+            }
+        },
         None => text,
     };
     Shown { text, outcome }
@@ -135,6 +149,45 @@ pub fn explanation(
     }
 }
 
+/// Sudoku Explainer's path of `puzzle` ([`rate::se::explain`]), as `rate --scale se` would
+/// rate it: only a puzzle with exactly one solution (found by a search with limit 2 and
+/// `max_recursions`), every step checked against it.
+pub fn se_explanation(
+    puzzle: &Grid,
+    layout: &Layout,
+    max_recursions: u64,
+    shown: CandidatesShown,
+) -> String {
+    let search = SolveOptions {
+        algorithm: Algorithm::default(),
+        max_solutions: 2,
+        max_recursions,
+        seed: 0,
+    };
+    let outcome = match solver::solve(puzzle, layout, &search) {
+        Ok(outcome) => outcome,
+        Err(conflict) => return format!("not rated: {conflict}\n"),
+    };
+    let solution = match outcome.status {
+        Status::Solved => outcome.solution,
+        Status::Unsolvable => return "not rated: the puzzle has no solution\n".to_string(),
+        Status::Multiple => {
+            return "not rated: several solutions (Sudoku Explainer rates puzzles with one)\n"
+                .to_string();
+        }
+        Status::GaveUp | Status::Stuck => {
+            return format!(
+                "not rated: uniqueness not decided within {max_recursions} recursions\n"
+            );
+        }
+    };
+    let mut rater = rate::se::SeRater::new();
+    match rate::se::explain(&mut rater, puzzle, layout, solution.as_ref(), shown) {
+        Ok((_, text)) => text,
+        Err(e) => format!("not rated: {e}\n"),
+    }
+}
+
 /// `show`: one puzzle, solved and explained on stdout. Exit 1 when its givens conflict.
 pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
     let (text, own_regions) = match &run.puzzle {
@@ -156,6 +209,7 @@ pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
             trace: run.trace,
             max_trace_lines: run.max_trace_lines,
             explain: run.explain,
+            scale: run.scale,
         },
     );
     print(&shown.text)?;
@@ -211,7 +265,7 @@ mod tests {
             &ShowOptions {
                 trace: true,
                 max_trace_lines: 1000,
-                explain: None,
+                ..ShowOptions::default()
             },
         );
         assert_eq!(shown.outcome.as_ref().unwrap().status, Status::Solved);

@@ -37,6 +37,7 @@
 
 mod basic;
 mod chains;
+mod explain;
 mod geometry;
 mod technique;
 mod unique;
@@ -45,6 +46,7 @@ mod wings;
 #[cfg(test)]
 mod tests;
 
+pub use explain::explain;
 pub use technique::SeTechnique;
 
 use self::geometry::Geometry;
@@ -202,6 +204,25 @@ impl SeRater {
         solution: Option<&Grid>,
         record: bool,
     ) -> Result<SeRating, SeError> {
+        let mut path = Vec::new();
+        let mut rating = self.rate_with(grid, layout, solution, |step, _| {
+            if record {
+                path.push(step.clone());
+            }
+        })?;
+        rating.path = path;
+        Ok(rating)
+    }
+
+    /// Rates `grid` as [`SeRater::rate`] does, giving `on_step` every step with the board it
+    /// is taken on (before it is applied); the rating's path is left empty.
+    pub fn rate_with(
+        &mut self,
+        grid: &Grid,
+        layout: &Layout,
+        solution: Option<&Grid>,
+        mut on_step: impl FnMut(&SeStep, &Board),
+    ) -> Result<SeRating, SeError> {
         if !layout.is_standard() {
             return Err(SeError::NotStandard);
         }
@@ -230,6 +251,7 @@ impl SeRater {
             if let Some(s) = &solution {
                 check_step(&step, s)?;
             }
+            on_step(&step, &board);
             if !apply(&mut board, houses, &step) {
                 return Err(SeError::NoProgress {
                     technique: step.technique,
@@ -249,9 +271,6 @@ impl SeRater {
                 }
             }
             rating.steps += 1;
-            if record {
-                rating.path.push(step);
-            }
         }
         if rating.steps == 0 {
             // A full grid: SE's loop never runs (it would print its starting values).
