@@ -99,6 +99,25 @@ pub fn show(
     Shown { text, outcome }
 }
 
+/// The search that decides whether `puzzle` has one solution before it is explained (limit 2,
+/// `max_recursions`); `Err` holds the text for a puzzle not rated at all (its givens conflict,
+/// or it has no solution).
+fn search_for_two(puzzle: &Grid, layout: &Layout, max_recursions: u64) -> Result<Outcome, String> {
+    let search = SolveOptions {
+        algorithm: Algorithm::default(),
+        max_solutions: 2,
+        max_recursions,
+        seed: 0,
+    };
+    match solver::solve(puzzle, layout, &search) {
+        Err(conflict) => Err(format!("not rated: {conflict}\n")),
+        Ok(outcome) if outcome.status == Status::Unsolvable => {
+            Err("not rated: the puzzle has no solution\n".to_string())
+        }
+        Ok(outcome) => Ok(outcome),
+    }
+}
+
 /// The rating of `puzzle` and its human solution path ([`rate::explain`]), as `rate` would
 /// rate it: uniqueness techniques only when a search (limit 2, `max_recursions`) found
 /// exactly one solution. A puzzle with several is still explained, without them, and says
@@ -109,19 +128,12 @@ pub fn explanation(
     max_recursions: u64,
     shown: CandidatesShown,
 ) -> String {
-    let search = SolveOptions {
-        algorithm: Algorithm::default(),
-        max_solutions: 2,
-        max_recursions,
-        seed: 0,
-    };
-    let outcome = match solver::solve(puzzle, layout, &search) {
+    let outcome = match search_for_two(puzzle, layout, max_recursions) {
         Ok(outcome) => outcome,
-        Err(conflict) => return format!("not rated: {conflict}\n"),
+        Err(text) => return text,
     };
     let (unique, solution, note) = match outcome.status {
         Status::Solved => (true, outcome.solution, String::new()),
-        Status::Unsolvable => return "not rated: the puzzle has no solution\n".to_string(),
         Status::Multiple => (
             false,
             None,
@@ -129,7 +141,7 @@ pub fn explanation(
              without uniqueness techniques, brute-force steps following one solution\n"
                 .to_string(),
         ),
-        Status::GaveUp | Status::Stuck => (
+        Status::Unsolvable | Status::GaveUp | Status::Stuck => (
             false,
             None,
             format!(
@@ -158,24 +170,17 @@ pub fn se_explanation(
     max_recursions: u64,
     shown: CandidatesShown,
 ) -> String {
-    let search = SolveOptions {
-        algorithm: Algorithm::default(),
-        max_solutions: 2,
-        max_recursions,
-        seed: 0,
-    };
-    let outcome = match solver::solve(puzzle, layout, &search) {
+    let outcome = match search_for_two(puzzle, layout, max_recursions) {
         Ok(outcome) => outcome,
-        Err(conflict) => return format!("not rated: {conflict}\n"),
+        Err(text) => return text,
     };
     let solution = match outcome.status {
         Status::Solved => outcome.solution,
-        Status::Unsolvable => return "not rated: the puzzle has no solution\n".to_string(),
         Status::Multiple => {
             return "not rated: several solutions (Sudoku Explainer rates puzzles with one)\n"
                 .to_string();
         }
-        Status::GaveUp | Status::Stuck => {
+        Status::Unsolvable | Status::GaveUp | Status::Stuck => {
             return format!(
                 "not rated: uniqueness not decided within {max_recursions} recursions\n"
             );

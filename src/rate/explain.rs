@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 
 use super::render::candidates_grid;
-use super::{Houses, LADDER, RateError, RateOptions, Rater, Rating, Technique};
+use super::{Board, Houses, LADDER, RateError, RateOptions, Rater, Rating, Technique};
 use crate::grid::Grid;
 
 /// Where an explanation draws the grid of candidates.
@@ -60,6 +60,34 @@ impl CandidatesShown {
     pub fn from_name(name: &str) -> Option<CandidatesShown> {
         CandidatesShown::ALL.into_iter().find(|c| c.name() == name)
     }
+
+    /// Writes to `out` the grid of candidates on `board` before step `number` (from 1), when
+    /// this choice draws it there: `single` says whether the step is a single.
+    pub(crate) fn draw_before(
+        self,
+        out: &mut String,
+        number: usize,
+        single: bool,
+        board: &Board,
+        houses: &Houses,
+    ) {
+        let draw = match self {
+            CandidatesShown::Never => false,
+            CandidatesShown::Start => number == 1,
+            CandidatesShown::Advanced => number == 1 || !single,
+            CandidatesShown::Every => true,
+        };
+        if !draw {
+            return;
+        }
+        if number == 1 {
+            out.push_str("\ncandidates at the start:\n");
+        } else {
+            let _ = writeln!(out, "\ncandidates before step {number}:");
+        }
+        out.push_str(&candidates_grid(board, houses));
+        out.push('\n');
+    }
 }
 
 /// The rating of `grid` and its explanation as text, ending with a newline.
@@ -78,23 +106,8 @@ pub fn explain(
     let mut number = 0usize;
     let rating = rater.rate_with(grid, options, |step, board| {
         number += 1;
-        let draw = match shown {
-            CandidatesShown::Never => false,
-            CandidatesShown::Start => number == 1,
-            CandidatesShown::Advanced => {
-                number == 1 || step.technique.family() != super::Family::Singles
-            }
-            CandidatesShown::Every => true,
-        };
-        if draw {
-            if number == 1 {
-                steps.push_str("\ncandidates at the start:\n");
-            } else {
-                let _ = writeln!(steps, "\ncandidates before step {number}:");
-            }
-            steps.push_str(&candidates_grid(board, &houses));
-            steps.push('\n');
-        }
+        let single = step.technique.family() == super::Family::Singles;
+        shown.draw_before(&mut steps, number, single, board, &houses);
         let _ = writeln!(steps, "{number:>3}. {step}");
     })?;
     let mut text = String::new();

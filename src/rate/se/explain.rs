@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use super::{SeError, SeRater, SeRating, SeTechnique, UNBUILT_FLOOR, tenths};
 use crate::grid::Grid;
 use crate::layout::Layout;
-use crate::rate::{CandidatesShown, candidates_grid};
+use crate::rate::CandidatesShown;
 
 /// A difficulty as SE writes it: tenths, `7.1`.
 fn written(difficulty: f64) -> String {
@@ -57,21 +57,13 @@ pub fn explain(
     let rating = rater.rate_with(grid, layout, solution, |step, board| {
         number += 1;
         *used.entry(step.technique).or_default() += 1;
-        let draw = match shown {
-            CandidatesShown::Never => false,
-            CandidatesShown::Start => number == 1,
-            CandidatesShown::Advanced => number == 1 || !is_single(step.technique),
-            CandidatesShown::Every => true,
-        };
-        if draw {
-            if number == 1 {
-                steps.push_str("\ncandidates at the start:\n");
-            } else {
-                let _ = writeln!(steps, "\ncandidates before step {number}:");
-            }
-            steps.push_str(&candidates_grid(board, &houses));
-            steps.push('\n');
-        }
+        shown.draw_before(
+            &mut steps,
+            number,
+            is_single(step.technique),
+            board,
+            &houses,
+        );
         let _ = writeln!(steps, "{number:>3}. {step}");
     })?;
     let known = |d: Option<f64>| d.map_or_else(|| "unknown".to_string(), written);
