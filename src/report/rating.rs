@@ -117,7 +117,11 @@ pub(super) fn comparison(summary: &Summary) -> Table {
     let mut header = vec![summary.by().unwrap_or("group"), "records", "rated"];
     header.extend(Level::ALL.iter().map(|l| l.name()));
     header.extend(["score mean", "p50", "p90", "max"]);
-    let mut table = Table::new(&header);
+    let mut table = Table::new(&header).naming_in_csv(&[
+        ("p50", "score_p50"),
+        ("p90", "score_p90"),
+        ("max", "score_max"),
+    ]);
     for (name, group) in super::text::rows_of(summary) {
         let Some(rating) = group.rating() else {
             continue;

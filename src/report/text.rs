@@ -210,7 +210,12 @@ fn comparison(summary: &Summary) -> Table {
     let mut header = vec![summary.by().unwrap_or("group"), "records", "share"];
     header.extend(statuses.iter().map(|s| s.name()));
     header.extend(["no guess", "recursions mean", "p50", "p90", "p99", "max"]);
-    let mut table = Table::new(&header);
+    let mut table = Table::new(&header).naming_in_csv(&[
+        ("p50", "recursions_p50"),
+        ("p90", "recursions_p90"),
+        ("p99", "recursions_p99"),
+        ("max", "recursions_max"),
+    ]);
     for (name, group) in rows_of(summary) {
         let r = group.counter(Counter::Recursions);
         let mut row = vec![
@@ -249,6 +254,8 @@ pub(super) struct Table {
     rows: Vec<Vec<String>>,
     /// Which columns are left-aligned.
     left: Vec<bool>,
+    /// Header names written otherwise in CSV (`p50` as `recursions_p50`).
+    csv_names: Vec<(&'static str, &'static str)>,
 }
 
 impl Table {
@@ -256,7 +263,15 @@ impl Table {
         Table {
             rows: vec![header.iter().map(|h| h.to_string()).collect()],
             left: (0..header.len()).map(|c| c == 0).collect(),
+            csv_names: Vec::new(),
         }
+    }
+
+    /// Writes the columns named `name` as `csv_name` in CSV: a text table's `p50` beside
+    /// `recursions mean` needs no more, a CSV column needs the counter's name.
+    pub(super) fn naming_in_csv(mut self, names: &[(&'static str, &'static str)]) -> Self {
+        self.csv_names.extend_from_slice(names);
+        self
     }
 
     pub(super) fn row(&mut self, cells: Vec<String>) {
@@ -286,7 +301,10 @@ impl Table {
             .iter()
             .zip(&percent)
             .map(|(name, &pct)| {
-                let name = name.replace(' ', "_");
+                let name = match self.csv_names.iter().find(|(n, _)| n == name) {
+                    Some((_, csv_name)) => csv_name.to_string(),
+                    None => name.replace(' ', "_"),
+                };
                 field(&if pct { format!("{name}_pct") } else { name })
             })
             .collect();
@@ -435,7 +453,7 @@ every table for the whole and each group: --detail; this table as CSV: --csv
         assert_eq!(text, expected);
         assert_eq!(
             csv(&s),
-            "givens,records,share_pct,solved_pct,invalid_pct,no_guess_pct,recursions_mean,p50,p90,p99,max\n\
+            "givens,records,share_pct,solved_pct,invalid_pct,no_guess_pct,recursions_mean,recursions_p50,recursions_p90,recursions_p99,recursions_max\n\
              17,2,50.00,100.00,0.00,50.00,32.50,1,64,64,64\n\
              \"30, or more\",2,50.00,50.00,50.00,0.00,3.00,3,3,3,3\n\
              (all),4,100.00,75.00,25.00,25.00,22.67,3,64,64,64\n"
