@@ -447,13 +447,11 @@ fn difference(first: &Part, other: &Part) -> Option<String> {
     options::changes(&a.options, &b.options)
         .first()
         .map(|change| {
-            let show =
-                |v: Option<&serde_json::Value>| v.map_or("unset".to_string(), |v| v.to_string());
             format!(
                 "option {} is {} vs {}",
                 change.name,
-                show(change.was),
-                show(change.now)
+                change.was_shown(),
+                change.now_shown()
             )
         })
 }

@@ -309,7 +309,7 @@ fn foreign_shards_are_refused_with_what_differs() {
     );
     refused(
         &merge("format/part-2.csv"),
-        "are not shards of one run: option output_format is \"csv\" vs \"jsonl\"",
+        "are not shards of one run: option output_format is csv vs jsonl",
     );
     refused(
         &dir.run(&[

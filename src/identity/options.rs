@@ -111,6 +111,17 @@ pub struct Change<'a> {
 }
 
 impl Change<'_> {
+    /// Its value in the first list, as a command line shows it ([`shown`]); an option listed
+    /// only when it is not its default shows its default when it is not listed.
+    pub fn was_shown(&self) -> String {
+        shown_as(self.name, self.was)
+    }
+
+    /// Its value in the second list, as [`Change::was_shown`].
+    pub fn now_shown(&self) -> String {
+        shown_as(self.name, self.now)
+    }
+
     /// The command-line flag of the option (`--max-solutions`; the layout is `regions`).
     pub fn flag(&self) -> String {
         match self.name {
@@ -136,6 +147,21 @@ pub fn changes<'a>(was: &'a Options, now: &'a Options) -> Vec<Change<'a>> {
         .collect()
 }
 
+/// The value of option `name` as shown, its default when it is one of the options [`of`] lists
+/// only when they are not their default.
+fn shown_as(name: &str, value: Option<&Value>) -> String {
+    let default = match name {
+        "scale" => Some(crate::pipeline::Scale::default().name()),
+        "parquet_compression" => Some(crate::format::parquet::ParquetCompression::default().name()),
+        "exact" | "as_input" | "canonical" => Some("false"),
+        _ => None,
+    };
+    match (value, default) {
+        (None, Some(default)) => default.to_string(),
+        _ => shown(value),
+    }
+}
+
 /// A value as a command line shows it: text as it is, lists comma-separated, `(default)` for
 /// none, `(none)` when the option is absent.
 pub fn shown(value: Option<&Value>) -> String {
@@ -156,6 +182,26 @@ pub fn shown(value: Option<&Value>) -> String {
 mod tests {
     use super::*;
     use crate::solver::{Algorithm, SolveOptions};
+
+    #[test]
+    fn an_option_listed_only_off_its_default_shows_its_default_when_unlisted() {
+        let rating = |scale| {
+            Job::Rate(crate::pipeline::RatingOptions {
+                max_recursions: 1000,
+                scale,
+            })
+        };
+        let mut se = Settings::new(rating(crate::pipeline::Scale::Se), 1);
+        let hodoku = of(&Settings::new(rating(crate::pipeline::Scale::Hodoku), 1));
+        se.canonical = true;
+        let se = of(&se);
+        let changes = changes(&hodoku, &se);
+        let shown: Vec<String> = changes
+            .iter()
+            .map(|c| format!("{} {} -> {}", c.flag(), c.was_shown(), c.now_shown()))
+            .collect();
+        assert_eq!(shown, ["--canonical false -> true", "--scale hodoku -> se"]);
+    }
 
     #[test]
     fn only_options_that_shape_the_output_count() {

@@ -173,8 +173,8 @@ impl Checkpoint {
             found.push(format!(
                 "{} was {}, now {}",
                 change.flag(),
-                options::shown(change.was),
-                options::shown(change.now)
+                change.was_shown(),
+                change.now_shown()
             ));
         }
         let names = |c: &Checkpoint| {
