@@ -19,7 +19,8 @@ use sudoku_bulk::generate::{
     parse_techniques,
 };
 use sudoku_bulk::pipeline::{
-    AugmentOptions, CanonOptions, DedupeOptions, Job, RatingOptions, Scale, Settings, VerifyOptions,
+    AugmentOptions, CanonOptions, DedupeOptions, Job, MAX_COPIES, RatingOptions, Scale, Settings,
+    VerifyOptions,
 };
 use sudoku_bulk::rate::{CandidatesShown, Technique};
 use sudoku_bulk::resume::Checkpoints;
@@ -633,7 +634,7 @@ struct AugmentArgs {
     #[command(flatten)]
     output: OutputArgs,
 
-    /// Copies per record.
+    /// Copies per record (1 to 1000).
     #[arg(
         long,
         allow_negative_numbers = true,
@@ -904,6 +905,12 @@ impl Cli {
                 )
             }
             Command::Augment(args) => {
+                if args.copies > MAX_COPIES {
+                    return Err(ConfigError::TooManyCopies {
+                        asked: args.copies,
+                        most: MAX_COPIES,
+                    });
+                }
                 let augment = AugmentOptions {
                     copies: config::positive("--copies", args.copies.into())? as u32,
                     seed: args.seed,

@@ -5,7 +5,7 @@
 use sudoku_bulk::Grid;
 use sudoku_bulk::canon::Transform;
 
-use crate::workdir::{Workdir, csv_rows};
+use crate::workdir::{Workdir, csv_rows, puzzles};
 
 /// Twenty generated puzzles and their solutions, `PUZZLE SOLUTION` a line, in `src.txt`.
 fn sources(dir: &Workdir) -> Vec<(String, String)> {
@@ -130,4 +130,36 @@ fn records_without_copies_are_invalid_rows_and_jigsaw_is_refused() {
     let run = dir.run(&["augment", "in.txt", "--regions", jigsaw]);
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("jigsaw"), "{}", run.stderr);
+}
+
+/// `--copies` is bounded (a record's copies are held together): one more than the bound is
+/// refused before anything is read, naming it; the bound itself runs, every record giving
+/// its copies in order.
+#[test]
+fn copies_past_their_bound_are_refused_and_the_bound_runs() {
+    let dir = Workdir::new();
+    let p = puzzles("puzzles2_17_clue.txt.gz", 3);
+    dir.write("in.txt", p.join("\n") + "\n");
+    let run = dir.run(&["augment", "in.txt", "--copies", "1001", "-o", "x.csv"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--copies 1001 is more than 1000"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path("x.csv").exists());
+    let run = dir.run(&[
+        "augment",
+        "in.txt",
+        "--copies",
+        "1000",
+        "--threads",
+        "2",
+        "-q",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows = csv_rows(&run.stdout);
+    assert_eq!(rows.len(), 3000);
+    let lines: Vec<&str> = rows.iter().map(|r| r["line"].as_str()).collect();
+    assert!(lines[..1000].iter().all(|&l| l == "1") && lines[2000..].iter().all(|&l| l == "3"));
 }

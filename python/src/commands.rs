@@ -14,7 +14,7 @@ use sudoku_bulk::generate::{
     ScoreRange, Symmetry, parse_techniques,
 };
 use sudoku_bulk::pipeline::{
-    AugmentOptions, CanonOptions, DedupeOptions, Job, RatingOptions, RecordSource,
+    AugmentOptions, CanonOptions, DedupeOptions, Job, MAX_COPIES, RatingOptions, RecordSource,
 };
 
 use crate::arguments::{count, flag, layout_of, records, settings, text, threads_of};
@@ -161,7 +161,7 @@ pub(crate) fn canon<'py>(
 /// those of `sudoku-bulk augment --seed SEED` on a file of the same puzzles, one per line.
 ///
 /// puzzles: any of the kinds `solve` takes (the 3x3 boxes only).
-/// copies: copies per puzzle.
+/// copies: copies per puzzle (1 to 1000).
 /// seed: the seed the copies are drawn from.
 /// distinct: a puzzle's copies are pairwise different puzzles (a puzzle with few may get
 ///     fewer rows).
@@ -191,7 +191,9 @@ pub(crate) fn augment<'py>(
     let solutions = solutions.filter(|s| !s.is_none());
     let job = Job::Augment(AugmentOptions {
         copies: u32::try_from(count("copies", copies, 1, 1)?)
-            .map_err(|_| PyValueError::new_err(format!("copies must be at most {}", u32::MAX)))?,
+            .ok()
+            .filter(|&k| k <= MAX_COPIES)
+            .ok_or_else(|| PyValueError::new_err(format!("copies must be at most {MAX_COPIES}")))?,
         seed: count("seed", seed, 0, 0)?,
         distinct: flag("distinct", distinct, false)?,
         solutions: solutions.is_some(),

@@ -145,6 +145,8 @@ def test_augment_equals_the_command_line_and_transforms_solutions_alike(cli, tmp
     assert table.schema.equals(expected.schema)
     assert table.equals(expected)
     assert sudoku_bulk.augment(puzzles, copies=3, seed=5, threads=1).equals(table)
+    with pytest.raises(ValueError, match="copies must be at most 1000"):
+        sudoku_bulk.augment(puzzles, copies=1001)
     # With solutions: the same copies, each solution transformed with its puzzle.
     good = [p for p in puzzles_of(SHIPPED[0])[:20]]
     solved = sudoku_bulk.solve(good)["solution"].to_pylist()

@@ -286,6 +286,16 @@ pub enum ConfigError {
         /// [`MAX_THREADS`].
         most: usize,
     },
+    /// `augment --copies` above its bound.
+    #[error(
+        "--copies {asked} is more than {most}: a record's copies are held in memory together; run augment several times with other --seed values for more"
+    )]
+    TooManyCopies {
+        /// The number asked for.
+        asked: u32,
+        /// [`crate::pipeline::MAX_COPIES`].
+        most: u32,
+    },
     /// A kept column that the output has already, in this case or another.
     #[error(
         "--keep-columns {name}: the output has a column '{column}' of its own ({own}), and two columns of one name cannot be told apart{}; keep it under another name: --keep-columns {input}=input_{column}",

@@ -48,6 +48,11 @@ pub(crate) const KINDS: &[ColumnKind] = &[
 /// Draws a copy may take with `distinct` before the record is left with fewer copies.
 pub const DISTINCT_DRAWS: u32 = 64;
 
+/// The most copies a record may be asked for: a record's copies are made and held together, as
+/// one row each (about 250 bytes of CSV), so a record of `K` copies takes about `K` rows of
+/// memory while it is handled.
+pub const MAX_COPIES: u32 = 1000;
+
 /// How `augment` handles its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AugmentOptions {

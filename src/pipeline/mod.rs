@@ -65,7 +65,7 @@ pub use memory::{ColumnRun, Next, RecordSource};
 pub use pool::{BATCH, GRACE, POLL};
 pub use settings::{
     AugmentOptions, CHUNK_RECORDS, CanonOptions, ChunkSize, DEFAULT_MAX_CLASSES, DedupeOptions,
-    Job, MAX_THREADS, RatingOptions, Scale, Settings, VerifyOptions,
+    Job, MAX_COPIES, MAX_THREADS, RatingOptions, Scale, Settings, VerifyOptions,
 };
 pub use verify::Original;
 

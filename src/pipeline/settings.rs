@@ -8,7 +8,7 @@ use crate::layout::Layout;
 use crate::shard::Shard;
 use crate::solver::SolveOptions;
 
-pub use super::augment::AugmentOptions;
+pub use super::augment::{AugmentOptions, MAX_COPIES};
 pub use super::canon::{CanonOptions, DedupeOptions};
 
 /// What to do with each record.
@@ -218,6 +218,13 @@ impl Settings {
     /// detected, CSV out, every record, chunks sized for the threads; the other fields are set
     /// where a run wants them.
     pub fn new(job: Job, threads: usize) -> Self {
+        let mut chunk = ChunkSize::for_threads(threads);
+        if let Job::Augment(augment) = job {
+            // A record makes `copies` rows: a chunk holds that many times fewer records (a
+            // batch at least), so that the rows in memory stay about those of other runs.
+            let copies = augment.copies.max(1) as usize;
+            chunk.records = (chunk.records / copies).max(super::BATCH);
+        }
         Settings {
             job,
             layout: Layout::standard(),
@@ -231,7 +238,7 @@ impl Settings {
             summarise: false,
             canonical: false,
             max_classes: DEFAULT_MAX_CLASSES,
-            chunk: ChunkSize::for_threads(threads),
+            chunk,
             shard: None,
             file_metadata: Vec::new(),
         }
@@ -241,5 +248,28 @@ impl Settings {
     /// --as-input`), not rows of the job's columns.
     pub fn as_input(&self) -> bool {
         matches!(self.job, Job::Canon(CanonOptions { dedupe: Some(d) }) if d.as_input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_augment_chunk_holds_about_the_rows_of_another_run() {
+        let plain = Settings::new(Job::Solve(Default::default()), 2)
+            .chunk
+            .records;
+        for copies in [1, 8, 100, MAX_COPIES] {
+            let job = Job::Augment(AugmentOptions {
+                copies,
+                seed: 0,
+                distinct: false,
+                solutions: false,
+            });
+            let records = Settings::new(job, 2).chunk.records;
+            assert!(records >= super::super::BATCH, "{copies}");
+            assert!(records * copies as usize <= plain.max(super::super::BATCH * copies as usize));
+        }
     }
 }
