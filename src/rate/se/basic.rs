@@ -1,6 +1,6 @@
 //! SE's singles, intersections, naked and hidden sets and fish, each in SE's search order.
 
-use super::geometry::{Geometry, RegionType, SCAN_TYPES, digits};
+use super::geometry::{Geometry, RegionType, SCAN_TYPES, digits, set_members};
 use super::{SeStep, SeTechnique};
 use crate::rate::board::Board;
 use crate::rate::houses::{cells_of, count, first};
@@ -130,11 +130,7 @@ pub fn hidden_set(board: &Board, g: &Geometry, k: usize, direct: bool) -> Option
                 continue;
             }
             let pos = g.all_positions(board, h);
-            // Only digits of 2 to `k` places can be in a set (SE's `searchCommonTuple` finds
-            // none with another): the subsets of others are passed over, in the same order.
-            let eligible = (0..9)
-                .filter(|&d| (2..=k as u32).contains(&pos[d].count_ones()))
-                .fold(0u16, |m, d| m | 1 << d);
+            let eligible = set_members(pos, k);
             if (eligible.count_ones() as usize) < k {
                 continue;
             }
@@ -196,10 +192,7 @@ pub fn naked_set(board: &Board, g: &Geometry, k: usize) -> Option<SeStep> {
                 continue;
             }
             let cells = g.cells(h);
-            // Only cells of 2 to `k` candidates can be in a set, as above.
-            let eligible = (0..9)
-                .filter(|&i| (2..=k as u32).contains(&board.cand[cells[i] as usize].count_ones()))
-                .fold(0u16, |m, i| m | 1 << i);
+            let eligible = set_members(cells.map(|c| board.cand[c as usize]), k);
             if (eligible.count_ones() as usize) < k {
                 continue;
             }
@@ -244,18 +237,7 @@ pub fn fish(board: &Board, g: &Geometry, k: usize) -> Option<SeStep> {
         *n = count(board.solved[d]);
     }
     for (base, cover) in [(Column, Row), (Row, Column)] {
-        // Each line's positions of each digit, and the lines where a digit has 2 to `k` places
-        // (only those can be base lines: SE's `searchCommonTuple` finds none with others).
-        let mut pos = [[0u16; 9]; 9];
-        let mut eligible = [0u16; 9];
-        for (line, p) in pos.iter_mut().enumerate() {
-            *p = g.all_positions(board, base.house(line));
-            for d in 0..9 {
-                if (2..=k as u32).contains(&p[d].count_ones()) {
-                    eligible[d] |= 1 << line;
-                }
-            }
-        }
+        let (pos, eligible) = g.fish_lines(board, base, k);
         for &lines in &g.subsets[k] {
             for d in 0..9 {
                 if placed[d] as usize + 2 * k > 9 || lines & !eligible[d] != 0 {

@@ -1413,11 +1413,7 @@ impl RuleHints<'_> {
                     continue;
                 }
                 let pos = g.all_positions(b, h);
-                // Only digits of exactly two places can make a pair (the others are passed
-                // over: SE's `searchCommonTuple` finds none with them).
-                let eligible = (0..9)
-                    .filter(|&d| pos[d].count_ones() == 2)
-                    .fold(0u16, |m, d| m | 1 << d);
+                let eligible = super::geometry::set_members(pos, 2);
                 for &values in &g.subsets[2] {
                     if values & !eligible != 0 {
                         continue;
@@ -1462,10 +1458,7 @@ impl RuleHints<'_> {
                     continue;
                 }
                 let cells = g.cells(h);
-                // Only cells of exactly two candidates can make a pair, as above.
-                let eligible = (0..9)
-                    .filter(|&i| b.cand[cells[i] as usize].count_ones() == 2)
-                    .fold(0u16, |m, i| m | 1 << i);
+                let eligible = super::geometry::set_members(cells.map(|c| b.cand[c as usize]), 2);
                 for &chosen in &g.subsets[2] {
                     if chosen & !eligible != 0 {
                         continue;
@@ -1507,18 +1500,7 @@ impl RuleHints<'_> {
         let (g, b) = (self.g, self.work);
         let house = &g.houses.house;
         for (base, cover) in [(Column, Row), (Row, Column)] {
-            // Each line's positions of each digit, and the lines where a digit has exactly two
-            // places (only those can be base lines of an X-Wing).
-            let mut pos = [[0u16; 9]; 9];
-            let mut eligible = [0u16; 9];
-            for (line, p) in pos.iter_mut().enumerate() {
-                *p = g.all_positions(b, base.house(line));
-                for d in 0..9 {
-                    if p[d].count_ones() == 2 {
-                        eligible[d] |= 1 << line;
-                    }
-                }
-            }
+            let (pos, eligible) = g.fish_lines(b, base, 2);
             for &lines in &g.subsets[2] {
                 for d in 0..9 {
                     if b.solved[d].count_ones() as usize + 4 > 9 || lines & !eligible[d] != 0 {

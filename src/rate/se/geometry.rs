@@ -96,6 +96,25 @@ impl Geometry {
         &self.houses.house_cells[h]
     }
 
+    /// Each base line's positions of each digit (`[line][digit]`, lines of type `base`), and
+    /// for each digit the lines where it can be in a fish of `k` lines ([`in_set`]).
+    pub fn fish_lines(
+        &self,
+        board: &Board,
+        base: RegionType,
+        k: usize,
+    ) -> ([[u16; 9]; 9], [u16; 9]) {
+        let mut pos = [[0u16; 9]; 9];
+        let mut eligible = [0u16; 9];
+        for (line, p) in pos.iter_mut().enumerate() {
+            *p = self.all_positions(board, base.house(line));
+            for d in 0..9 {
+                eligible[d] |= u16::from(in_set(p[d], k)) << line;
+            }
+        }
+        (pos, eligible)
+    }
+
     /// [`Geometry::positions`] of every digit in house `h`.
     #[inline]
     pub fn all_positions(&self, board: &Board, h: usize) -> [u16; 9] {
@@ -156,6 +175,22 @@ pub fn for_each_subset(n: usize, k: usize, mut f: impl FnMut(&[usize]) -> bool) 
             i += 1;
         }
     }
+}
+
+/// Whether a member with these positions (or candidates) can be in a set of `k`: SE's
+/// `searchCommonTuple` finds none with a member of fewer than two or more than `k`.
+#[inline]
+pub fn in_set(positions: u16, k: usize) -> bool {
+    (2..=k as u32).contains(&positions.count_ones())
+}
+
+/// The members (`0..9`) of `of` that can be in a set of `k` ([`in_set`]), as a mask: the
+/// subsets with any other are passed over, in the same order.
+#[inline]
+pub fn set_members(of: [u16; 9], k: usize) -> u16 {
+    (0..9)
+        .filter(|&i| in_set(of[i], k))
+        .fold(0, |m, i| m | 1 << i)
 }
 
 /// The digits (`0..9`) of a candidate mask, lowest first.
