@@ -1,6 +1,6 @@
 //! SE's singles, intersections, naked and hidden sets and fish, each in SE's search order.
 
-use super::geometry::{Geometry, RegionType, SCAN_TYPES, digits, set_members};
+use super::geometry::{Crossing, Geometry, RegionType, SCAN_TYPES, digits, set_members};
 use super::{SeStep, SeTechnique};
 use crate::rate::board::Board;
 use crate::rate::houses::{cells_of, count, first};
@@ -50,54 +50,51 @@ pub fn naked_single(board: &Board) -> Option<SeStep> {
 /// Pointing and claiming (`direct`: only those leaving a hidden single in a parallel region,
 /// which is placed).
 pub fn locking(board: &Board, g: &Geometry, direct: bool) -> Option<SeStep> {
-    use RegionType::{Block, Column, Row};
     let house = &g.houses.house;
-    for (t1, t2) in [(Block, Column), (Block, Row), (Column, Block), (Row, Block)] {
-        for i1 in 0..9 {
-            let r1 = house[t1.house(i1)];
-            for i2 in 0..9 {
-                let r2 = house[t2.house(i2)];
-                if r1 & r2 == 0 {
-                    continue;
-                }
-                for d in 0..9 {
-                    let p = board.digit[d] & r1;
-                    if count(p) <= 1 || p & !r2 != 0 {
+    for &Crossing {
+        kind,
+        number,
+        first: r1,
+        second: r2,
+    } in &g.crossings
+    {
+        for d in 0..9 {
+            let p = board.digit[d] & r1;
+            if count(p) <= 1 || p & !r2 != 0 {
+                continue;
+            }
+            let pointing = kind == RegionType::Block;
+            if direct {
+                for i3 in (0..9).filter(|&i3| i3 != number) {
+                    let r3 = house[kind.house(i3)];
+                    if r3 & r2 == 0 {
                         continue;
                     }
-                    if direct {
-                        for i3 in (0..9).filter(|&i3| i3 != i1) {
-                            let r3 = house[t1.house(i3)];
-                            if r3 & r2 == 0 {
-                                continue;
-                            }
-                            let p3 = board.digit[d] & r3;
-                            if count(p3) > 1 {
-                                let rest = p3 & !r2;
-                                if count(rest) == 1 {
-                                    let t = if t1 == Block {
-                                        SeTechnique::DirectPointing
-                                    } else {
-                                        SeTechnique::DirectClaiming
-                                    };
-                                    return Some(SeStep::placing(t, first(rest), d));
-                                }
-                            }
-                        }
-                    } else {
-                        let gone = board.digit[d] & r2 & !r1;
-                        if gone != 0 {
-                            let t = if t1 == Block {
-                                SeTechnique::Pointing
+                    let p3 = board.digit[d] & r3;
+                    if count(p3) > 1 {
+                        let rest = p3 & !r2;
+                        if count(rest) == 1 {
+                            let t = if pointing {
+                                SeTechnique::DirectPointing
                             } else {
-                                SeTechnique::Claiming
+                                SeTechnique::DirectClaiming
                             };
-                            let elims = cells_of(gone)
-                                .map(|c| Candidate::new(c, d as u8 + 1))
-                                .collect();
-                            return Some(SeStep::removing(t, t.base_difficulty(), elims));
+                            return Some(SeStep::placing(t, first(rest), d));
                         }
                     }
+                }
+            } else {
+                let gone = board.digit[d] & r2 & !r1;
+                if gone != 0 {
+                    let t = if pointing {
+                        SeTechnique::Pointing
+                    } else {
+                        SeTechnique::Claiming
+                    };
+                    let elims = cells_of(gone)
+                        .map(|c| Candidate::new(c, d as u8 + 1))
+                        .collect();
+                    return Some(SeStep::removing(t, t.base_difficulty(), elims));
                 }
             }
         }

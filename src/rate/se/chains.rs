@@ -1366,38 +1366,28 @@ impl RuleHints<'_> {
     /// SE's `Locking(false)`: a digit of region 1 confined to region 2; parents: the digit's
     /// lost places in region 1 outside region 2.
     fn locking(&self, out: &mut Vec<RuleHint>) {
-        use super::geometry::RegionType::{Block, Column, Row};
-        let house = &self.g.houses.house;
         let b = self.work;
-        for (t1, t2) in [(Block, Column), (Block, Row), (Column, Block), (Row, Block)] {
-            for i1 in 0..9 {
-                let r1 = house[t1.house(i1)];
-                for i2 in 0..9 {
-                    let r2 = house[t2.house(i2)];
-                    if r1 & r2 == 0 {
-                        continue;
-                    }
-                    for d in 0..9 {
-                        let p = b.digit[d] & r1;
-                        if p.count_ones() <= 1 || p & !r2 != 0 {
-                            continue;
-                        }
-                        let gone = b.digit[d] & r2 & !r1;
-                        if gone == 0 {
-                            continue;
-                        }
-                        let elims = cells_of(gone).map(|c| (c as u8, d as u8)).collect();
-                        let parents = self
-                            .g
-                            .cells(t1.house(i1))
-                            .iter()
-                            .map(|&c| c as usize)
-                            .filter(|&c| self.gone(c, d) && r2 & (1 << c) == 0)
-                            .map(|c| (c as u8, d as u8))
-                            .collect();
-                        out.push((elims, parents));
-                    }
+        for crossing in &self.g.crossings {
+            let (r1, r2) = (crossing.first, crossing.second);
+            for d in 0..9 {
+                let p = b.digit[d] & r1;
+                if p.count_ones() <= 1 || p & !r2 != 0 {
+                    continue;
                 }
+                let gone = b.digit[d] & r2 & !r1;
+                if gone == 0 {
+                    continue;
+                }
+                let elims = cells_of(gone).map(|c| (c as u8, d as u8)).collect();
+                let parents = self
+                    .g
+                    .cells(crossing.kind.house(crossing.number))
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| self.gone(c, d) && r2 & (1 << c) == 0)
+                    .map(|c| (c as u8, d as u8))
+                    .collect();
+                out.push((elims, parents));
             }
         }
     }

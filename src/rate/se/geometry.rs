@@ -60,6 +60,21 @@ pub struct Geometry {
     /// `Permutations(k, 9)` for `k` in `0..=9`: the k-subsets of `0..9` as masks, in
     /// increasing order of the mask.
     pub subsets: Vec<Vec<u16>>,
+    /// SE's `Locking` pairs of crossing regions, in its order: (block, column), (block, row),
+    /// (column, block), (row, block) pairs, each by the first region's number, then the
+    /// second's; only the pairs that share cells.
+    pub crossings: Vec<Crossing>,
+}
+
+/// Two regions that share cells, as SE's `Locking` visits them.
+#[derive(Debug, Clone, Copy)]
+pub struct Crossing {
+    /// The first region's type and number (`0..9`).
+    pub kind: RegionType,
+    pub number: usize,
+    /// The cells of the first region and of the second.
+    pub first: u128,
+    pub second: u128,
 }
 
 impl Geometry {
@@ -83,10 +98,29 @@ impl Geometry {
         for mask in 0u16..512 {
             subsets[mask.count_ones() as usize].push(mask);
         }
+        use RegionType::{Block, Column, Row};
+        let mut crossings = Vec::new();
+        for (t1, t2) in [(Block, Column), (Block, Row), (Column, Block), (Row, Block)] {
+            for i1 in 0..9 {
+                let first = houses.house[t1.house(i1)];
+                for i2 in 0..9 {
+                    let second = houses.house[t2.house(i2)];
+                    if first & second != 0 {
+                        crossings.push(Crossing {
+                            kind: t1,
+                            number: i1,
+                            first,
+                            second,
+                        });
+                    }
+                }
+            }
+        }
         Geometry {
             houses,
             house_cells,
             subsets,
+            crossings,
         }
     }
 
