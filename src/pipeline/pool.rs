@@ -200,6 +200,7 @@ impl Work {
             ..Batch::default()
         };
         let mut canonicaliser = crate::canon::Canonicaliser::new();
+        let as_input = self.settings.as_input();
         let mut unreported = 0;
         for item in items {
             if unreported == HANDLED_STEP {
@@ -212,7 +213,7 @@ impl Work {
                 break;
             }
             let record = &item.record;
-            if self.settings.as_input() && record.raw.is_none() {
+            if as_input && record.raw.is_none() {
                 batch.stop = Some(RunError::AsInput {
                     name: self.names[item.source].clone(),
                     source: canon::AsInputError::TooLong {
