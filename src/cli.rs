@@ -875,19 +875,6 @@ impl Cli {
                     max_recursions: config::positive("--max-recursions", args.max_recursions)?,
                     scale: parse_known::<Scale>(&args.scale),
                 };
-                if rate.scale == Scale::Se {
-                    let dataset = &args.dataset;
-                    let option = [
-                        (dataset.summary.is_some(), "--summary"),
-                        (dataset.canonical, "--canonical"),
-                        (dataset.shard.is_some(), "--shard"),
-                    ]
-                    .into_iter()
-                    .find_map(|(given, option)| given.then_some(option));
-                    if let Some(option) = option {
-                        return Err(ConfigError::SeSummary { option });
-                    }
-                }
                 let config = bulk(args.input, args.output, None, args.strict, Job::Rate(rate))?;
                 with_dataset(config, args.dataset)
             }

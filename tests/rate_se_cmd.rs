@@ -1,6 +1,6 @@
 //! `rate --scale se`, end to end: Sudoku Explainer's ER, EP and ED against SE's own ratings of
 //! the committed samples (read as they are, SE's columns kept beside ours), the same bytes for
-//! every thread count and output format, and the refusals (a summary, shards, jigsaws, `stats`).
+//! every thread count and output format, summaries and shards, and jigsaws refused.
 
 use std::path::Path;
 
@@ -133,47 +133,152 @@ fn the_same_ratings_for_every_thread_count_and_format() {
     assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
 }
 
-/// Options that make a summary are refused before any row (exit 2), naming the option; so is
-/// `stats` over SE rows, in every format; a jigsaw record is an `invalid` row.
+/// `stats` summarises SE rows in every format: the levels and the ER, EP and ED
+/// distributions are those that SE's committed ratings give, a path that stops before nested
+/// chains is counted as unfinished (diabolical), and `rate --scale se --summary` writes the
+/// same part; shards merge to the single run, and `stats` over them is `stats` over the whole.
 #[test]
-fn what_se_ratings_do_not_do_yet_is_refused_with_the_reason() {
+fn se_rows_summarise_in_every_format_and_shards_merge_to_the_single_run() {
+    let dir = Workdir::new();
+    // SE's own ratings of the puzzles used: the summary's numbers are found from them.
+    let mut rated = Vec::new();
+    for name in ["qq_simple", "qq_expert", "magictour"] {
+        let text = std::fs::read_to_string(se_sample(name)).unwrap();
+        rated.extend(csv_rows(&text).into_iter().take(8));
+    }
+    let tenths = |text: &str| -> u64 { (text.parse::<f64>().unwrap() * 10.0).round() as u64 };
+    let mut lines: Vec<String> = rated.iter().map(|r| r["puzzle"].clone()).collect();
+    lines.push(puzzles("puzzles6_forum_hardest_1106.txt.gz", 1)[0].clone());
+    lines.push(puzzles("puzzles7_serg_benchmark.txt.gz", 1)[0].clone());
+    lines.push("not a puzzle".to_string());
+    dir.write("in.txt", lines.join("\n"));
+    let single = dir.run(&[
+        "rate",
+        "--scale",
+        "se",
+        "-q",
+        "in.txt",
+        "-o",
+        "single.csv",
+        "--summary",
+        "single.json",
+    ]);
+    ok(&single, "single run");
+    let se_part = |text: &str| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(text).unwrap()["se_rating"].clone()
+    };
+    let whole = se_part(&dir.read("single.json"));
+    assert_eq!(whole["records"], 27);
+    assert_eq!(whole["status"]["rated"], 25);
+    assert_eq!(whole["status"]["multiple"], 1);
+    assert_eq!(whole["status"]["invalid"], 1);
+    // The forum puzzle's path needs nested chains: rated, unfinished, diabolical.
+    assert_eq!(whole["complete"], 24);
+    assert_eq!(whole["unfinished"], 1);
+    let mut levels = [0u64; 5];
+    let mut er_sum = 0;
+    for row in &rated {
+        let er = tenths(&row["er"]);
+        er_sum += er;
+        let level = match er {
+            0..=12 => 0,
+            13..=15 => 1,
+            16..=25 => 2,
+            26..=60 => 3,
+            _ => 4,
+        };
+        levels[level] += 1;
+        let key = format!("{}.{}", er / 10, er % 10);
+        assert!(whole["er"]["values"][&key].as_u64() >= Some(1), "{key}");
+    }
+    levels[4] += 1;
+    for (i, name) in ["easy", "medium", "hard", "fiendish", "diabolical"]
+        .iter()
+        .enumerate()
+    {
+        assert_eq!(whole["levels"][name], levels[i], "{name}: {whole}");
+    }
+    assert_eq!(whole["er"]["count"], 24);
+    let mean = whole["er"]["mean"].as_f64().unwrap();
+    assert!((mean - er_sum as f64 / 240.0).abs() < 1e-9, "{mean}");
+    let max_ep = rated.iter().map(|r| tenths(&r["ep"])).max().unwrap();
+    assert_eq!(whole["ep"]["max"].as_f64(), Some(max_ep as f64 / 10.0));
+    assert!(whole["er_at_least"]["min"].as_f64() >= Some(9.5));
+    // stats reads the rows back to the same part, in every format.
+    for out in ["single.csv", "se.jsonl", "se.parquet"] {
+        if out != "single.csv" {
+            ok(
+                &dir.run(&["rate", "--scale", "se", "-q", "in.txt", "-o", out]),
+                out,
+            );
+        }
+        let run = dir.run(&["stats", "--json", out]);
+        ok(&run, out);
+        assert_eq!(se_part(&run.stdout), whole, "{out}");
+    }
+    // Two shards merge to the single run, and their stats to the whole.
+    let mut parts = Vec::new();
+    for k in 0..2 {
+        let out = format!("part{k}.csv");
+        let shard = format!("{k}/2");
+        ok(
+            &dir.run(&[
+                "rate", "--scale", "se", "-q", "in.txt", "--shard", &shard, "-o", &out,
+            ]),
+            &shard,
+        );
+        parts.push(out);
+    }
+    ok(
+        &dir.run(&["merge", "-q", "merged.csv", &parts[1], &parts[0]]),
+        "merge",
+    );
+    assert_eq!(dir.read("merged.csv"), dir.read("single.csv"));
+    assert_eq!(se_part(&dir.read("merged.csv.summary.json")), whole);
+    let run = dir.run(&["stats", "--json", &parts[0], &parts[1]]);
+    ok(&run, "stats of the shards");
+    assert_eq!(se_part(&run.stdout), whole);
+    // The text report: levels, ER figures, the unfinished row; grouped, one row per group.
+    let text = dir.run(&["stats", "single.csv"]);
+    ok(&text, "text");
+    for part in [
+        "SE level",
+        "diabolical",
+        "er ",
+        "ER band",
+        "hardest technique",
+        "1 diabolical without ER",
+    ] {
+        assert!(text.stdout.contains(part), "{part}\n{}", text.stdout);
+    }
+    let grouped = dir.run(&["stats", "single.csv", "--by", "hardest", "--csv"]);
+    ok(&grouped, "grouped");
+    let rows = csv_rows(&grouped.stdout);
+    let all = rows.iter().find(|r| r["hardest"] == "(all)").unwrap();
+    assert_eq!(all["records"], "27");
+    assert_eq!(all["rated"], "25");
+    // Rows of the two scales are not summarised together.
+    ok(
+        &dir.run(&["rate", "-q", "in.txt", "-o", "hodoku.csv"]),
+        "hodoku",
+    );
+    let mixed = dir.run(&["stats", "single.csv", "hodoku.csv"]);
+    assert_eq!(mixed.code, Some(2), "{}", mixed.stderr);
+    assert!(
+        mixed
+            .stderr
+            .contains("rows of rate --scale se together with rows of rate"),
+        "{}",
+        mixed.stderr
+    );
+}
+
+/// A jigsaw record is an `invalid` row: SE knows 3x3 boxes only.
+#[test]
+fn a_jigsaw_record_is_invalid_on_se_scale() {
     let dir = Workdir::new();
     let text = puzzles("puzzles2_17_clue.txt.gz", 3).join("\n");
     dir.write("in.txt", &text);
-    for (extra, option) in [
-        (&["--summary", "s.json"][..], "--summary"),
-        (&["--summary", "s.json", "--canonical"][..], "--summary"),
-        (&["--shard", "0/2", "-o", "part.csv"][..], "--shard"),
-    ] {
-        let mut args = vec!["rate", "--scale", "se", "in.txt"];
-        args.extend_from_slice(extra);
-        let run = dir.run(&args);
-        assert_eq!(run.code, Some(2), "{}", run.stderr);
-        assert!(
-            run.stderr.contains(&format!(
-                "--scale se writes rows only: {option} makes a summary"
-            )),
-            "{}",
-            run.stderr
-        );
-        assert!(run.stdout.is_empty());
-    }
-    for out in ["se.csv", "se.jsonl", "se.parquet"] {
-        ok(
-            &dir.run(&["rate", "--scale", "se", "-q", "in.txt", "-o", out]),
-            out,
-        );
-        let run = dir.run(&["stats", out]);
-        assert_eq!(run.code, Some(2), "{}", run.stderr);
-        assert!(
-            run.stderr.contains(&format!(
-                "{out}: these are Sudoku Explainer ratings (rate --scale se): stats does not \
-                 summarise them yet"
-            )),
-            "{}",
-            run.stderr
-        );
-    }
     let jigsaw = "123456789".repeat(9);
     let run = dir.run(&[
         "rate",

@@ -402,14 +402,6 @@ pub enum ConfigError {
     /// `solve --canonical` without a summary to count in.
     #[error("--canonical counts in the summary: give --summary FILE (or --shard)")]
     CanonicalWithoutSummary,
-    /// `rate --scale se` with an option that makes a summary.
-    #[error(
-        "--scale se writes rows only: {option} makes a summary, which has no part for Sudoku Explainer's ratings yet; leave it out and load the rows (docs/guide.md, Loading results)"
-    )]
-    SeSummary {
-        /// The option given.
-        option: &'static str,
-    },
     /// `canon --dedupe --resume`: the classes of the interrupted run are not kept.
     #[error(
         "--dedupe cannot --resume: the classes seen by the interrupted run are not kept; run it again"

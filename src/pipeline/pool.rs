@@ -296,7 +296,13 @@ impl Work {
                     Scale::Se => self.write_row(item, row.se_cells(record.line, &mut text), out),
                 }
                 if let Some(dataset) = dataset {
-                    dataset.add_rated(&row.summary_row());
+                    match options.scale {
+                        Scale::Hodoku => dataset.add_rated(&row.summary_row()),
+                        Scale::Se => dataset.add_se(&stats::rating::se::SeRow {
+                            record: self.record_ref(item, row.puzzle.is_some(), &text),
+                            ..row.se_summary_row()
+                        }),
+                    }
                     self.count_form(record, row.puzzle, dataset, canonicaliser);
                 }
                 (row.status.into(), row.error)
@@ -353,16 +359,28 @@ impl Work {
         puzzle: &'a [u8; crate::grid::CELLS],
     ) -> stats::Row<'a> {
         let summary_row = row.summary_row();
-        let (Some(_), Ok(puzzle)) = (row.puzzle, std::str::from_utf8(puzzle)) else {
-            return summary_row;
-        };
+        match self.record_ref(item, row.puzzle.is_some(), puzzle) {
+            Some(record) => summary_row.about(record),
+            None => summary_row,
+        }
+    }
+
+    /// The record a row is about, as the row written names it (`puzzle` holds the puzzle
+    /// column written out, when `written`).
+    fn record_ref<'a>(
+        &'a self,
+        item: &'a Item,
+        written: bool,
+        puzzle: &'a [u8; crate::grid::CELLS],
+    ) -> Option<stats::RecordRef<'a>> {
+        let puzzle = std::str::from_utf8(puzzle).ok().filter(|_| written)?;
         let regions = item
             .record
             .regions
             .as_deref()
             .filter(|r| self.shape.regions && !r.is_empty())
             .and_then(|r| std::str::from_utf8(r).ok());
-        summary_row.about(stats::RecordRef {
+        Some(stats::RecordRef {
             file: (self.names.len() > 1).then(|| self.names[item.source].as_str()),
             line: item.record.line,
             puzzle,

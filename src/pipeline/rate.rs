@@ -18,10 +18,11 @@ use crate::format::columns::ColumnKind;
 use crate::format::{Cell, Record};
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
-use crate::rate::se::{SeRater, SeTechnique, tenths};
+use crate::rate::se::SeRater;
 use crate::rate::{Family, RateOptions, Rater};
 use crate::row::{RateStatus, Status as _};
 use crate::solver::{self, Algorithm, SolveOptions, Status};
+use crate::stats::rating::se::{SeRated, SeRow};
 use crate::stats::rating::{Rated, RatedRow, techniques_field};
 
 /// The columns of a rate row (after `file`, before the kept columns): the rating, then the
@@ -98,23 +99,6 @@ pub(crate) const SE_KINDS: &[ColumnKind] = &[
     ColumnKind::Text,
 ];
 
-/// Sudoku Explainer's rating of one puzzle, in tenths.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SeRated {
-    /// ER; `None` when the path needs a technique the rater does not have yet.
-    pub er: Option<u64>,
-    /// EP, when known.
-    pub ep: Option<u64>,
-    /// ED, when known.
-    pub ed: Option<u64>,
-    /// The least ER can be: ER itself when known.
-    pub er_at_least: u64,
-    /// The technique of the hardest step taken.
-    pub hardest: Option<SeTechnique>,
-    /// The steps taken.
-    pub steps: u64,
-}
-
 /// The result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RateRow {
@@ -146,6 +130,16 @@ impl RateRow {
             status: self.status,
             rated: self.rated.clone(),
             group: None,
+        }
+    }
+
+    /// The row as a dataset summary counts it, on Sudoku Explainer's scale.
+    pub fn se_summary_row(&self) -> SeRow<'static> {
+        SeRow {
+            status: self.status,
+            rated: self.se.clone(),
+            group: None,
+            record: None,
         }
     }
 
@@ -239,19 +233,11 @@ fn rate_se(
         Ok(rating) => rating,
         Err(e) => return Err(bug(format!("Sudoku Explainer rater: {e}"))),
     };
-    let tenths = |d: f64| u64::from(tenths(d));
     Ok(RateRow {
         status: RateStatus::Rated,
         puzzle: Some(puzzle),
         rated: None,
-        se: Some(SeRated {
-            er: rating.er.map(tenths),
-            ep: rating.ep.map(tenths),
-            ed: rating.ed.map(tenths),
-            er_at_least: tenths(rating.er_at_least),
-            hardest: rating.hardest,
-            steps: u64::from(rating.steps),
-        }),
+        se: Some(SeRated::from(&rating)),
         error: None,
     })
 }

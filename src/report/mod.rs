@@ -6,6 +6,7 @@
 
 pub mod html;
 mod rating;
+pub(crate) mod se;
 pub mod text;
 
 /// `share` as a percentage with two decimals, or `-` when there is nothing to share.

@@ -35,6 +35,7 @@ pub fn render(summary: &Summary, detail: bool) -> String {
     let mut out = String::new();
     whole(&mut out, summary);
     hardest(&mut out, summary);
+    super::se::hardest(&mut out, summary);
     if let Some(forms) = summary.canonical() {
         let _ = writeln!(
             out,
@@ -97,9 +98,10 @@ pub fn csv(summary: &Summary) -> String {
 /// The groups side by side, then `(all)`: rating figures for the rows of `rate`, search
 /// figures otherwise.
 fn groups_table(summary: &Summary) -> Table {
-    match summary.rating() {
-        Some(_) if summary.status().records() == 0 => super::rating::comparison(summary),
-        _ => comparison(summary),
+    match (summary.rating(), summary.se_rating()) {
+        _ if !summary.rate_rows_only() => comparison(summary),
+        (Some(_), _) => super::rating::comparison(summary),
+        _ => super::se::comparison(summary),
     }
 }
 
@@ -122,9 +124,14 @@ fn whole(out: &mut String, summary: &Summary) {
     // Rate rows have tables of their own; solve tables only when there are solve rows too.
     if let Some(rating) = summary.rating() {
         super::rating::tables(out, rating);
-        if summary.status().records() == 0 {
-            return;
-        }
+    }
+    if let Some(se) = summary.se_rating() {
+        super::se::tables(out, se);
+    }
+    if summary.rate_rows_only() {
+        return;
+    }
+    if summary.rating().is_some() || summary.se_rating().is_some() {
         out.push('\n');
     }
 
@@ -166,7 +173,7 @@ fn whole(out: &mut String, summary: &Summary) {
 }
 
 /// How many of the hardest records the text lists.
-const HARDEST_SHOWN: usize = 5;
+pub(super) const HARDEST_SHOWN: usize = 5;
 
 /// The hardest records: where each is, its status, recursions and guesses, and its puzzle.
 fn hardest(out: &mut String, summary: &Summary) {
@@ -253,7 +260,7 @@ pub(super) fn shown(key: &str) -> String {
 pub(super) struct Table {
     rows: Vec<Vec<String>>,
     /// Which columns are left-aligned.
-    left: Vec<bool>,
+    pub(super) left: Vec<bool>,
     /// Header names written otherwise in CSV (`p50` as `recursions_p50`).
     csv_names: Vec<(&'static str, &'static str)>,
 }

@@ -27,6 +27,8 @@
 //!     }, ...
 //!   },
 //!   "rating": { ... },                   only for rows of rate: see stats::rating::Doc
+//!   "se_rating": { ... },                only for rows of rate --scale se: see
+//!                                        stats::rating::se::SeDoc
 //!   "by": "givens",                      grouping column, or null
 //!   "bins": null,                        or, when the groups are ranges of a numeric column:
 //!                                        { "chosen": "given" | "quantiles" | "automatic",
@@ -39,6 +41,11 @@
 //!     { "file": null, "line": 118, "puzzle": "4.....8.5...", "status": "solved",
 //!       "recursions": 945, "max_depth": 21, "guesses": 944, ...,  "givens": 24 }
 //!   ],                                   (a "regions" member for a jigsaw record)
+//!   "se_hardest": [                      only for rows of rate --scale se: the 20 highest
+//!     { "file": null, "line": 7,         ER (er_at_least when the path stopped), then EP, ED
+//!       "puzzle": "...", "er": 9.6, "er_at_least": 9.6, "ep": 1.2, "ed": 1.2,
+//!       "hardest": "Dynamic Contradiction Forcing Chains", "steps": 93 }
+//!   ],
 //!   "canonical": {                       only when counted (--canonical): see stats::distinct
 //!     "puzzles": 3998,                   rows whose puzzle has a canonical form
 //!     "distinct": 3990,                  distinct canonical forms among them
@@ -79,6 +86,7 @@
 //! `rating` was added within version 1 too: `records` counts the rows of `solve` and of
 //! `rate`, `status` and `counters` describe the rows of `solve`, `rating` (in the whole and in
 //! each group that has any) those of `rate` ([`super::rating::Doc`]), and it is read back.
+//! `se_rating` likewise, for the rows of `rate --scale se` ([`super::rating::se::SeDoc`]).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -239,6 +247,8 @@ struct Document<'a> {
     bins: Option<&'a Bins>,
     groups: BTreeMap<&'a str, Body<'a>>,
     hardest: &'a Hardest,
+    #[serde(skip_serializing_if = "Hardest::is_empty")]
+    se_hardest: &'a Hardest<super::rating::se::SeHardRecord>,
     #[serde(skip_serializing_if = "Option::is_none")]
     canonical: Option<&'a super::distinct::DistinctForms>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -259,6 +269,7 @@ impl<'a> Document<'a> {
                 .map(|(key, group)| (key.as_str(), Body::new(group)))
                 .collect(),
             hardest: summary.hardest(),
+            se_hardest: summary.se_hardest(),
             canonical: summary.canonical(),
             run: None,
         }
@@ -275,6 +286,8 @@ struct Body<'a> {
     counters: CounterDocs<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rating: Option<super::rating::Doc<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    se_rating: Option<super::rating::se::SeDoc<'a>>,
 }
 
 impl<'a> Body<'a> {
@@ -303,6 +316,7 @@ impl<'a> Body<'a> {
                 givens: CounterDoc::new(summary, Counter::Givens),
             },
             rating: summary.rating().map(super::rating::Doc::new),
+            se_rating: summary.se_rating().map(super::rating::se::SeDoc::new),
         }
     }
 }
@@ -331,7 +345,7 @@ struct CounterDocs<'a> {
 /// A distribution as the summary document writes it: its statistics, its histogram, and the
 /// count of every value. Also written for the rating's distributions (`stats::rating`).
 #[derive(Serialize)]
-pub(super) struct CounterDoc<'a> {
+pub(crate) struct CounterDoc<'a> {
     count: u64,
     sum: u128,
     min: Option<u64>,
@@ -353,7 +367,7 @@ impl<'a> CounterDoc<'a> {
     }
 
     /// The document of the distribution `d` with the histogram given.
-    pub(super) fn of(d: &'a Distribution, histogram: Vec<Bucket>) -> Self {
+    pub(crate) fn of(d: &'a Distribution, histogram: Vec<Bucket>) -> Self {
         CounterDoc {
             count: d.count(),
             sum: d.sum(),

@@ -81,17 +81,35 @@ impl HardRecord {
             &self.regions,
         )
     }
+}
 
-    /// The ranking order: `Less` is harder.
-    pub fn rank(&self, other: &HardRecord) -> Ordering {
+impl Ranked for HardRecord {
+    fn rank(&self, other: &HardRecord) -> Ordering {
         self.key().cmp(&other.key())
     }
 }
 
-/// The [`HARDEST`] hardest records, the hardest first.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Hardest {
-    records: Vec<HardRecord>,
+/// A record that a list of the hardest ranks: [`Ranked::rank`] is a total order, `Less`
+/// harder.
+pub trait Ranked: Clone {
+    /// The ranking order: `Less` is harder.
+    fn rank(&self, other: &Self) -> Ordering;
+}
+
+/// The [`HARDEST`] hardest records, the hardest first: of the searches ([`HardRecord`], the
+/// default), or of another ranking (the Sudoku Explainer ratings,
+/// [`super::rating::se::SeHardRecord`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hardest<R = HardRecord> {
+    records: Vec<R>,
+}
+
+impl<R> Default for Hardest<R> {
+    fn default() -> Self {
+        Hardest {
+            records: Vec::new(),
+        }
+    }
 }
 
 impl Hardest {
@@ -106,9 +124,11 @@ impl Hardest {
             }
         }
     }
+}
 
+impl<R: Ranked> Hardest<R> {
     /// Offers one record: it enters the list if it ranks among the [`HARDEST`] first.
-    pub fn offer(&mut self, record: HardRecord) {
+    pub fn offer(&mut self, record: R) {
         let at = self
             .records
             .partition_point(|r| r.rank(&record) != Ordering::Greater);
@@ -119,16 +139,14 @@ impl Hardest {
     }
 
     /// Adds every record of `other`.
-    pub fn merge(&mut self, other: &Hardest) {
+    pub fn merge(&mut self, other: &Hardest<R>) {
         for record in &other.records {
-            if self.could_take(&record.counters) {
-                self.offer(record.clone());
-            }
+            self.offer(record.clone());
         }
     }
 
     /// The records, the hardest first.
-    pub fn records(&self) -> &[HardRecord] {
+    pub fn records(&self) -> &[R] {
         &self.records
     }
 
@@ -148,13 +166,13 @@ impl Hardest {
     }
 }
 
-impl Serialize for Hardest {
+impl<R: Serialize> Serialize for Hardest<R> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.records.serialize(serializer)
     }
 }
 
-impl<'de> Deserialize<'de> for Hardest {
+impl<'de, R: Deserialize<'de>> Deserialize<'de> for Hardest<R> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(Hardest {
             records: Vec::deserialize(deserializer)?,

@@ -69,15 +69,6 @@ pub enum ReadError {
         /// What it has instead, in words.
         what: String,
     },
-    /// The output of `rate --scale se`, which no summary reads yet.
-    #[error(
-        "{}: these are Sudoku Explainer ratings (rate --scale se): stats does not summarise them yet; load the rows in pandas, DuckDB or polars (docs/guide.md, Loading results)",
-        path.display()
-    )]
-    SeRatings {
-        /// The input.
-        path: PathBuf,
-    },
     /// A record is malformed: not CSV or JSON, or fields in the wrong number.
     #[error("{}:{line}: {message}", path.display())]
     Syntax {
@@ -328,13 +319,14 @@ pub(super) fn read_opened(
                 .map(|r| Box::new(r) as Box<dyn format::RecordReader>)
         };
         // The output of `rate` is told by its columns: those a reader finds.
-        if open(&columns_options(&super::rating::SE_COLUMNS)).is_ok() {
-            return Err(ReadError::SeRatings {
-                path: path.to_path_buf(),
-            });
-        }
-        let rating = open(&rating_options(by)).is_ok();
-        read_rows(open, path, by, rating, canonical, each)?;
+        let rows = if open(&columns_options(&super::rating::SE_COLUMNS)).is_ok() {
+            Rows::Se
+        } else if open(&rating_options(Rows::Rate, by)).is_ok() {
+            Rows::Rate
+        } else {
+            Rows::Solve
+        };
+        read_rows(open, path, by, rows, canonical, each)?;
         return Ok((Content::Parquet, None));
     }
     let head = opened.head.trim_ascii();
@@ -353,14 +345,15 @@ pub(super) fn read_opened(
         InputFormat::Csv
     };
     if !opened.head.is_empty() {
-        if super::rating::is_se_output(&opened.head, format) {
-            return Err(ReadError::SeRatings {
-                path: path.to_path_buf(),
-            });
-        }
-        let rating = super::rating::is_rate_output(&opened.head, format);
+        let rows = if super::rating::is_se_output(&opened.head, format) {
+            Rows::Se
+        } else if super::rating::is_rate_output(&opened.head, format) {
+            Rows::Rate
+        } else {
+            Rows::Solve
+        };
         let open = |options: &ReadOptions| format::reader(format, opened.reader, options);
-        read_rows(open, path, by, rating, canonical, each)?;
+        read_rows(open, path, by, rows, canonical, each)?;
     }
     Ok((Content::Rows(format), None))
 }
@@ -435,13 +428,28 @@ fn columns_options(columns: &[&str]) -> ReadOptions {
     }
 }
 
-/// The options that read the rows of `rate` output ([`super::rating::COLUMNS`] and the
-/// grouping column).
-fn rating_options(by: Option<&str>) -> ReadOptions {
+/// Which command's rows an input holds, as its columns tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// `solve` (or `verify`): a status and the search counters.
+    Solve,
+    /// `rate`: HoDoKu's ratings ([`super::rating::COLUMNS`]).
+    Rate,
+    /// `rate --scale se`: Sudoku Explainer's ([`super::rating::se::SE_ROW_COLUMNS`]).
+    Se,
+}
+
+/// The options that read the rows of `rate` output (`rows` says on which scale: its columns
+/// and the grouping column).
+fn rating_options(rows: Rows, by: Option<&str>) -> ReadOptions {
+    let columns: &[&str] = match rows {
+        Rows::Se => &super::rating::se::SE_ROW_COLUMNS,
+        _ => &super::rating::COLUMNS,
+    };
     ReadOptions {
         wanted: Wanted::Columns,
         columns: Columns {
-            keep: super::rating::COLUMNS
+            keep: columns
                 .iter()
                 .copied()
                 .chain(by)
@@ -456,12 +464,12 @@ fn rating_options(by: Option<&str>) -> ReadOptions {
 
 /// The result rows of a CSV, JSON-lines or Parquet input, each handed to `each` (with the
 /// digest of its puzzle's canonical form when `canonical`); `open` makes the reader for the
-/// options given; `rating` says the rows are those of `rate`.
+/// options given; `rows` says whose rows they are.
 fn read_rows<'a>(
     open: impl FnOnce(&ReadOptions) -> Result<Box<dyn format::RecordReader + 'a>, ReaderError>,
     path: &Path,
     by: Option<&str>,
-    rating: bool,
+    rows: Rows,
     canonical: bool,
     each: &mut EachRow<'_>,
 ) -> Result<(), ReadError> {
@@ -473,8 +481,8 @@ fn read_rows<'a>(
         .map(str::to_string)
         .collect();
     let mut canonicaliser = canonical.then(Canonicaliser::new);
-    let options = if rating {
-        rating_options(by)
+    let options = if rows != Rows::Solve {
+        rating_options(rows, by)
     } else {
         ReadOptions {
             wanted: Wanted::Columns,
@@ -544,21 +552,6 @@ fn read_rows<'a>(
             }
             None => Ok(None),
         };
-        if rating {
-            let group = by.map(|_| String::from_utf8_lossy(&fields[6]));
-            let fields = std::array::from_fn(|i| fields[i].as_slice());
-            let row =
-                super::rating::RatedRow::parse(fields, group.as_deref()).map_err(|problem| {
-                    ReadError::Row {
-                        path: path.to_path_buf(),
-                        line: record.line,
-                        problem: problem.into(),
-                    }
-                })?;
-            each(&ResultRow::Rate(row), record.line, form()?)?;
-            continue;
-        }
-        let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
         let found = |i: usize| {
             record.optional[i]
                 .as_deref()
@@ -575,6 +568,34 @@ fn read_rows<'a>(
             }),
             _ => None,
         };
+        let row_error = |problem: super::rating::RatingProblem| ReadError::Row {
+            path: path.to_path_buf(),
+            line: record.line,
+            problem: problem.into(),
+        };
+        match rows {
+            Rows::Rate => {
+                let group = by.map(|_| String::from_utf8_lossy(&fields[6]));
+                let fields = std::array::from_fn(|i| fields[i].as_slice());
+                let row =
+                    super::rating::RatedRow::parse(fields, group.as_deref()).map_err(row_error)?;
+                each(&ResultRow::Rate(row), record.line, form()?)?;
+                continue;
+            }
+            Rows::Se => {
+                let group = by.map(|_| String::from_utf8_lossy(&fields[7]));
+                let fields = std::array::from_fn(|i| fields[i].as_slice());
+                let row = super::rating::se::SeRow {
+                    record: place,
+                    ..super::rating::se::SeRow::parse(fields, group.as_deref())
+                        .map_err(row_error)?
+                };
+                each(&ResultRow::Se(row), record.line, form()?)?;
+                continue;
+            }
+            Rows::Solve => {}
+        }
+        let group = by.map(|_| String::from_utf8_lossy(&fields[8]));
         let row_problem = |problem| ReadError::Row {
             path: path.to_path_buf(),
             line: record.line,

@@ -11,6 +11,7 @@ use super::counter::Counter;
 use super::distinct::DistinctForms;
 use super::distribution::Distribution;
 use super::hardest::{HardRecord, Hardest};
+use super::rating::se::{SeHardRecord, SeInconsistency, SeRow, SeSummary};
 use super::rating::{RatedRow, RatingInconsistency, RatingSummary};
 use crate::row::{SolveStatus, Tally};
 use crate::solver::{Outcome, SearchStats};
@@ -97,6 +98,8 @@ pub enum ResultRow<'a> {
     Solve(Row<'a>),
     /// A row of `rate`.
     Rate(RatedRow<'a>),
+    /// A row of `rate --scale se`.
+    Se(SeRow<'a>),
 }
 
 impl<'a> ResultRow<'a> {
@@ -105,6 +108,7 @@ impl<'a> ResultRow<'a> {
         match self {
             ResultRow::Solve(row) => row.group,
             ResultRow::Rate(row) => row.group,
+            ResultRow::Se(row) => row.group,
         }
     }
 
@@ -119,9 +123,18 @@ impl<'a> ResultRow<'a> {
                 group: Some(group),
                 ..row.clone()
             }),
+            ResultRow::Se(row) => ResultRow::Se(SeRow {
+                group: Some(group),
+                ..row.clone()
+            }),
         }
     }
 }
+
+/// The command of the rows of a summary with a rating part.
+const RATE: &str = "rate";
+/// The command of the rows of a summary with a Sudoku Explainer part.
+const RATE_SE: &str = "rate --scale se";
 
 /// The distribution of every [`Counter`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -271,6 +284,14 @@ pub enum Inconsistency {
         /// What disagrees.
         problem: RatingInconsistency,
     },
+    /// The Sudoku Explainer rating part disagrees with itself.
+    #[error("{context}{problem}")]
+    SeRating {
+        /// `group 'X': ` or empty for the whole.
+        context: String,
+        /// What disagrees.
+        problem: SeInconsistency,
+    },
     /// A group of a binned summary whose name is not one of its bins.
     #[error("group '{key}' is not one of the bins")]
     NotABin {
@@ -324,8 +345,14 @@ pub struct Summary {
     /// The rows of `rate` ([`super::rating`]), when there are any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rating: Option<RatingSummary>,
+    /// The rows of `rate --scale se` ([`super::rating::se`]), when there are any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    se_rating: Option<SeSummary>,
     #[serde(default, skip_serializing_if = "Hardest::is_empty")]
     hardest: Hardest,
+    /// The hardest rows of `rate --scale se`, by ER (whole summary only).
+    #[serde(default, skip_serializing_if = "Hardest::is_empty")]
+    se_hardest: Hardest<SeHardRecord>,
     /// The distinct canonical forms of the rows' puzzles, when counted (whole summary only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     canonical: Option<DistinctForms>,
@@ -417,6 +444,7 @@ impl Summary {
         match row {
             ResultRow::Solve(row) => self.add(row),
             ResultRow::Rate(row) => self.add_rated(row),
+            ResultRow::Se(row) => self.add_se(row),
         }
     }
 
@@ -425,7 +453,8 @@ impl Summary {
     pub fn takes(&self, row: &ResultRow<'_>) -> Result<(), Unmergeable> {
         let right = match row {
             ResultRow::Solve(_) => "solve",
-            ResultRow::Rate(_) => "rate",
+            ResultRow::Rate(_) => RATE,
+            ResultRow::Se(_) => RATE_SE,
         };
         match self.command() {
             Some(left) if left != right => Err(Unmergeable::Commands { left, right }),
@@ -435,8 +464,31 @@ impl Summary {
 
     /// Counts one row of `rate`, grouped as [`Summary::add`] groups a row of `solve`.
     pub fn add_rated(&mut self, row: &RatedRow<'_>) {
+        let add = |s: &mut Summary| {
+            s.records += 1;
+            s.rating.get_or_insert_default().add(row);
+        };
+        self.add_grouped(row.group, add);
+    }
+
+    /// Counts one row of `rate --scale se`, grouped as [`Summary::add`] groups a row of
+    /// `solve`; when the row names its record, offers it to the list of the hardest.
+    pub fn add_se(&mut self, row: &SeRow<'_>) {
+        let add = |s: &mut Summary| {
+            s.records += 1;
+            s.se_rating.get_or_insert_default().add(row);
+        };
+        self.add_grouped(row.group, add);
+        if let (Some(record), Some(rated)) = (&row.record, &row.rated) {
+            self.se_hardest.offer(SeHardRecord::new(record, rated));
+        }
+    }
+
+    /// Counts a row whose value in the grouping column is `group` with `add`, in its group
+    /// (when grouped) and in the whole.
+    fn add_grouped(&mut self, group: Option<&str>, add: impl Fn(&mut Summary)) {
         if self.by.is_some() {
-            let value = row.group.unwrap_or("");
+            let value = group.unwrap_or("");
             let key = match &self.bins {
                 Some(bins) => match Number::parse(value.as_bytes()) {
                     Some(number) => bins.label_of(number).to_string(),
@@ -444,14 +496,9 @@ impl Summary {
                 },
                 None => value.to_string(),
             };
-            self.groups.entry(key).or_default().add_rated_whole(row);
+            add(self.groups.entry(key).or_default());
         }
-        self.add_rated_whole(row);
-    }
-
-    fn add_rated_whole(&mut self, row: &RatedRow<'_>) {
-        self.records += 1;
-        self.rating.get_or_insert_default().add(row);
+        add(self);
     }
 
     /// The same summary, with a (possibly empty) rating part: a summary of `rate` output.
@@ -463,6 +510,17 @@ impl Summary {
     /// The summary of the rows of `rate`, if it counted any (or was made for them).
     pub fn rating(&self) -> Option<&RatingSummary> {
         self.rating.as_ref()
+    }
+
+    /// The summary of the rows of `rate --scale se`, if it counted any.
+    pub fn se_rating(&self) -> Option<&SeSummary> {
+        self.se_rating.as_ref()
+    }
+
+    /// Whether every row counted is a row of `rate` (on either scale): no search counters,
+    /// statuses of `solve` or hardest searches to show.
+    pub fn rate_rows_only(&self) -> bool {
+        (self.rating.is_some() || self.se_rating.is_some()) && self.status.records() == 0
     }
 
     /// This summary, also counting the distinct canonical forms of the rows' puzzles (given to
@@ -539,13 +597,15 @@ impl Summary {
         Ok(())
     }
 
-    /// The command whose rows this summary counts: `rate` when it has a rating part, else
-    /// `solve` (or verify); `None` when it counts no rows.
+    /// The command whose rows this summary counts: `rate` when it has a rating part,
+    /// `rate --scale se` when it has a Sudoku Explainer part, else `solve` (or verify); `None`
+    /// when it counts no rows.
     fn command(&self) -> Option<&'static str> {
-        match (self.records, &self.rating) {
-            (0, _) => None,
-            (_, Some(_)) => Some("rate"),
-            (_, None) => Some("solve"),
+        match (self.records, &self.rating, &self.se_rating) {
+            (0, _, _) => None,
+            (_, Some(_), _) => Some(RATE),
+            (_, None, Some(_)) => Some(RATE_SE),
+            (_, None, None) => Some("solve"),
         }
     }
 
@@ -569,7 +629,11 @@ impl Summary {
         if let Some(rating) = &other.rating {
             self.rating.get_or_insert_default().merge(rating);
         }
+        if let Some(se) = &other.se_rating {
+            self.se_rating.get_or_insert_default().merge(se);
+        }
         self.hardest.merge(&other.hardest);
+        self.se_hardest.merge(&other.se_hardest);
         for (key, group) in &other.groups {
             match self.groups.get_mut(key) {
                 Some(mine) => mine.add_counts(group),
@@ -593,10 +657,12 @@ impl Summary {
     pub fn filed_under(self, column: &str, key: &str) -> Summary {
         let mut group = self.ungrouped();
         let hardest = std::mem::take(&mut group.hardest);
+        let se_hardest = std::mem::take(&mut group.se_hardest);
         let canonical = group.canonical.take();
         let mut whole = Summary::grouped_by(column);
         whole.add_counts(&group);
         whole.hardest = hardest;
+        whole.se_hardest = se_hardest;
         whole.canonical = canonical;
         whole.groups.insert(key.to_string(), group);
         whole
@@ -670,6 +736,11 @@ impl Summary {
         &self.hardest
     }
 
+    /// The hardest rows of `rate --scale se` counted, by ER (whole summaries only).
+    pub fn se_hardest(&self) -> &Hardest<SeHardRecord> {
+        &self.se_hardest
+    }
+
     /// The summary of each group, keyed by the column's value.
     pub fn groups(&self) -> &BTreeMap<String, Summary> {
         &self.groups
@@ -722,7 +793,7 @@ impl Summary {
             }
             let context = format!("group '{key}': ");
             group.check_whole(&context)?;
-            if !group.hardest.is_empty() {
+            if !group.hardest.is_empty() || !group.se_hardest.is_empty() {
                 return Err(Inconsistency::Hardest {
                     context,
                     problem: "is kept by a group",
@@ -738,6 +809,7 @@ impl Summary {
         }
         let mut whole = self.clone().ungrouped();
         whole.hardest = Hardest::default();
+        whole.se_hardest = Hardest::default();
         whole.canonical = None;
         if total != whole {
             return Err(Inconsistency::GroupsDoNotAddUp);
@@ -746,9 +818,16 @@ impl Summary {
     }
 
     fn check_whole(&self, context: &str) -> Result<(), Inconsistency> {
-        let rated = self.rating.as_ref().map_or(0, RatingSummary::records);
+        let rated = self.rating.as_ref().map_or(0, RatingSummary::records)
+            + self.se_rating.as_ref().map_or(0, SeSummary::records);
         if let Some(Err(problem)) = self.rating.as_ref().map(RatingSummary::check) {
             return Err(Inconsistency::Rating {
+                context: context.to_string(),
+                problem,
+            });
+        }
+        if let Some(Err(problem)) = self.se_rating.as_ref().map(SeSummary::check) {
+            return Err(Inconsistency::SeRating {
                 context: context.to_string(),
                 problem,
             });
@@ -798,8 +877,19 @@ impl Summary {
                 problem,
             })
         };
-        if !self.hardest.is_well_formed() {
+        if !self.hardest.is_well_formed() || !self.se_hardest.is_well_formed() {
             return problem("is out of order or too long");
+        }
+        let se = self.se_rating.clone().unwrap_or_default();
+        let counted = |d: &Distribution, v: u64| d.iter().any(|(value, _)| value == v);
+        for record in self.se_hardest.records() {
+            let fits = match record.er {
+                Some(er) => counted(se.er(), er),
+                None => counted(se.er_at_least(), record.er_at_least),
+            };
+            if !fits {
+                return problem("holds ratings that the distributions do not");
+            }
         }
         let mut listed = Counters::default();
         for record in self.hardest.records() {

@@ -181,6 +181,11 @@ impl SeTechnique {
         }
     }
 
+    /// The technique named `name` ([`SeTechnique::name`]).
+    pub fn from_name(name: &str) -> Option<SeTechnique> {
+        SeTechnique::ALL.into_iter().find(|t| t.name() == name)
+    }
+
     /// The difficulty of a plain step of this technique; unique loops, BUGs and chains (their
     /// length) add to it
     /// (see [`super::SeStep::difficulty`]).

@@ -23,6 +23,7 @@ mod charts;
 mod groups;
 mod page;
 mod rating;
+mod se;
 mod svg;
 
 use std::fmt::Write as _;
@@ -193,9 +194,10 @@ pub fn render(summary: &Summary, about: &About) -> Result<String, ChartError> {
     );
     page::header(&mut page, summary, about);
     rating::section(&mut page, summary);
+    se::section(&mut page, summary);
     // Results of `rate` alone have no search counters, hardest searches or search groups to
     // show.
-    if summary.rating().is_none() || summary.status().records() > 0 {
+    if !summary.rate_rows_only() {
         search_sections(&mut page, summary);
         page::hardest_table(&mut page, summary, about);
         groups::section(&mut page, summary);
@@ -209,18 +211,26 @@ pub fn render(summary: &Summary, about: &About) -> Result<String, ChartError> {
          of the n values are &le; v.",
         version = env!("CARGO_PKG_VERSION"),
     );
-    if made != Made::Rate {
+    if !matches!(made, Made::Rate | Made::RateSe) {
         page.push_str(
             " Counters describe the records that were searched (all but <em>invalid</em>). \
              Histograms of recursions and guesses use power-of-two buckets ([0], [1], [2,3], \
              [4,7], &hellip;), those of depth and givens one bucket per value.",
         );
     }
-    if made != Made::Solve {
+    if matches!(made, Made::Rate | Made::Both) {
         page.push_str(
             " Levels and scores are those of <code>rate</code> (HoDoKu's ladder of \
              techniques); level shares are of the rated puzzles, and score bands are 100 points \
              wide.",
+        );
+    }
+    if made == Made::RateSe {
+        page.push_str(
+            " ER, EP and ED are Sudoku Explainer's (<code>rate --scale se</code>), counted over \
+             the puzzles whose whole path was found; SE levels are bands of ER with the bounds \
+             of Sudoku Explainer's generator (a puzzle whose path needs nested forcing chains \
+             is diabolical), and level shares are of the rated puzzles.",
         );
     }
     let _ = write!(
@@ -237,16 +247,19 @@ pub(super) enum Made {
     Solve,
     /// `rate` (levels and scores) alone.
     Rate,
+    /// `rate --scale se` (Sudoku Explainer's ratings) alone.
+    RateSe,
     /// Both, merged from several inputs.
     Both,
 }
 
 impl Made {
     pub(super) fn of(summary: &Summary) -> Made {
-        match summary.rating() {
-            None => Made::Solve,
-            Some(_) if summary.status().records() == 0 => Made::Rate,
-            Some(_) => Made::Both,
+        match (summary.rating(), summary.se_rating()) {
+            (None, Some(_)) if summary.rate_rows_only() => Made::RateSe,
+            (None, _) => Made::Solve,
+            (Some(_), _) if summary.rate_rows_only() => Made::Rate,
+            (Some(_), _) => Made::Both,
         }
     }
 
@@ -255,6 +268,7 @@ impl Made {
         match self {
             Made::Solve => "Solver statistics",
             Made::Rate => "Rating statistics",
+            Made::RateSe => "Sudoku Explainer rating statistics",
             Made::Both => "Solver and rating statistics",
         }
     }
@@ -263,6 +277,7 @@ impl Made {
     pub(super) fn command(self) -> &'static str {
         match self {
             Made::Rate => "rate",
+            Made::RateSe => "rate --scale se",
             Made::Solve | Made::Both => "solve",
         }
     }

@@ -399,7 +399,7 @@ pub(super) fn show_command(record: &HardRecord, search: Option<&SearchOptions>) 
 
 /// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else in
 /// single quotes.
-fn shell_word(word: &str) -> String {
+pub(super) fn shell_word(word: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
     if !word.is_empty() && word.chars().all(safe) {
         word.to_string()

@@ -32,6 +32,7 @@
 
 mod doc;
 mod row;
+pub mod se;
 
 use std::fmt;
 

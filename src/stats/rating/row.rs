@@ -142,7 +142,7 @@ pub enum RatingProblem {
 }
 
 /// `text` in single quotes, control characters escaped, cut after 40 characters.
-fn quote(field: &[u8]) -> String {
+pub(super) fn quote(field: &[u8]) -> String {
     let text = String::from_utf8_lossy(field);
     let mut shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
     if text.chars().nth(40).is_some() {

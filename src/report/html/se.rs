@@ -1,0 +1,203 @@
+//! The page's section on the rows of `rate --scale se` ([`crate::stats::rating::se`]): key
+//! figures, bars of the rated puzzles per SE level and per ER band, a table of the statuses
+//! and of ER, EP, ED and steps, and a table of the hardest techniques.
+
+use std::fmt::Write as _;
+
+use super::charts::{Chart, HALF, bars};
+use super::page::escape;
+use crate::rate::se::SeTechnique;
+use crate::report::se::{figure_cells, figures, tenths};
+use crate::report::{PERCENTILES, percent};
+use crate::row::{RateStatus, Status};
+use crate::stats::Bucket;
+use crate::stats::Summary;
+use crate::stats::rating::se::{SeLevel, SeSummary, decimal};
+
+/// The colour of the level bars and of the ER bands.
+const LEVEL_COLOUR: &str = "#6d4c9f";
+const ER_COLOUR: &str = "#c0622f";
+
+/// Appends the section, when `summary` counted rows of `rate --scale se`.
+pub(super) fn section(page: &mut String, summary: &Summary) {
+    let Some(se) = summary.se_rating() else {
+        return;
+    };
+    page.push_str("<section>\n<h2>Ratings (Sudoku Explainer's ER, EP and ED)</h2>\n");
+    let share = |level| percent(se.share_of_rated(se.levels().get(level)));
+    let figures = [
+        (se.rated().to_string(), "rated"),
+        (share(SeLevel::Fiendish), "fiendish"),
+        (share(SeLevel::Diabolical), "diabolical"),
+        (tenths(se.er().percentile(50)), "median ER"),
+        (tenths(se.er().max()), "highest ER"),
+    ];
+    page.push_str("<div class=\"figures\">\n");
+    for (number, label) in figures {
+        let _ = writeln!(
+            page,
+            "<div class=\"figure\"><b>{number}</b><span>{label}</span></div>"
+        );
+    }
+    page.push_str("</div>\n<div class=\"charts\">\n");
+    for Chart { svg, width } in [level_chart(se), er_chart(se)] {
+        let class = if width > HALF + 1.0 {
+            " class=\"whole\""
+        } else {
+            ""
+        };
+        let _ = writeln!(page, "<div{class}>{svg}</div>");
+    }
+    page.push_str("</div>\n");
+    tables(page, se);
+    page.push_str("</section>\n");
+    hardest_table(page, summary);
+}
+
+/// The hardest puzzles by ER, each with the command that shows SE's path.
+fn hardest_table(page: &mut String, summary: &Summary) {
+    let records = summary.se_hardest().records();
+    if records.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        page,
+        "<section>\n<h2>The hardest puzzles by ER</h2>\n<p class=\"muted\">The {} rated \
+         puzzles of the highest ER (for a path that stopped before nested forcing chains, the \
+         least its ER can be, shown <code>&ge;</code>), then EP and ED; <em>line</em> is the \
+         record's line in its input. Run the command under a puzzle to see SE's path.</p>",
+        records.len()
+    );
+    let files = records.iter().any(|r| r.file.is_some());
+    page.push_str("<table class=\"full hardest\">\n<thead><tr><th>#</th>");
+    if files {
+        page.push_str("<th class=\"name\">input</th>");
+    }
+    page.push_str(
+        "<th>line</th><th>ER</th><th>EP</th><th>ED</th><th>hardest technique</th>\
+         <th>steps</th></tr></thead>\n<tbody>\n",
+    );
+    let columns = if files { 7 } else { 6 };
+    for (rank, record) in records.iter().enumerate() {
+        let _ = write!(page, "<tr><td>{}</td>", rank + 1);
+        if files {
+            let _ = write!(
+                page,
+                "<td class=\"name\">{}</td>",
+                escape(record.file.as_deref().unwrap_or("-"))
+            );
+        }
+        let er = match record.er {
+            Some(er) => decimal(er),
+            None => format!("&ge;{}", decimal(record.er_at_least)),
+        };
+        let _ = writeln!(
+            page,
+            "<td>{}</td><td>{er}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            record.line,
+            tenths(record.ep),
+            tenths(record.ed),
+            escape(record.hardest.map_or("-", SeTechnique::name)),
+            record.steps,
+        );
+        let _ = writeln!(
+            page,
+            "<tr class=\"puzzle\"><td></td><td colspan=\"{columns}\"><code>{}</code>\
+             <code class=\"command\">sudoku-bulk show {} --explain --scale se</code></td></tr>",
+            escape(&record.puzzle),
+            escape(&super::page::shell_word(&record.puzzle)),
+        );
+    }
+    page.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+/// Rated puzzles per SE level.
+fn level_chart(se: &SeSummary) -> Chart {
+    let labels: Vec<String> = SeLevel::ALL.iter().map(|l| l.name().to_string()).collect();
+    let buckets: Vec<Bucket> = SeLevel::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| Bucket {
+            from: i as u64,
+            to: i as u64,
+            count: se.levels().get(l),
+        })
+        .collect();
+    let counts: Vec<String> = buckets.iter().map(|b| b.count.to_string()).collect();
+    bars(
+        &labels,
+        &counts,
+        &buckets,
+        LEVEL_COLOUR,
+        "rated puzzles per SE level",
+    )
+}
+
+/// Complete puzzles per ER band.
+fn er_chart(se: &SeSummary) -> Chart {
+    let buckets = se.er_histogram();
+    let labels: Vec<String> = buckets
+        .iter()
+        .map(|b| format!("{}-{}", decimal(b.from), decimal(b.to)))
+        .collect();
+    let counts: Vec<String> = buckets.iter().map(|b| b.count.to_string()).collect();
+    bars(
+        &labels,
+        &counts,
+        &buckets,
+        ER_COLOUR,
+        "ER: bands of one unit",
+    )
+}
+
+/// The statuses, ER, EP, ED and steps, and the hardest techniques.
+fn tables(page: &mut String, se: &SeSummary) {
+    let records = se.records();
+    page.push_str(
+        "<div class=\"pair\">\n<table>\n<tr><th>rate status</th><th>count</th><th>share</th></tr>\n",
+    );
+    for &status in RateStatus::ALL {
+        let count = se.status().get(status);
+        let share = (records > 0).then(|| count as f64 / records as f64);
+        let _ = writeln!(
+            page,
+            "<tr><td>{}</td><td>{count}</td><td>{}</td></tr>",
+            status.name(),
+            percent(share)
+        );
+    }
+    page.push_str("</table>\n<table>\n<tr><th></th><th>count</th><th>min</th><th>mean</th>");
+    for (_, name) in PERCENTILES {
+        let _ = write!(page, "<th>{name}</th>");
+    }
+    page.push_str("<th>max</th></tr>\n");
+    for (name, d, in_tenths) in figures(se) {
+        if name == "er_at_least" && d.is_empty() {
+            continue;
+        }
+        let _ = write!(page, "<tr><td>{name}</td>");
+        for cell in figure_cells(d, in_tenths) {
+            let _ = write!(page, "<td>{cell}</td>");
+        }
+        page.push_str("</tr>\n");
+    }
+    page.push_str("</table>\n</div>\n");
+    page.push_str(
+        "<table class=\"sortable\">\n<tr><th>hardest technique</th><th>base difficulty</th>\
+         <th>puzzles</th><th>share</th></tr>\n",
+    );
+    for t in SeTechnique::ALL {
+        let count = se.hardest(t);
+        if count == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            page,
+            "<tr><td>{}</td><td>{:.1}</td><td>{count}</td><td>{}</td></tr>",
+            escape(t.name()),
+            t.base_difficulty(),
+            percent(se.share_of_rated(count)),
+        );
+    }
+    page.push_str("</table>\n");
+}
