@@ -344,14 +344,15 @@ def summarize(
     *,
     max_groups: int = 10_000,
 ) -> dict[str, Any]:
-    """The dataset summary of solve results: the numbers of ``sudoku-bulk stats --json``.
+    """The dataset summary of solve or rate results: the numbers of ``sudoku-bulk stats --json``.
 
     Args:
-        results: whatever :func:`solve` or :func:`solve_file` returns, or any table of its
-            columns: a pyarrow.Table or RecordBatch, a pandas or polars DataFrame, an object
-            of the Arrow PyCapsule stream interface, or an iterable of record batches
-            (summarised as it streams by). It needs the ``status`` column and the seven
-            counter columns, and may hold others.
+        results: whatever :func:`solve`, :func:`solve_file` or :func:`rate` returns, or any
+            table of its columns: a pyarrow.Table or RecordBatch, a pandas or polars
+            DataFrame, an object of the Arrow PyCapsule stream interface, or an iterable of
+            record batches (summarised as it streams by). It needs the ``status`` column and
+            the seven counter columns (rows of :func:`rate`: its rating columns, on either
+            scale, told as ``stats`` tells them), and may hold others.
         by: a column to group by as well: one group per value (its text; null is ``""``), as
             ``stats --by COL --bins none``: the rows are read once, so no bins are chosen (the
             command puts a column of more than 30 numbers into bins).
@@ -362,7 +363,8 @@ def summarize(
         A dict: ``records``, the count of every status, records solved without a guess, for
         each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
         records (named by the ``line``, ``puzzle``, ``file`` and ``regions`` columns, when
-        present), computed by
+        present); for rows of :func:`rate`, the ``rating`` or ``se_rating`` part instead (and
+        ``se_hardest``), computed by
         the library exactly as ``stats`` does (summaries of parts merge into that of the
         whole).
 

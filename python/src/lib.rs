@@ -295,13 +295,14 @@ fn solve_file<'py>(
     })
 }
 
-/// The dataset summary of solve results: the numbers of `sudoku-bulk stats --json`.
+/// The dataset summary of solve or rate results: the numbers of `sudoku-bulk stats --json`.
 ///
-/// results: what `solve` or `solve_file` returns, or any table of its columns: a
+/// results: what `solve`, `solve_file` or `rate` returns, or any table of its columns: a
 ///     pyarrow.Table or RecordBatch, a pandas or polars DataFrame, anything with the Arrow
 ///     PyCapsule stream interface, or an iterable of record batches (such as what `solve_file`
 ///     returns, summarised as it streams by); it needs the `status` column and the seven
-///     counter columns, and may hold any others.
+///     counter columns (rows of `rate`: its rating columns, told as `stats` tells them), and
+///     may hold any others.
 /// by: a column to group by as well: the summary gains one group per value (its text; null
 ///     is the empty string), as `stats --by COL --bins none`: the rows are read once, so no
 ///     bins are chosen (the command puts a column of more than 30 numbers into bins).
@@ -311,8 +312,9 @@ fn solve_file<'py>(
 /// Returns a dict: records, the count of every status, records solved without a guess, for
 /// each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
 /// records (named by the `line`, `puzzle`, `file` and `regions` columns, when present), exactly
-/// as the library computes them (summaries of parts merge into the summary of the whole). Raises
-/// ValueError for a missing column or a row that is not a solve result.
+/// as the library computes them (summaries of parts merge into the summary of the whole); for
+/// rows of `rate`, the `rating` or `se_rating` part instead (and `se_hardest`). Raises
+/// ValueError for a missing column or a row that is not a result.
 ///
 /// >>> import sudoku_bulk
 /// >>> rows = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])

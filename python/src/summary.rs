@@ -1,6 +1,6 @@
-//! Summaries of result rows held in pyarrow: the status, counter and grouping columns are read
-//! through the Arrow C data interface and summarised by the library (`stats::table`), so the
-//! numbers are those of `sudoku-bulk stats`.
+//! Summaries of result rows held in pyarrow: the status, counter and grouping columns (or the
+//! rating columns of `rate`, on either scale) are read through the Arrow C data interface and
+//! summarised by the library (`stats::table`), so the numbers are those of `sudoku-bulk stats`.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
@@ -8,7 +8,7 @@ use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use sudoku_bulk::stats::{self, Counter, Summary};
+use sudoku_bulk::stats::{self, Counter, Summary, rating};
 
 use crate::puzzles::import_array;
 
@@ -71,53 +71,96 @@ pub(crate) fn summarize_batch(
             })?;
         import_array(&array)
     };
-    let status = as_text(column("status")?, "status")?;
-    let counters = Counter::ALL
-        .iter()
-        .map(|counter| counts(counter.name()))
-        .collect::<PyResult<Vec<_>>>()?;
-    let group = by.map(|name| as_text(column(name)?, name)).transpose()?;
-    // Read when present, as the results reader reads them: the solution count (checked), and
-    // what names a row's record (for the hardest records).
     let present = |name: &str| names.iter().any(|n| n == name);
+    let group = by.map(|name| as_text(column(name)?, name)).transpose()?;
+    // Read when present, as the results reader reads them: what names a row's record (for the
+    // hardest records), and for solve rows the solution count (checked).
     let optional_text = |name: &str| {
         present(name)
             .then(|| as_text(column(name)?, name))
             .transpose()
     };
     let optional_counts = |name: &str| present(name).then(|| counts(name)).transpose();
-    let solutions = optional_counts("solutions")?;
     let line = optional_counts("line")?;
     let [file, puzzle, regions] = ["file", "puzzle", "regions"].map(optional_text);
     let (file, puzzle, regions) = (file?, puzzle?, regions?);
-    let rows = status.len() as u64;
+    // The rows of `rate` are told by their columns, as `stats` tells them.
+    let scale = if present("er") && present("er_at_least") {
+        Some(&rating::se::SE_ROW_COLUMNS[..])
+    } else if ["level", "score", "techniques"].iter().all(|c| present(c)) {
+        Some(&rating::COLUMNS[..])
+    } else {
+        None
+    };
+    let rated = scale
+        .map(|wanted| {
+            wanted
+                .iter()
+                .map(|name| as_text(column(name)?, name))
+                .collect::<PyResult<Vec<_>>>()
+        })
+        .transpose()?;
+    let (status, counters, solutions) = match rated {
+        Some(_) => (None, Vec::new(), None),
+        None => (
+            Some(as_text(column("status")?, "status")?),
+            Counter::ALL
+                .iter()
+                .map(|counter| counts(counter.name()))
+                .collect::<PyResult<Vec<_>>>()?,
+            optional_counts("solutions")?,
+        ),
+    };
+    let rows = batch.getattr("num_rows")?.extract::<u64>()?;
     let summary = py.detach(|| {
-        let status = status.as_string::<i32>();
-        let counters: Vec<&UInt64Array> = counters.iter().map(|c| c.as_primitive()).collect();
         let texts = |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_string::<i32>().clone());
         let (group, file, puzzle, regions) =
             (texts(&group), texts(&file), texts(&puzzle), texts(&regions));
         let numbers =
             |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_primitive::<UInt64Type>().clone());
         let (solutions, line) = (numbers(&solutions), numbers(&line));
+        let group_of = |i: usize| {
+            group
+                .as_ref()
+                .and_then(|g| g.is_valid(i).then(|| g.value(i)))
+        };
+        let record_of = |i: usize| match (count_cell(&line, i), text_cell(&puzzle, i)) {
+            (Some(line), Some(puzzle)) => Some(stats::RecordRef {
+                file: text_cell(&file, i),
+                line,
+                puzzle,
+                regions: text_cell(&regions, i),
+            }),
+            _ => None,
+        };
+        if let Some(fields) = &rated {
+            let fields: Vec<StringArray> = fields
+                .iter()
+                .map(|a| a.as_string::<i32>().clone())
+                .collect();
+            let cells = (0..rows as usize).map(|i| stats::table::RatedCells {
+                fields: std::array::from_fn(|k| {
+                    fields
+                        .get(k)
+                        .and_then(|f| f.is_valid(i).then(|| f.value(i)))
+                        .unwrap_or("")
+                }),
+                group: group_of(i),
+                record: record_of(i),
+            });
+            let se = fields.len() == rating::se::SE_ROW_COLUMNS.len();
+            return stats::table::summarize_rated(se, cells, by, max_groups);
+        }
+        let status = status.as_ref().expect("solve rows").as_string::<i32>();
+        let counters: Vec<&UInt64Array> = counters.iter().map(|c| c.as_primitive()).collect();
         let cells = (0..status.len()).map(|i| stats::table::RowCells {
             status: status.is_valid(i).then(|| status.value(i)),
             counters: std::array::from_fn(|c| {
                 counters[c].is_valid(i).then(|| counters[c].value(i))
             }),
             solutions: count_cell(&solutions, i),
-            group: group
-                .as_ref()
-                .and_then(|g| g.is_valid(i).then(|| g.value(i))),
-            record: match (count_cell(&line, i), text_cell(&puzzle, i)) {
-                (Some(line), Some(puzzle)) => Some(stats::RecordRef {
-                    file: text_cell(&file, i),
-                    line,
-                    puzzle,
-                    regions: text_cell(&regions, i),
-                }),
-                _ => None,
-            },
+            group: group_of(i),
+            record: record_of(i),
         });
         stats::table::summarize(cells, by, max_groups)
     });

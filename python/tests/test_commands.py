@@ -5,12 +5,13 @@ messages; the smaller refusals (threads, a dict of puzzles, summarize's groups).
 import pandas as pd
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 
 import sudoku_bulk
-from conftest import PUZZLE, SHIPPED, cli_table, puzzles_of, run_cli
+from conftest import PUZZLE, SHIPPED, cli_stats, cli_table, puzzles_of, run_cli
 
 def sample():
     """Puzzles of two shipped sets and the troubles a dataset holds."""
@@ -58,6 +59,33 @@ def test_rate_on_sudoku_explainers_scale_equals_the_command_line(cli, tmp_path):
     assert sudoku_bulk.rate(puzzles, scale="se", threads=1).equals(table)
     with pytest.raises(ValueError, match="scale: unknown scale 'qqwing'"):
         sudoku_bulk.rate(puzzles, scale="qqwing")
+
+
+@pytest.mark.parametrize("scale", ["hodoku", "se"])
+def test_summarize_of_rate_rows_gives_the_numbers_of_stats_json(cli, tmp_path, scale):
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    cli_table(cli, tmp_path, "rate", str(path), "--scale", scale)
+    results = tmp_path / "cli-rate.parquet"
+    table = sudoku_bulk.rate(puzzles, scale=scale)
+    part = "se_rating" if scale == "se" else "rating"
+    expected = cli_stats(cli, results)
+    assert expected[part]["records"] == len(puzzles)
+    assert sudoku_bulk.summarize(table) == expected
+    # Batch by batch, as a stream, and grouped: the same numbers.
+    assert sudoku_bulk.summarize(iter(table.to_batches(max_chunksize=7))) == expected
+    assert sudoku_bulk.summarize(table, by="status") == cli_stats(cli, results, "--by", "status")
+    if scale == "se":
+        assert expected["se_hardest"], "the summary names the hardest puzzles by ER"
+    # A rated row whose figures disagree (more steps than its techniques, an ED above its EP)
+    # is refused, naming it.
+    rated = table.filter(pc.equal(table["status"], "rated"))
+    column, value = ("ed", 99.0) if scale == "se" else ("steps", 10**6)
+    field = rated.schema.field(column)
+    broken = rated.set_column(rated.schema.get_field_index(column), field,
+                              pa.array([value] * rated.num_rows, field.type))
+    with pytest.raises(ValueError, match=f"row 0 .*{column}"):
+        sudoku_bulk.summarize(broken)
 
 
 def test_canon_equals_the_command_line_cell_for_cell(cli, tmp_path):

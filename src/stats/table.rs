@@ -109,6 +109,56 @@ pub fn summarize<'a>(
     Ok(summary)
 }
 
+/// The cells of one row of `rate` (on either scale) that a summary reads: the text of each
+/// column the results reader reads, in its order ([`super::rating::COLUMNS`], or
+/// [`super::rating::se::SE_ROW_COLUMNS`] on Sudoku Explainer's scale), `""` for a null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RatedCells<'a> {
+    /// The cells, in the order of the scale's columns (HoDoKu's scale reads the first six).
+    pub fields: [&'a str; 7],
+    /// The grouping column's cell, as [`RowCells::group`].
+    pub group: Option<&'a str>,
+    /// The record the row is about, as [`RowCells::record`] (the list of the hardest of
+    /// Sudoku Explainer's scale).
+    pub record: Option<RecordRef<'a>>,
+}
+
+/// Summarises rows of `rate` given cell by cell, on Sudoku Explainer's scale when `se`, else
+/// on HoDoKu's; with `by`, grouped by each row's [`RatedCells::group`]. A row is checked as
+/// the results reader checks a line of `rate` output ([`super::rating`]).
+pub fn summarize_rated<'a>(
+    se: bool,
+    rows: impl IntoIterator<Item = RatedCells<'a>>,
+    by: Option<&str>,
+    max_groups: usize,
+) -> Result<Summary, TableError> {
+    use super::rating::{RatedRow, se::SeRow};
+    let mut summary = match by {
+        Some(column) => Summary::grouped_by(column),
+        None => Summary::new(),
+    };
+    for (index, cells) in (0u64..).zip(rows) {
+        let group = by.map(|_| cells.group.unwrap_or(""));
+        let problem = |problem: super::rating::RatingProblem| TableError::Row {
+            index,
+            problem: problem.into(),
+        };
+        let fields = cells.fields.map(str::as_bytes);
+        if se {
+            let row = SeRow::parse(fields, group).map_err(problem)?;
+            summary.add_se(&SeRow {
+                record: cells.record,
+                ..row
+            });
+        } else {
+            let six = std::array::from_fn(|i| fields[i]);
+            summary.add_rated(&RatedRow::parse(six, group).map_err(problem)?);
+        }
+        check_groups(&summary, max_groups, index)?;
+    }
+    Ok(summary)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,5 +303,80 @@ mod tests {
         };
         assert!(summarize([row], None, usize::MAX).is_ok());
         assert!(summarize([two], None, usize::MAX).is_err());
+    }
+
+    #[test]
+    fn rated_cells_give_the_summary_of_the_same_rate_rows_read_from_csv() {
+        let se = format!(
+            "line,puzzle,status,er,ep,ed,er_at_least,hardest,steps,error\n\
+             2,{PUZZLE},rated,7.2,1.2,1.2,7.2,Forcing Chain,67,\n\
+             3,{PUZZLE},rated,,1.2,1.2,9.5,Forcing Chain,40,\n\
+             4,x,invalid,,,,,,,bad\n"
+        );
+        let read = crate::stats::read::read_from(
+            std::io::Cursor::new(se.into_bytes()),
+            Path::new("se.csv"),
+            Some("hardest"),
+        )
+        .unwrap();
+        let about = |line| {
+            Some(RecordRef {
+                file: None,
+                line,
+                puzzle: PUZZLE,
+                regions: None,
+            })
+        };
+        let rows = [
+            RatedCells {
+                fields: ["rated", "7.2", "1.2", "1.2", "7.2", "Forcing Chain", "67"],
+                group: Some("Forcing Chain"),
+                record: about(2),
+            },
+            RatedCells {
+                fields: ["rated", "", "1.2", "1.2", "9.5", "Forcing Chain", "40"],
+                group: Some("Forcing Chain"),
+                record: about(3),
+            },
+            RatedCells {
+                fields: ["invalid", "", "", "", "", "", ""],
+                group: None,
+                record: None,
+            },
+        ];
+        let summary = summarize_rated(true, rows, Some("hardest"), 10).unwrap();
+        assert_eq!(summary, read);
+        assert_eq!(summary.se_hardest().records().len(), 2);
+        let hodoku = RatedCells {
+            fields: [
+                "rated",
+                "easy",
+                "42",
+                "hidden-single",
+                "3",
+                "hidden-single:3",
+                "",
+            ],
+            ..RatedCells::default()
+        };
+        let s = summarize_rated(false, [hodoku], None, 10).unwrap();
+        assert_eq!(s.rating().map(|r| r.rated()), Some(1));
+        let wrong = RatedCells {
+            fields: [
+                "rated",
+                "easy",
+                "41",
+                "hidden-single",
+                "3",
+                "hidden-single:3",
+                "",
+            ],
+            ..RatedCells::default()
+        };
+        let err = summarize_rated(false, [hodoku, wrong], None, 10).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "row 1 (counting from 0): score is 41, but the techniques give 42"
+        );
     }
 }
