@@ -3,8 +3,9 @@
 //!
 //! A few steps of the search have a faster form with AVX2/BMI2 or AVX-512. Each form is a
 //! method of [`Isa`], implemented by a token type whose value proves that the CPU has the
-//! features the method uses: [`Portable`] needs none; [`Avx2`] and [`Avx512`] are made only by
-//! their `detect` constructors, after `is_x86_feature_detected!`. So a SIMD method cannot be
+//! features the method uses: [`Portable`] needs none; [`PortableV2`] (the same methods, for the
+//! portable code compiled for x86-64-v2), [`Avx2`] and [`Avx512`] are made only by their
+//! `detect` constructors, after `is_x86_feature_detected!`. So a SIMD method cannot be
 //! called, from any code, on a CPU that lacks its features: without detection there is no
 //! `self` to call it on. The search instances compiled with those features (`#[target_feature]`,
 //! see [`mod@super::search`]) take the token too, and the one dispatch in [`super`] enters them.
@@ -248,6 +249,40 @@ unsafe impl Isa for Portable {
         (ROW_INFO[(x & 0x1FF) as usize] & 7) as usize
             | ((ROW_INFO[((x >> 9) & 0x1FF) as usize] & 7) as usize) << 3
             | ((ROW_INFO[(x >> 18) as usize] & 7) as usize) << 6
+    }
+}
+
+/// The portable code compiled for x86-64-v2 (SSE3 to SSE4.2 and POPCNT, which every x86-64
+/// CPU since about 2009 has): the proof that this CPU has them, made only by
+/// [`PortableV2::detect`]. Its methods are [`Portable`]'s; only the compiler's choice of
+/// instructions (and a bit count being one instruction) differs.
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PortableV2 {
+    /// Private: no value without detection.
+    _detected: (),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl PortableV2 {
+    /// The token, when this CPU has the x86-64-v2 features the instance is compiled with.
+    pub(super) fn detect() -> Option<PortableV2> {
+        use std::arch::is_x86_feature_detected as has;
+        let all =
+            has!("sse3") && has!("ssse3") && has!("sse4.1") && has!("sse4.2") && has!("popcnt");
+        all.then_some(PortableV2 { _detected: () })
+    }
+}
+
+// SAFETY: a `PortableV2` exists only after `PortableV2::detect` found the features its search
+// instance is compiled with; its methods are `Portable`'s and use no intrinsic.
+#[cfg(target_arch = "x86_64")]
+unsafe impl Isa for PortableV2 {
+    const ONE_INSTRUCTION_COUNT: bool = true;
+
+    #[inline(always)]
+    fn presence(self, x: u32) -> usize {
+        Portable.presence(x)
     }
 }
 

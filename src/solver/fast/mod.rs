@@ -83,7 +83,7 @@
 
 use self::isa::Portable;
 #[cfg(target_arch = "x86_64")]
-use self::isa::{Avx2, Avx512};
+use self::isa::{Avx2, Avx512, PortableV2};
 use super::{Observer, Search};
 use crate::grid::Grid;
 use std::fmt;
@@ -121,7 +121,8 @@ pub(crate) fn search<O: Observer>(
 /// `SUDOKU_BULK_ISA` environment variable; without it, the widest level the CPU has runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InstructionSet {
-    /// Plain Rust for any target (the only level outside x86-64, e.g. on ARM).
+    /// Plain Rust for any target (the only level outside x86-64, e.g. on ARM); on an x86-64
+    /// CPU with SSE4.2 and POPCNT (x86-64-v2) compiled for them.
     Portable,
     /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT.
     Avx2,
@@ -256,6 +257,8 @@ static CHOSEN: OnceLock<Instance> = OnceLock::new();
 enum Instance {
     Portable(Portable),
     #[cfg(target_arch = "x86_64")]
+    PortableV2(PortableV2),
+    #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
     #[cfg(target_arch = "x86_64")]
     Avx512(Avx512),
@@ -265,6 +268,11 @@ impl Instance {
     /// The instance of `level`, when this CPU can run it: the only place the tokens are made.
     fn detect(level: InstructionSet) -> Option<Instance> {
         match level {
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Portable => Some(
+                PortableV2::detect().map_or(Instance::Portable(Portable), Instance::PortableV2),
+            ),
+            #[cfg(not(target_arch = "x86_64"))]
             InstructionSet::Portable => Some(Instance::Portable(Portable)),
             #[cfg(target_arch = "x86_64")]
             InstructionSet::Avx2 => Avx2::detect().map(Instance::Avx2),
@@ -294,6 +302,8 @@ impl Instance {
         match self {
             Instance::Portable(_) => InstructionSet::Portable,
             #[cfg(target_arch = "x86_64")]
+            Instance::PortableV2(_) => InstructionSet::Portable,
+            #[cfg(target_arch = "x86_64")]
             Instance::Avx2(_) => InstructionSet::Avx2,
             #[cfg(target_arch = "x86_64")]
             Instance::Avx512(_) => InstructionSet::Avx512,
@@ -308,6 +318,10 @@ impl Instance {
     ) -> Result<(), GivensConflict> {
         match self {
             Instance::Portable(isa) => search::portable::run(isa, grid, search),
+            // SAFETY: the instance is compiled with the features `PortableV2::detect` checked,
+            // and `isa` exists only because it found them on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Instance::PortableV2(isa) => unsafe { search::portable_v2::run(isa, grid, search) },
             // SAFETY: the instance is compiled with the features `Avx2::detect` checked, and
             // `isa` exists only because it found them on this CPU.
             #[cfg(target_arch = "x86_64")]
@@ -357,11 +371,13 @@ mod tests {
         puzzles
     }
 
-    /// Every instance this CPU can run besides the portable one.
+    /// Every instance this CPU can run besides the baseline portable one (the portable code
+    /// compiled for x86-64-v2 among them).
     fn simd_instances() -> Vec<Instance> {
         let mut found = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
+            found.extend(isa::PortableV2::detect().map(Instance::PortableV2));
             found.extend(isa::Avx2::detect().map(Instance::Avx2));
             found.extend(isa::Avx512::detect().map(Instance::Avx512));
         }

@@ -103,6 +103,13 @@ macro_rules! search_instance {
 }
 
 search_instance!(portable, crate::solver::fast::isa::Portable);
+// The features `PortableV2::detect` checks (x86-64-v2).
+#[cfg(target_arch = "x86_64")]
+search_instance!(
+    portable_v2,
+    crate::solver::fast::isa::PortableV2,
+    "sse3,ssse3,sse4.1,sse4.2,popcnt"
+);
 // The features `Avx2::detect` checks.
 #[cfg(target_arch = "x86_64")]
 search_instance!(
