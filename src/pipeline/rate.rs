@@ -384,6 +384,13 @@ mod tests {
         for name in crate::stats::rating::COLUMNS {
             assert!(COLUMNS.contains(&name), "stats reads '{name}'");
         }
+        for name in crate::stats::rating::se::SE_ROW_COLUMNS {
+            assert!(
+                SE_COLUMNS.contains(&name),
+                "stats reads '{name}' of SE rows"
+            );
+        }
+        assert_eq!(SE_COLUMNS.len(), SE_KINDS.len());
     }
 
     #[test]

@@ -28,25 +28,13 @@
 use super::text::Table;
 use super::{PERCENTILES, mean, percent, value};
 use crate::rate::{LADDER, Level};
-use crate::row::{RateStatus, Status};
+use crate::row::{RateStatus, Status, Tally};
 use crate::stats::Summary;
 use crate::stats::rating::RatingSummary;
 
 /// Appends the rating tables of `rating` to `out`.
 pub(super) fn tables(out: &mut String, rating: &RatingSummary) {
-    let records = rating.records();
-    let share = |count: u64| (records > 0).then(|| count as f64 / records as f64);
-    let mut status = Table::new(&["rate status", "count", "share"]);
-    for &s in RateStatus::ALL {
-        let count = rating.status().get(s);
-        status.row(vec![
-            s.name().to_string(),
-            count.to_string(),
-            percent(share(count)),
-        ]);
-    }
-    out.push_str(&status.render());
-    out.push('\n');
+    status_table(out, rating.status());
 
     let mut levels = Table::new(&["level", "count", "share"]);
     for level in Level::ALL {
@@ -110,6 +98,23 @@ pub(super) fn tables(out: &mut String, rating: &RatingSummary) {
         }
         out.push_str(&techniques.render());
     }
+}
+
+/// Appends the table of the rows per status of `rate` (on either scale), and a blank line.
+pub(super) fn status_table(out: &mut String, tally: &Tally<RateStatus>) {
+    let records = tally.records();
+    let share = |count: u64| (records > 0).then(|| count as f64 / records as f64);
+    let mut status = Table::new(&["rate status", "count", "share"]);
+    for &s in RateStatus::ALL {
+        let count = tally.get(s);
+        status.row(vec![
+            s.name().to_string(),
+            count.to_string(),
+            percent(share(count)),
+        ]);
+    }
+    out.push_str(&status.render());
+    out.push('\n');
 }
 
 /// One line per group of rate rows: its size, its level shares and its score.

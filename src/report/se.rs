@@ -28,7 +28,6 @@
 use super::text::Table;
 use super::{PERCENTILES, percent, value};
 use crate::rate::se::SeTechnique;
-use crate::row::{RateStatus, Status};
 use crate::stats::rating::se::{SeLevel, SeSummary, decimal};
 use crate::stats::{Distribution, Summary};
 
@@ -73,19 +72,7 @@ pub(crate) fn figure_cells(d: &Distribution, in_tenths: bool) -> Vec<String> {
 
 /// Appends the tables of `se` to `out`.
 pub(super) fn tables(out: &mut String, se: &SeSummary) {
-    let records = se.records();
-    let share = |count: u64| (records > 0).then(|| count as f64 / records as f64);
-    let mut status = Table::new(&["rate status", "count", "share"]);
-    for &s in RateStatus::ALL {
-        let count = se.status().get(s);
-        status.row(vec![
-            s.name().to_string(),
-            count.to_string(),
-            percent(share(count)),
-        ]);
-    }
-    out.push_str(&status.render());
-    out.push('\n');
+    super::rating::status_table(out, se.status());
 
     let mut levels = Table::new(&["SE level", "ER", "count", "share"]);
     for level in SeLevel::ALL {

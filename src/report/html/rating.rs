@@ -8,7 +8,7 @@ use super::charts::{Chart, HALF, bars};
 use super::page::escape;
 use crate::rate::{LADDER, Level};
 use crate::report::{PERCENTILES, mean, percent, value};
-use crate::row::{RateStatus, Status};
+use crate::row::{RateStatus, Status, Tally};
 use crate::stats::Bucket;
 use crate::stats::Summary;
 use crate::stats::rating::RatingSummary;
@@ -25,18 +25,50 @@ pub(super) fn section(page: &mut String, summary: &Summary) {
     page.push_str("<section>\n<h2>Ratings (HoDoKu's levels and scores)</h2>\n");
     let score = rating.score();
     let figures = [
-        (rating.rated().to_string(), "rated".to_string()),
+        (rating.rated().to_string(), "rated"),
         (
             percent(rating.share_of_rated(rating.levels().get(Level::Easy))),
-            "easy".to_string(),
+            "easy",
         ),
         (
             percent(rating.share_of_rated(rating.levels().get(Level::Extreme))),
-            "extreme".to_string(),
+            "extreme",
         ),
-        (value(score.percentile(50)), "median score".to_string()),
-        (value(score.max()), "highest score".to_string()),
+        (value(score.percentile(50)), "median score"),
+        (value(score.max()), "highest score"),
     ];
+    figures_and_charts(page, &figures, [level_chart(rating), score_chart(rating)]);
+    tables(page, rating);
+    page.push_str("</section>\n");
+}
+
+/// Rated puzzles per level.
+fn level_chart(rating: &RatingSummary) -> Chart {
+    let levels = Level::ALL.map(|l| (l.name(), rating.levels().get(l)));
+    count_chart(&levels, LEVEL_COLOUR, "rated puzzles per level")
+}
+
+/// Bars of named counts, one per name, in order: the rated puzzles per level of a scale.
+pub(super) fn count_chart(counts: &[(&str, u64)], colour: &str, what: &str) -> Chart {
+    let labels: Vec<String> = counts.iter().map(|(name, _)| name.to_string()).collect();
+    let buckets: Vec<Bucket> = (0u64..)
+        .zip(counts)
+        .map(|(i, &(_, count))| Bucket {
+            from: i,
+            to: i,
+            count,
+        })
+        .collect();
+    let shown: Vec<String> = buckets.iter().map(|b| b.count.to_string()).collect();
+    bars(&labels, &shown, &buckets, colour, what)
+}
+
+/// The key figures of a rating section, then its two charts.
+pub(super) fn figures_and_charts(
+    page: &mut String,
+    figures: &[(String, &str)],
+    charts: [Chart; 2],
+) {
     page.push_str("<div class=\"figures\">\n");
     for (number, label) in figures {
         let _ = writeln!(
@@ -45,7 +77,7 @@ pub(super) fn section(page: &mut String, summary: &Summary) {
         );
     }
     page.push_str("</div>\n<div class=\"charts\">\n");
-    for Chart { svg, width } in [level_chart(rating), score_chart(rating)] {
+    for Chart { svg, width } in charts {
         let class = if width > HALF + 1.0 {
             " class=\"whole\""
         } else {
@@ -54,30 +86,30 @@ pub(super) fn section(page: &mut String, summary: &Summary) {
         let _ = writeln!(page, "<div{class}>{svg}</div>");
     }
     page.push_str("</div>\n");
-    tables(page, rating);
-    page.push_str("</section>\n");
 }
 
-/// Rated puzzles per level.
-fn level_chart(rating: &RatingSummary) -> Chart {
-    let labels: Vec<String> = Level::ALL.iter().map(|l| l.name().to_string()).collect();
-    let buckets: Vec<Bucket> = Level::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, &l)| Bucket {
-            from: i as u64,
-            to: i as u64,
-            count: rating.levels().get(l),
-        })
-        .collect();
-    let counts: Vec<String> = buckets.iter().map(|b| b.count.to_string()).collect();
-    bars(
-        &labels,
-        &counts,
-        &buckets,
-        LEVEL_COLOUR,
-        "rated puzzles per level",
-    )
+/// The table of the rows per status of `rate`, and the opening of the figures table beside it
+/// (its header: count, min, mean, the percentiles, max).
+pub(super) fn status_and_figures_header(page: &mut String, status: &Tally<RateStatus>) {
+    let records = status.records();
+    page.push_str(
+        "<div class=\"pair\">\n<table>\n<tr><th>rate status</th><th>count</th><th>share</th></tr>\n",
+    );
+    for &s in RateStatus::ALL {
+        let count = status.get(s);
+        let share = (records > 0).then(|| count as f64 / records as f64);
+        let _ = writeln!(
+            page,
+            "<tr><td>{}</td><td>{count}</td><td>{}</td></tr>",
+            s.name(),
+            percent(share)
+        );
+    }
+    page.push_str("</table>\n<table>\n<tr><th></th><th>count</th><th>min</th><th>mean</th>");
+    for (_, name) in PERCENTILES {
+        let _ = write!(page, "<th>{name}</th>");
+    }
+    page.push_str("<th>max</th></tr>\n");
 }
 
 /// Rated puzzles per score band.
@@ -99,23 +131,7 @@ fn score_chart(rating: &RatingSummary) -> Chart {
 
 /// The statuses, the score and steps, and every technique used.
 fn tables(page: &mut String, rating: &RatingSummary) {
-    let records = rating.records();
-    page.push_str("<div class=\"pair\">\n<table>\n<tr><th>rate status</th><th>count</th><th>share</th></tr>\n");
-    for &status in RateStatus::ALL {
-        let count = rating.status().get(status);
-        let share = (records > 0).then(|| count as f64 / records as f64);
-        let _ = writeln!(
-            page,
-            "<tr><td>{}</td><td>{count}</td><td>{}</td></tr>",
-            status.name(),
-            percent(share)
-        );
-    }
-    page.push_str("</table>\n<table>\n<tr><th></th><th>count</th><th>min</th><th>mean</th>");
-    for (_, name) in PERCENTILES {
-        let _ = write!(page, "<th>{name}</th>");
-    }
-    page.push_str("<th>max</th></tr>\n");
+    status_and_figures_header(page, rating.status());
     for (name, d) in [("score", rating.score()), ("steps", rating.steps())] {
         let _ = write!(
             page,

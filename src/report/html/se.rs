@@ -4,13 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::charts::{Chart, HALF, bars};
+use super::charts::{Chart, bars};
 use super::page::escape;
 use crate::rate::se::SeTechnique;
+use crate::report::percent;
 use crate::report::se::{figure_cells, figures, tenths};
-use crate::report::{PERCENTILES, percent};
-use crate::row::{RateStatus, Status};
-use crate::stats::Bucket;
 use crate::stats::Summary;
 use crate::stats::rating::se::{SeLevel, SeSummary, decimal};
 
@@ -32,23 +30,7 @@ pub(super) fn section(page: &mut String, summary: &Summary) {
         (tenths(se.er().percentile(50)), "median ER"),
         (tenths(se.er().max()), "highest ER"),
     ];
-    page.push_str("<div class=\"figures\">\n");
-    for (number, label) in figures {
-        let _ = writeln!(
-            page,
-            "<div class=\"figure\"><b>{number}</b><span>{label}</span></div>"
-        );
-    }
-    page.push_str("</div>\n<div class=\"charts\">\n");
-    for Chart { svg, width } in [level_chart(se), er_chart(se)] {
-        let class = if width > HALF + 1.0 {
-            " class=\"whole\""
-        } else {
-            ""
-        };
-        let _ = writeln!(page, "<div{class}>{svg}</div>");
-    }
-    page.push_str("</div>\n");
+    super::rating::figures_and_charts(page, &figures, [level_chart(se), er_chart(se)]);
     tables(page, se);
     page.push_str("</section>\n");
     hardest_table(page, summary);
@@ -113,24 +95,8 @@ fn hardest_table(page: &mut String, summary: &Summary) {
 
 /// Rated puzzles per SE level.
 fn level_chart(se: &SeSummary) -> Chart {
-    let labels: Vec<String> = SeLevel::ALL.iter().map(|l| l.name().to_string()).collect();
-    let buckets: Vec<Bucket> = SeLevel::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, &l)| Bucket {
-            from: i as u64,
-            to: i as u64,
-            count: se.levels().get(l),
-        })
-        .collect();
-    let counts: Vec<String> = buckets.iter().map(|b| b.count.to_string()).collect();
-    bars(
-        &labels,
-        &counts,
-        &buckets,
-        LEVEL_COLOUR,
-        "rated puzzles per SE level",
-    )
+    let levels = SeLevel::ALL.map(|l| (l.name(), se.levels().get(l)));
+    super::rating::count_chart(&levels, LEVEL_COLOUR, "rated puzzles per SE level")
 }
 
 /// Complete puzzles per ER band.
@@ -152,25 +118,7 @@ fn er_chart(se: &SeSummary) -> Chart {
 
 /// The statuses, ER, EP, ED and steps, and the hardest techniques.
 fn tables(page: &mut String, se: &SeSummary) {
-    let records = se.records();
-    page.push_str(
-        "<div class=\"pair\">\n<table>\n<tr><th>rate status</th><th>count</th><th>share</th></tr>\n",
-    );
-    for &status in RateStatus::ALL {
-        let count = se.status().get(status);
-        let share = (records > 0).then(|| count as f64 / records as f64);
-        let _ = writeln!(
-            page,
-            "<tr><td>{}</td><td>{count}</td><td>{}</td></tr>",
-            status.name(),
-            percent(share)
-        );
-    }
-    page.push_str("</table>\n<table>\n<tr><th></th><th>count</th><th>min</th><th>mean</th>");
-    for (_, name) in PERCENTILES {
-        let _ = write!(page, "<th>{name}</th>");
-    }
-    page.push_str("<th>max</th></tr>\n");
+    super::rating::status_and_figures_header(page, se.status());
     for (name, d, in_tenths) in figures(se) {
         if name == "er_at_least" && d.is_empty() {
             continue;

@@ -159,24 +159,12 @@ impl<'a> RatedRow<'a> {
         group: Option<&'a str>,
     ) -> Result<RatedRow<'a>, RatingProblem> {
         let [status, level, score, hardest, steps, techniques] = fields.map(<[u8]>::trim_ascii);
-        let name = String::from_utf8_lossy(status);
-        if name.is_empty() {
-            return Err(RatingProblem::Missing { column: "status" });
-        }
-        let status = match RateStatus::from_name(&name) {
-            Some(status) => status,
-            None => return Err(RatingProblem::NotRate(name.parse::<RowStatus>()?)),
-        };
+        let status = rate_status(
+            status,
+            &COLUMNS,
+            &[level, score, hardest, steps, techniques],
+        )?;
         if status != RateStatus::Rated {
-            let set = [level, score, hardest, steps, techniques]
-                .iter()
-                .position(|f| !f.is_empty());
-            if let Some(i) = set {
-                return Err(RatingProblem::Unexpected {
-                    column: COLUMNS[1 + i],
-                    status,
-                });
-            }
             return Ok(RatedRow {
                 status,
                 rated: None,
@@ -254,6 +242,33 @@ impl<'a> RatedRow<'a> {
             group,
         })
     }
+}
+
+/// The status of a row of `rate` (on either scale) from its `status` field; `rating` are the
+/// fields of the rating (named by `columns` after the first, `status`), which a row that is
+/// not `rated` must leave empty.
+pub(super) fn rate_status(
+    status: &[u8],
+    columns: &[&'static str],
+    rating: &[&[u8]],
+) -> Result<RateStatus, RatingProblem> {
+    let name = String::from_utf8_lossy(status);
+    if name.is_empty() {
+        return Err(RatingProblem::Missing { column: "status" });
+    }
+    let status = match RateStatus::from_name(&name) {
+        Some(status) => status,
+        None => return Err(RatingProblem::NotRate(name.parse::<RowStatus>()?)),
+    };
+    if status != RateStatus::Rated
+        && let Some(i) = rating.iter().position(|f| !f.is_empty())
+    {
+        return Err(RatingProblem::Unexpected {
+            column: columns[1 + i],
+            status,
+        });
+    }
+    Ok(status)
 }
 
 /// The technique counts of a `techniques` field ([`techniques_field`]); pairs in any order.

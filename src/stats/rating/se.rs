@@ -34,9 +34,9 @@ use serde::de::{self, Deserializer};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::row::{RatingProblem, quote};
+use super::row::{RatingProblem, quote, rate_status};
 use crate::rate::se::{SeTechnique, UNBUILT_FLOOR, tenths};
-use crate::row::{RateStatus, RowStatus, Status, Tally};
+use crate::row::{RateStatus, Tally};
 use crate::stats::distribution::{Bucket, Buckets, Distribution};
 use crate::stats::hardest::Ranked;
 
@@ -181,24 +181,9 @@ impl<'a> SeRow<'a> {
     /// Reads a row from its fields in [`SE_ROW_COLUMNS`] order, filed under `group`.
     pub fn parse(fields: [&[u8]; 7], group: Option<&'a str>) -> Result<SeRow<'a>, RatingProblem> {
         let [status, er, ep, ed, at_least, hardest, steps] = fields.map(<[u8]>::trim_ascii);
-        let name = String::from_utf8_lossy(status);
-        if name.is_empty() {
-            return Err(RatingProblem::Missing { column: "status" });
-        }
-        let status = match RateStatus::from_name(&name) {
-            Some(status) => status,
-            None => return Err(RatingProblem::NotRate(name.parse::<RowStatus>()?)),
-        };
+        let rating = [er, ep, ed, at_least, hardest, steps];
+        let status = rate_status(status, &SE_ROW_COLUMNS, &rating)?;
         if status != RateStatus::Rated {
-            let set = [er, ep, ed, at_least, hardest, steps]
-                .iter()
-                .position(|f| !f.is_empty());
-            if let Some(i) = set {
-                return Err(RatingProblem::Unexpected {
-                    column: SE_ROW_COLUMNS[1 + i],
-                    status,
-                });
-            }
             return Ok(SeRow {
                 status,
                 rated: None,
