@@ -2,9 +2,8 @@
 //! derived from them.
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 
-use super::{Levels, PerTechnique, RatingSummary, Usage};
+use super::{Levels, Named, PerTechnique, RatingSummary, Usage};
 use crate::rate::Level;
 use crate::row::{RateStatus, Tally};
 use crate::stats::document::CounterDoc;
@@ -33,7 +32,7 @@ pub struct Doc<'a> {
     records: u64,
     status: &'a Tally<RateStatus>,
     levels: &'a Levels,
-    level_share: LevelShares,
+    level_share: Named<Level, Option<f64>>,
     score: CounterDoc<'a>,
     steps: CounterDoc<'a>,
     hardest: &'a PerTechnique<u64>,
@@ -47,7 +46,7 @@ impl<'a> Doc<'a> {
             records: rating.records(),
             status: &rating.status,
             levels: &rating.levels,
-            level_share: LevelShares(
+            level_share: Named::new(
                 Level::ALL.map(|l| rating.share_of_rated(rating.levels.get(l))),
             ),
             score: CounterDoc::of(&rating.score, rating.score_histogram()),
@@ -55,18 +54,5 @@ impl<'a> Doc<'a> {
             hardest: &rating.hardest,
             techniques: &rating.techniques,
         }
-    }
-}
-
-/// Shares per level, serialised as `{"easy": share, ...}`.
-struct LevelShares([Option<f64>; 5]);
-
-impl Serialize for LevelShares {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(Level::ALL.len()))?;
-        for level in Level::ALL {
-            map.serialize_entry(level.name(), &self.0[level as usize])?;
-        }
-        map.end()
     }
 }

@@ -121,14 +121,49 @@ impl<'de, T: Deserialize<'de> + Copy + Default> Deserialize<'de> for PerTechniqu
     }
 }
 
-/// Rated rows per level, serialised as `{"easy": n, ..., "extreme": n}`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Levels([u64; 5]);
+/// The levels of a rating scale, as a summary counts them: five, named, in order.
+pub trait Scale: Copy {
+    /// The levels' names, easiest first.
+    const NAMES: [&'static str; 5];
+    /// The level's position in [`Scale::NAMES`].
+    fn position(self) -> usize;
+}
 
-impl Levels {
+impl Scale for Level {
+    const NAMES: [&'static str; 5] = ["easy", "medium", "hard", "unfair", "extreme"];
+
+    fn position(self) -> usize {
+        self as usize
+    }
+}
+
+/// Rated rows per level of a scale (HoDoKu's by default), serialised as `{"easy": n, ...}` in
+/// level order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Levels<L = Level>([u64; 5], std::marker::PhantomData<L>);
+
+impl<L> Default for Levels<L> {
+    fn default() -> Self {
+        Levels([0; 5], std::marker::PhantomData)
+    }
+}
+
+impl<L: Scale> Levels<L> {
     /// Rated rows of `level`.
-    pub fn get(&self, level: Level) -> u64 {
-        self.0[level as usize]
+    pub fn get(&self, level: L) -> u64 {
+        self.0[level.position()]
+    }
+
+    /// Counts `n` more rows of `level`.
+    fn add(&mut self, level: L, n: u64) {
+        self.0[level.position()] += n;
+    }
+
+    /// Adds the counts of `other`.
+    fn merge(&mut self, other: &Levels<L>) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine += theirs;
+        }
     }
 
     /// Rated rows of every level.
@@ -137,28 +172,45 @@ impl Levels {
     }
 }
 
-impl Serialize for Levels {
+impl<L: Scale> Serialize for Levels<L> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(Level::ALL.len()))?;
-        for level in Level::ALL {
-            map.serialize_entry(level.name(), &self.get(level))?;
-        }
-        map.end()
+        Named::<L, u64>::new(self.0).serialize(serializer)
     }
 }
 
-impl<'de> Deserialize<'de> for Levels {
+impl<'de, L: Scale> Deserialize<'de> for Levels<L> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let named = std::collections::BTreeMap::<String, u64>::deserialize(deserializer)?;
         let mut levels = Levels::default();
         for (name, n) in named {
-            let level = Level::ALL
+            let at = L::NAMES
                 .iter()
-                .find(|l| l.name() == name)
+                .position(|&l| l == name)
                 .ok_or_else(|| de::Error::custom(format!("unknown level '{name}'")))?;
-            levels.0[*level as usize] = n;
+            levels.0[at] = n;
         }
         Ok(levels)
+    }
+}
+
+/// A value per level of a scale, serialised as `{"easy": value, ...}` in level order (the
+/// counts of [`Levels`], the shares of a document).
+pub struct Named<L, T>([T; 5], std::marker::PhantomData<L>);
+
+impl<L: Scale, T> Named<L, T> {
+    /// The values, in level order.
+    pub fn new(values: [T; 5]) -> Named<L, T> {
+        Named(values, std::marker::PhantomData)
+    }
+}
+
+impl<L: Scale, T: Serialize> Serialize for Named<L, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(5))?;
+        for (name, value) in L::NAMES.iter().zip(&self.0) {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
     }
 }
 
@@ -213,7 +265,7 @@ impl RatingSummary {
     pub fn add(&mut self, row: &RatedRow<'_>) {
         self.status.add(row.status);
         let Some(rated) = &row.rated else { return };
-        self.levels.0[rated.level as usize] += 1;
+        self.levels.add(rated.level, 1);
         self.score.add(rated.score);
         self.steps.add(rated.steps());
         if let Some(hardest) = rated.hardest {
@@ -232,9 +284,7 @@ impl RatingSummary {
     /// Adds everything counted in `other`.
     pub fn merge(&mut self, other: &RatingSummary) {
         self.status += other.status;
-        for level in Level::ALL {
-            self.levels.0[level as usize] += other.levels.get(level);
-        }
+        self.levels.merge(&other.levels);
         self.score.merge(&other.score);
         self.steps.merge(&other.steps);
         for &t in LADDER {
@@ -420,6 +470,13 @@ mod tests {
             (none.score, none.hardest, none.level),
             (0, None, Level::Easy)
         );
+    }
+
+    #[test]
+    fn the_level_names_of_a_summary_are_the_levels_own() {
+        for level in Level::ALL {
+            assert_eq!(<Level as Scale>::NAMES[level.position()], level.name());
+        }
     }
 
     #[test]

@@ -121,13 +121,7 @@ impl SeLevel {
 
     /// The level's name.
     pub fn name(self) -> &'static str {
-        match self {
-            SeLevel::Easy => "easy",
-            SeLevel::Medium => "medium",
-            SeLevel::Hard => "hard",
-            SeLevel::Fiendish => "fiendish",
-            SeLevel::Diabolical => "diabolical",
-        }
+        <SeLevel as super::Scale>::NAMES[self as usize]
     }
 
     /// The ERs of the level, in words.
@@ -326,46 +320,16 @@ impl<'de> Deserialize<'de> for Tenths {
     }
 }
 
-/// Rated rows per level, serialised as `{"easy": n, ..., "diabolical": n}`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SeLevels([u64; 5]);
+impl super::Scale for SeLevel {
+    const NAMES: [&'static str; 5] = ["easy", "medium", "hard", "fiendish", "diabolical"];
 
-impl SeLevels {
-    /// Rated rows of `level`.
-    pub fn get(&self, level: SeLevel) -> u64 {
-        self.0[level as usize]
-    }
-
-    /// Rated rows of every level.
-    pub fn total(&self) -> u64 {
-        self.0.iter().sum()
+    fn position(self) -> usize {
+        self as usize
     }
 }
 
-impl Serialize for SeLevels {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(SeLevel::ALL.len()))?;
-        for level in SeLevel::ALL {
-            map.serialize_entry(level.name(), &self.get(level))?;
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for SeLevels {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let named = BTreeMap::<String, u64>::deserialize(deserializer)?;
-        let mut levels = SeLevels::default();
-        for (name, n) in named {
-            let level = SeLevel::ALL
-                .into_iter()
-                .find(|l| l.name() == name)
-                .ok_or_else(|| de::Error::custom(format!("unknown SE level '{name}'")))?;
-            levels.0[level as usize] = n;
-        }
-        Ok(levels)
-    }
-}
+/// Rated rows per SE level, serialised as `{"easy": n, ..., "diabolical": n}`.
+pub type SeLevels = super::Levels<SeLevel>;
 
 /// Complete rows per hardest technique, serialised as an object keyed by SE's names, in SE's
 /// order, zeros left out.
@@ -450,11 +414,11 @@ impl SeSummary {
         self.status.add(row.status);
         let Some(rated) = &row.rated else { return };
         let Some(er) = rated.er else {
-            self.levels.0[SeLevel::Diabolical as usize] += 1;
+            self.levels.add(SeLevel::Diabolical, 1);
             self.er_at_least.0.add(rated.er_at_least);
             return;
         };
-        self.levels.0[SeLevel::of(er) as usize] += 1;
+        self.levels.add(SeLevel::of(er), 1);
         self.er.0.add(er);
         // A complete row has EP and ED (checked by `SeRow::parse`; the rater gives them).
         self.ep.0.add(rated.ep.unwrap_or(er));
@@ -468,9 +432,7 @@ impl SeSummary {
     /// Adds everything counted in `other`.
     pub fn merge(&mut self, other: &SeSummary) {
         self.status += other.status;
-        for level in SeLevel::ALL {
-            self.levels.0[level as usize] += other.levels.get(level);
-        }
+        self.levels.merge(&other.levels);
         self.er.0.merge(&other.er.0);
         self.ep.0.merge(&other.ep.0);
         self.ed.0.merge(&other.ed.0);
@@ -667,7 +629,7 @@ pub struct SeDoc<'a> {
     complete: u64,
     unfinished: u64,
     levels: &'a SeLevels,
-    level_share: LevelShares,
+    level_share: super::Named<SeLevel, Option<f64>>,
     er: TenthsDoc<'a>,
     ep: TenthsDoc<'a>,
     ed: TenthsDoc<'a>,
@@ -685,7 +647,7 @@ impl<'a> SeDoc<'a> {
             complete: summary.complete(),
             unfinished: summary.er_at_least.0.count(),
             levels: &summary.levels,
-            level_share: LevelShares(
+            level_share: super::Named::new(
                 SeLevel::ALL.map(|l| summary.share_of_rated(summary.levels.get(l))),
             ),
             er: TenthsDoc::of(&summary.er, summary.er_histogram()),
@@ -698,19 +660,6 @@ impl<'a> SeDoc<'a> {
             ),
             hardest: &summary.hardest,
         }
-    }
-}
-
-/// Shares per level, serialised as `{"easy": share, ...}` in level order.
-struct LevelShares([Option<f64>; 5]);
-
-impl Serialize for LevelShares {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(SeLevel::ALL.len()))?;
-        for level in SeLevel::ALL {
-            map.serialize_entry(level.name(), &self.0[level as usize])?;
-        }
-        map.end()
     }
 }
 
