@@ -62,8 +62,8 @@ enum Command {
     #[command(after_help = RATE_EXAMPLES, after_long_help = RATE_EXAMPLES)]
     Rate(RateArgs),
     /// Summarise the results of `solve` or `rate` (CSV, JSON lines or Parquet, or saved
-    /// summaries): statuses and the exact distribution of every counter, level counts and
-    /// scores.
+    /// summaries): statuses and the exact distribution of every counter; of rate rows, levels
+    /// and scores (HoDoKu's) or levels and ER, EP and ED (Sudoku Explainer's).
     #[command(after_help = STATS_EXAMPLES, after_long_help = STATS_EXAMPLES)]
     Stats(StatsArgs),
     /// Solve one puzzle and show it, its solution and every statistic as grids and text.
