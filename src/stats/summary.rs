@@ -479,7 +479,9 @@ impl Summary {
             s.se_rating.get_or_insert_default().add(row);
         };
         self.add_grouped(row.group, add);
-        if let (Some(record), Some(rated)) = (&row.record, &row.rated) {
+        if let (Some(record), Some(rated)) = (&row.record, &row.rated)
+            && self.se_hardest.could_take_rated(rated)
+        {
             self.se_hardest.offer(SeHardRecord::new(record, rated));
         }
     }
@@ -880,9 +882,11 @@ impl Summary {
         if !self.hardest.is_well_formed() || !self.se_hardest.is_well_formed() {
             return problem("is out of order or too long");
         }
-        let se = self.se_rating.clone().unwrap_or_default();
         let counted = |d: &Distribution, v: u64| d.iter().any(|(value, _)| value == v);
         for record in self.se_hardest.records() {
+            let Some(se) = &self.se_rating else {
+                return problem("holds ratings that the distributions do not");
+            };
             let fits = match record.er {
                 Some(er) => counted(se.er(), er),
                 None => counted(se.er_at_least(), record.er_at_least),

@@ -13,9 +13,9 @@ use crate::stats::Bucket;
 use crate::stats::Summary;
 use crate::stats::rating::RatingSummary;
 
-/// The colour of the level bars and of the score bands.
-const LEVEL_COLOUR: &str = "#6d4c9f";
-const SCORE_COLOUR: &str = "#c0622f";
+/// The colour of the level bars (of either scale) and of the score (or ER) bands.
+pub(super) const LEVEL_COLOUR: &str = "#6d4c9f";
+pub(super) const SCORE_COLOUR: &str = "#c0622f";
 
 /// Appends the section, when `summary` counted rows of `rate`.
 pub(super) fn section(page: &mut String, summary: &Summary) {

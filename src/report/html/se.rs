@@ -12,10 +12,6 @@ use crate::report::se::{figure_cells, figures, tenths};
 use crate::stats::Summary;
 use crate::stats::rating::se::{SeLevel, SeSummary, decimal};
 
-/// The colour of the level bars and of the ER bands.
-const LEVEL_COLOUR: &str = "#6d4c9f";
-const ER_COLOUR: &str = "#c0622f";
-
 /// Appends the section, when `summary` counted rows of `rate --scale se`.
 pub(super) fn section(page: &mut String, summary: &Summary) {
     let Some(se) = summary.se_rating() else {
@@ -96,7 +92,11 @@ fn hardest_table(page: &mut String, summary: &Summary) {
 /// Rated puzzles per SE level.
 fn level_chart(se: &SeSummary) -> Chart {
     let levels = SeLevel::ALL.map(|l| (l.name(), se.levels().get(l)));
-    super::rating::count_chart(&levels, LEVEL_COLOUR, "rated puzzles per SE level")
+    super::rating::count_chart(
+        &levels,
+        super::rating::LEVEL_COLOUR,
+        "rated puzzles per SE level",
+    )
 }
 
 /// Complete puzzles per ER band.
@@ -111,7 +111,7 @@ fn er_chart(se: &SeSummary) -> Chart {
         &labels,
         &counts,
         &buckets,
-        ER_COLOUR,
+        super::rating::SCORE_COLOUR,
         "ER: bands of one unit",
     )
 }

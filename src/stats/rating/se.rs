@@ -792,6 +792,18 @@ impl SeHardRecord {
     }
 }
 
+impl crate::stats::hardest::Hardest<SeHardRecord> {
+    /// Whether a row with this rating could enter the list: a cheap test before the record
+    /// (its puzzle copied) is made. A lower `er_at_least` than the last one's ranks after it.
+    pub fn could_take_rated(&self, rated: &SeRated) -> bool {
+        let records = self.records();
+        records.len() < crate::stats::hardest::HARDEST
+            || records
+                .last()
+                .is_none_or(|last| rated.er_at_least >= last.er_at_least)
+    }
+}
+
 impl Ranked for SeHardRecord {
     fn rank(&self, other: &SeHardRecord) -> Ordering {
         self.key().cmp(&other.key())
