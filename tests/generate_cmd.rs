@@ -227,30 +227,34 @@ fn puzzles_made_to_a_level_are_rated_so_again_and_unique() {
 #[test]
 fn puzzles_made_to_a_level_are_the_same_bytes_for_any_thread_count() {
     let dir = Workdir::new();
-    let args = |threads| {
-        [
-            "generate",
-            "--count",
-            "40",
-            "--seed",
-            "9",
-            "--level",
-            "hard",
-            "--threads",
-            threads,
-            "-q",
-        ]
-    };
-    let one = dir.run(&args("1"));
-    let two = dir.run(&args("2"));
-    assert_eq!(one.code, Some(0), "{}", one.stderr);
-    assert_eq!(one.stdout, two.stdout);
-    assert_eq!(
-        crate::workdir::csv_header(&one.stdout),
-        [
-            "index", "puzzle", "solution", "givens", "level", "score", "hardest"
-        ]
-    );
+    // Each level's way of making puzzles: singles kept (easy), the rated pass (medium), the
+    // unique pass then rated (hard).
+    for level in ["easy", "medium", "hard"] {
+        let args = |threads| {
+            [
+                "generate",
+                "--count",
+                "40",
+                "--seed",
+                "9",
+                "--level",
+                level,
+                "--threads",
+                threads,
+                "-q",
+            ]
+        };
+        let one = dir.run(&args("1"));
+        let two = dir.run(&args("2"));
+        assert_eq!(one.code, Some(0), "{}", one.stderr);
+        assert_eq!(one.stdout, two.stdout, "{level}");
+        assert_eq!(
+            crate::workdir::csv_header(&one.stdout),
+            [
+                "index", "puzzle", "solution", "givens", "level", "score", "hardest"
+            ]
+        );
+    }
 }
 
 #[test]

@@ -38,6 +38,18 @@ impl Difficulty {
         self.levels.is_some() || self.score.is_some() || !self.needs.is_empty()
     }
 
+    /// Whether only puzzles that singles alone solve can be accepted (HoDoKu's easy level
+    /// is the highest allowed).
+    pub fn only_singles(&self) -> bool {
+        self.levels.is_some_and(|l| l.max == Level::Easy)
+    }
+
+    /// Whether HoDoKu's medium level alone is asked for.
+    pub fn only_medium(&self) -> bool {
+        self.levels
+            .is_some_and(|l| l.min == Level::Medium && l.max == Level::Medium)
+    }
+
     /// The most a rating may reach and still be accepted, for [`crate::rate::Rater::rate_within`].
     pub fn ceiling(&self) -> Ceiling {
         Ceiling {

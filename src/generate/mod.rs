@@ -40,6 +40,18 @@
 //! attempt. Every step draws from the puzzle's own generator, so the output stays a function
 //! of the seed and the index.
 //!
+//! Two levels are made more directly (unless `minimal` is asked for):
+//! - HoDoKu's easy level alone (`easy`, or a range up to it): the removals of step 2 keep a
+//!   grid that naked and hidden singles alone fill ([`removal::Keep::Singles`]), which is what
+//!   that level allows; no search is needed. The puzzle left is then rated as above (a score
+//!   above easy's 800 is possible below 24 givens). Measured on 3,000 puzzles: all easy, mean
+//!   24.6 givens (the unique-solution pass leaves 24.3), at 2.3 times the puzzles a second of
+//!   rating minimal puzzles, of which 42% are easy.
+//! - `medium` alone: the same pass, and each puzzle it refuses (singles no longer fill it) that
+//!   still has a unique solution is rated; the first rated medium ends the attempt, any other is
+//!   given its orbit back and the pass goes on. Puzzles one removal past singles are medium far
+//!   more often than minimal ones (20%); they keep more givens (measured: 21 to 43, mean 26.9).
+//!
 //! Without `minimal`, a full pass with a symmetry leaves a puzzle from which no *orbit* can be
 //! removed, but often a single given could go (breaking the symmetry). Strictly minimal
 //! symmetric puzzles are rare: measured once over a few hundred random grids, the pass gave one
@@ -142,7 +154,7 @@ impl Generator {
                 continue;
             };
             grids_found += 1;
-            let mut thinning = removal::Thinning::new(&solution, &layout);
+            let mut thinning = removal::Thinning::new(&solution, &layout, self.keep());
             let (floor, stop_at) = match options.givens {
                 Some(range) if !options.minimal => {
                     let spread = range.max() - range.min() + 1;
@@ -150,9 +162,12 @@ impl Generator {
                 }
                 _ => (0, 0),
             };
-            thinning.pass(&mut rng, options.symmetry, floor, stop_at);
-            if !self.meets_givens(&mut thinning) {
-                continue;
+            let climbs = self.climbs();
+            if !climbs {
+                thinning.pass(&mut rng, options.symmetry, floor, stop_at);
+                if !self.meets_givens(&mut thinning) {
+                    continue;
+                }
             }
             let (puzzle, rating) = match options.difficulty.is_set() {
                 false => (thinning.puzzle(), None),
@@ -165,7 +180,13 @@ impl Generator {
                         floor,
                         stop_at,
                     };
-                    match self.search(&mut candidate, thinning, &mut rng, stop)? {
+                    let found = match climbs {
+                        true => self
+                            .climb(&mut candidate, &mut thinning, &mut rng)?
+                            .map(|accepted| (thinning.puzzle(), accepted)),
+                        false => self.search(&mut candidate, thinning, &mut rng, stop)?,
+                    };
+                    match found {
                         Some((puzzle, accepted)) => (puzzle, Some(accepted)),
                         None => continue,
                     }
@@ -256,6 +277,46 @@ impl Generator {
             }
         }
         Ok(None)
+    }
+
+    /// What the removals keep: singles alone filling the grid when only HoDoKu's easy level
+    /// can be accepted or the search climbs from it, a unique solution otherwise.
+    fn keep(&self) -> removal::Keep {
+        let options = &self.options;
+        match (options.difficulty.only_singles() && !options.minimal) || self.climbs() {
+            true => removal::Keep::Singles,
+            false => removal::Keep::Unique,
+        }
+    }
+
+    /// Whether the search for a difficulty climbs from an easy puzzle (see the module page):
+    /// when HoDoKu's medium level alone is asked for, and minimality is not.
+    fn climbs(&self) -> bool {
+        self.options.difficulty.only_medium() && !self.options.minimal
+    }
+
+    /// A thinning pass that keeps singles solving the grid and rates each puzzle on the way
+    /// that singles do not solve but has a unique solution (see the module page): the first
+    /// that meets the difficulty, with its rating.
+    fn climb(
+        &self,
+        at: &mut Candidate<'_>,
+        thinning: &mut removal::Thinning<'_>,
+        rng: &mut SplitMix64,
+    ) -> Result<Option<Accepted>, GenerateError> {
+        let givens = self.options.givens;
+        let mut accepted = None;
+        let (floor, stop_at) = (at.floor, at.stop_at);
+        thinning.judged_pass(rng, self.options.symmetry, floor, stop_at, |puzzle| {
+            Ok(match self.rate(at, puzzle)? {
+                Rated::Accepted(rating) if givens.is_none_or(|r| r.contains(puzzle.filled())) => {
+                    accepted = Some(rating);
+                    removal::Judged::Done
+                }
+                _ => removal::Judged::Back,
+            })
+        })?;
+        Ok(accepted)
     }
 
     /// Whether a thinned puzzle has the givens asked for: in the range, and minimal when

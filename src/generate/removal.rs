@@ -22,6 +22,13 @@
 //!    solutions up to two. (Measured: trying one or two digits is faster than counting
 //!    solutions, mostly because a refused removal stops at the first solution found.)
 //! 4. *An orbit of several cells.* The `fast` engine counts solutions up to two.
+//!
+//! With [`Keep::Singles`] a removal stands only while singles alone (naked and hidden) still
+//! fill the grid, which implies a unique solution: steps 1 and 2 as above (a forced cell is
+//! filled by a single, and the rest is the puzzle before the removal, which singles solved),
+//! then, for 3 and 4, singles are run from the givens left until the blanked cells are filled
+//! (the removal stands: singles only gain from more placements, so they finish as before) or
+//! nothing more is found (refused). No search at all.
 
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
@@ -34,9 +41,20 @@ use super::unavoidable::{CellSet, cell, two_line_sets};
 /// Bits 1 to 9.
 const ALL_DIGITS: u16 = 0x3FE;
 
+/// What a removal must keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keep {
+    /// A unique solution.
+    Unique,
+    /// A grid that naked and hidden singles alone fill (so a unique solution too): the
+    /// puzzles of HoDoKu's easy level, bar the score.
+    Singles,
+}
+
 /// A puzzle being thinned: its givens, and the digits given in each row, column and region.
 #[derive(Clone)]
 pub(super) struct Thinning<'a> {
+    keep: Keep,
     solution: Grid,
     puzzle: Grid,
     layout: &'a Layout,
@@ -53,6 +71,22 @@ pub(super) struct Thinning<'a> {
     unavoidable: Vec<CellSet>,
     /// For each cell, the unavoidable sets holding it (bit `k` for `unavoidable[k]`).
     sets_of: [u128; CELLS],
+    /// The cells of each unit (as `units`), as sets.
+    unit_cells: [CellSet; 27],
+    /// The units of each cell (bit `u` for `units[u]`).
+    cell_units: [u32; CELLS],
+    /// The peers of each cell: the other cells of its units.
+    peers: [CellSet; CELLS],
+}
+
+/// The candidates of [`Thinning::singles_fill`].
+struct Singles {
+    /// Per cell, the digits (bit `d`) it may still hold; none once filled.
+    cand: [u16; CELLS],
+    /// Per digit `d` (index `d`), the blank cells that may still hold it.
+    places: [CellSet; 10],
+    /// Cells left with one candidate, to be filled.
+    naked: Vec<u8>,
 }
 
 /// Limit one: any solution with another digit in the blanked cell refuses the removal.
@@ -72,8 +106,9 @@ const UNIQUENESS: SolveOptions = SolveOptions {
 };
 
 impl<'a> Thinning<'a> {
-    /// Starts from `solution`, a complete grid valid under `layout`.
-    pub fn new(solution: &Grid, layout: &'a Layout) -> Thinning<'a> {
+    /// Starts from `solution`, a complete grid valid under `layout`; every removal keeps
+    /// what `keep` says.
+    pub fn new(solution: &Grid, layout: &'a Layout, keep: Keep) -> Thinning<'a> {
         let mut units = [[0u8; 9]; 27];
         let mut filled = [0usize; 9];
         for i in 0..CELLS {
@@ -84,6 +119,7 @@ impl<'a> Thinning<'a> {
             filled[r] += 1;
         }
         let mut thinning = Thinning {
+            keep,
             solution: *solution,
             puzzle: *solution,
             layout,
@@ -95,7 +131,23 @@ impl<'a> Thinning<'a> {
             given_cells: 0,
             unavoidable: two_line_sets(solution, layout),
             sets_of: [0; CELLS],
+            unit_cells: [0; 27],
+            cell_units: [0; CELLS],
+            peers: [0; CELLS],
         };
+        for (u, unit) in units.iter().enumerate() {
+            for &i in unit {
+                thinning.unit_cells[u] |= cell(i as usize);
+                thinning.cell_units[i as usize] |= 1 << u;
+            }
+        }
+        for i in 0..CELLS {
+            let [row, column, region] = thinning.units_of(i);
+            thinning.peers[i] = (thinning.unit_cells[row]
+                | thinning.unit_cells[column]
+                | thinning.unit_cells[region])
+                & !cell(i);
+        }
         // A cell's sets are one 128-bit mask; on random grids about 40 sets are found.
         thinning.unavoidable.truncate(128);
         for (k, &set) in thinning.unavoidable.iter().enumerate() {
@@ -183,28 +235,35 @@ impl<'a> Thinning<'a> {
             digits[k] = self.puzzle.get(i);
             self.mark(i, digits[k], false);
         }
-        // Only a set holding a blanked cell can have lost its last given.
-        let mut touched = orbit.iter().fold(0u128, |m, &i| m | self.sets_of[i]);
-        let mut emptied = false;
-        while touched != 0 && !emptied {
-            let k = touched.trailing_zeros() as usize;
-            touched &= touched - 1;
-            emptied = self.unavoidable[k] & self.given_cells == 0;
-        }
-        let unique = !emptied
+        let unique = !self.emptied_unavoidable(orbit)
             && (orbit
                 .iter()
                 .zip(digits)
                 .all(|(&i, digit)| self.forced(i, digit))
-                || match orbit {
-                    &[i] => self.no_other_digit_fits(i, digits[0]),
-                    _ => self.unique(),
+                || match (self.keep, orbit) {
+                    (Keep::Singles, _) => self.singles_fill(orbit),
+                    (Keep::Unique, &[i]) => self.no_other_digit_fits(i, digits[0]),
+                    (Keep::Unique, _) => self.unique(),
                 });
         if unique {
             return true;
         }
         for (k, &i) in orbit.iter().enumerate() {
             self.mark(i, digits[k], true);
+        }
+        false
+    }
+
+    /// Whether the blank cells `orbit` leave a known unavoidable set without a given.
+    fn emptied_unavoidable(&self, orbit: &[usize]) -> bool {
+        // Only a set holding a blanked cell can have lost its last given.
+        let mut touched = orbit.iter().fold(0u128, |m, &i| m | self.sets_of[i]);
+        while touched != 0 {
+            let k = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            if self.unavoidable[k] & self.given_cells == 0 {
+                return true;
+            }
         }
         false
     }
@@ -245,6 +304,100 @@ impl<'a> Thinning<'a> {
         last
     }
 
+    /// Whether naked and hidden singles, run from the givens as they stand, fill the blank
+    /// cells `orbit` (and so, singles having filled the grid before they were blanked, every
+    /// cell). The candidates are kept twice: per cell (bit `d`) and per digit (a set of cells);
+    /// a placement takes its digit from the peers that still hold it, queueing those left
+    /// with one; the units that lost a candidate are then looked at for a digit left with one
+    /// cell.
+    fn singles_fill(&self, orbit: &[usize]) -> bool {
+        let mut state = Singles {
+            cand: [0; CELLS],
+            places: [0; 10],
+            naked: Vec::with_capacity(CELLS),
+        };
+        for i in 0..CELLS {
+            if self.puzzle.get(i) == 0 {
+                let cand = ALL_DIGITS & !self.seen(i);
+                state.cand[i] = cand;
+                let mut digits = cand;
+                while digits != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    state.places[d] |= cell(i);
+                }
+                if cand.is_power_of_two() {
+                    state.naked.push(i as u8);
+                }
+            }
+        }
+        // Units that lost a candidate since they were looked at (all, at first).
+        let mut stale: u32 = (1 << 27) - 1;
+        loop {
+            while let Some(i) = state.naked.pop() {
+                let i = i as usize;
+                // Empty when a placement since the queueing filled it.
+                let digit = state.cand[i];
+                if digit != 0 {
+                    stale |= self.place_single(&mut state, i, digit);
+                }
+            }
+            if orbit.iter().all(|&i| state.cand[i] == 0) {
+                return true;
+            }
+            if stale == 0 {
+                return false;
+            }
+            let u = stale.trailing_zeros() as usize;
+            stale &= stale - 1;
+            // The digits with exactly one cell left in the unit.
+            let (mut one, mut two) = (0u16, 0u16);
+            for &e in &self.units[u] {
+                let c = state.cand[e as usize];
+                two |= one & c;
+                one |= c;
+            }
+            let mut hidden = one & !two;
+            while hidden != 0 {
+                let d = hidden.trailing_zeros() as usize;
+                hidden &= hidden - 1;
+                let place = state.places[d] & self.unit_cells[u];
+                // None left when another single of this unit took the cell (only in a puzzle
+                // with no solution, which a thinned puzzle never is).
+                if place != 0 {
+                    stale |= self.place_single(&mut state, place.trailing_zeros() as usize, 1 << d);
+                }
+            }
+        }
+    }
+
+    /// Fills the blank cell `i` with `digit` (a bit) in [`Thinning::singles_fill`]: the cell
+    /// keeps no candidate, the peers holding the digit lose it, and those left with one
+    /// candidate are queued. Returns the units that lost a candidate.
+    fn place_single(&self, state: &mut Singles, i: usize, digit: u16) -> u32 {
+        let mut others = state.cand[i] & !digit;
+        state.cand[i] = 0;
+        let mut stale = self.cell_units[i];
+        while others != 0 {
+            let d = others.trailing_zeros() as usize;
+            others &= others - 1;
+            state.places[d] &= !cell(i);
+        }
+        let d = digit.trailing_zeros() as usize;
+        let mut lost = state.places[d] & self.peers[i];
+        state.places[d] &= !self.peers[i] & !cell(i);
+        while lost != 0 {
+            let e = lost.trailing_zeros() as usize;
+            lost &= lost - 1;
+            state.cand[e] &= !digit;
+            stale |= self.cell_units[e];
+            if state.cand[e].is_power_of_two() {
+                state.naked.push(e as u8);
+            }
+        }
+        stale
+    }
+
     /// Whether the puzzle as it stands has exactly one solution.
     fn unique(&self) -> bool {
         solve(&self.puzzle, self.layout, &UNIQUENESS).map(|o| o.status) == Ok(Status::Solved)
@@ -254,25 +407,49 @@ impl<'a> Thinning<'a> {
     /// solution stays unique and at least `floor` givens remain; the pass stops once at most
     /// `stop_at` givens are left.
     pub fn pass(&mut self, rng: &mut SplitMix64, symmetry: Symmetry, floor: usize, stop_at: usize) {
-        let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
-        rng.shuffle(&mut order);
-        let mut visited = [false; CELLS];
-        for &cell in &order {
+        for (orbit, n) in orbits(rng, symmetry) {
             if self.givens <= stop_at {
                 break;
             }
-            let (orbit, n) = symmetry.orbit(cell as usize);
             let orbit = &orbit[..n];
-            if visited[orbit[0]] {
-                continue;
-            }
-            for &i in orbit {
-                visited[i] = true;
-            }
             if self.puzzle.get(orbit[0]) != 0 && self.givens - n >= floor {
                 self.try_remove(orbit);
             }
         }
+    }
+
+    /// A pass as [`Thinning::pass`] with [`Keep::Singles`] that also offers `judge` each
+    /// puzzle it refuses that still has a unique solution: the judge keeps it and ends the pass
+    /// ([`Judged::Done`]) or gives the orbit back ([`Judged::Back`]). Returns whether the
+    /// judge ended it.
+    pub fn judged_pass<E>(
+        &mut self,
+        rng: &mut SplitMix64,
+        symmetry: Symmetry,
+        floor: usize,
+        stop_at: usize,
+        mut judge: impl FnMut(&Grid) -> Result<Judged, E>,
+    ) -> Result<bool, E> {
+        debug_assert_eq!(self.keep, Keep::Singles);
+        for (orbit, n) in orbits(rng, symmetry) {
+            if self.givens <= stop_at {
+                break;
+            }
+            let orbit = &orbit[..n];
+            if self.puzzle.get(orbit[0]) == 0 || self.givens - n < floor || self.try_remove(orbit) {
+                continue;
+            }
+            self.keep = Keep::Unique;
+            let unique = self.try_remove(orbit);
+            self.keep = Keep::Singles;
+            if unique {
+                if let Judged::Done = judge(&self.puzzle)? {
+                    return Ok(true);
+                }
+                self.give(orbit);
+            }
+        }
+        Ok(false)
     }
 
     /// Gives the blank cells of `orbit` back their digits from the solution (the solution
@@ -301,6 +478,32 @@ impl<'a> Thinning<'a> {
     }
 }
 
+/// What the judge of [`Thinning::judged_pass`] makes of a puzzle.
+pub(super) enum Judged {
+    /// Keep it; the pass is over.
+    Done,
+    /// Give the orbit back and go on.
+    Back,
+}
+
+/// Every orbit of `symmetry` once, as [`Symmetry::orbit`] gives it, in an order drawn from
+/// `rng` (by the first of its cells in a shuffle of all cells).
+fn orbits(rng: &mut SplitMix64, symmetry: Symmetry) -> impl Iterator<Item = ([usize; 4], usize)> {
+    let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
+    rng.shuffle(&mut order);
+    let mut visited = [false; CELLS];
+    order.into_iter().filter_map(move |cell| {
+        let (orbit, n) = symmetry.orbit(cell as usize);
+        if visited[orbit[0]] {
+            return None;
+        }
+        for &i in &orbit[..n] {
+            visited[i] = true;
+        }
+        Some((orbit, n))
+    })
+}
+
 /// A puzzle with `solution` as its unique solution under `layout`: clues removed in an order
 /// drawn from `seed`, each removal kept only if the puzzle stays uniquely solvable, stopping
 /// when `min_clues` clues are left or no clue can go.
@@ -312,7 +515,7 @@ pub fn remove_clues(solution: &Grid, layout: &Layout, seed: u64, min_clues: usiz
         layout.check_givens(solution).is_ok() && solution.is_complete(),
         "a complete valid grid"
     );
-    let mut thinning = Thinning::new(solution, layout);
+    let mut thinning = Thinning::new(solution, layout, Keep::Unique);
     thinning.pass(&mut SplitMix64::new(seed), Symmetry::None, 0, min_clues);
     thinning.puzzle()
 }

@@ -262,6 +262,69 @@ fn puzzles_made_to_a_difficulty_are_rated_so_with_or_without_the_walk() {
     }
 }
 
+/// Easy puzzles come from removals that keep singles solving the grid, medium ones from the
+/// pass that rates what singles no longer solve: unique, rated as accepted, and (easy, the
+/// pass over every cell) no given removable with singles still solving, which the rater (not
+/// the generator's singles) tells: without any given, the puzzle has two solutions or its
+/// rating needs a technique above singles.
+#[test]
+fn easy_and_medium_puzzles_keep_singles_and_are_rated_so() {
+    use crate::rate::{Level, RateOptions, Rating, rate};
+    let rated = |puzzle: &Grid, layout: &Layout| -> Rating {
+        let options = RateOptions {
+            unique: true,
+            ..RateOptions::default()
+        };
+        rate(puzzle, layout, &options).unwrap()
+    };
+    let cases = [
+        (Level::Easy, Symmetry::None, None),
+        (Level::Easy, Symmetry::Rot180, Some("26-30")),
+        (Level::Medium, Symmetry::None, None),
+        (Level::Medium, Symmetry::Diagonal, Some("24-28")),
+    ];
+    for (seed, (level, symmetry, givens)) in cases.into_iter().enumerate() {
+        let generator = Generator::new(GenerateOptions {
+            difficulty: Difficulty {
+                levels: Some(LevelRange {
+                    min: level,
+                    max: level,
+                }),
+                ..Difficulty::default()
+            },
+            symmetry,
+            givens: givens.map(|g| g.parse().unwrap()),
+            ..options(10 + seed as u64)
+        })
+        .unwrap();
+        for i in 0..8 {
+            let g = generator.puzzle(i).unwrap();
+            assert_unique(&g);
+            assert!(symmetry.holds_for(&g.puzzle), "{}", g.puzzle);
+            let range = givens.map(|g| g.parse::<GivensRange>().unwrap());
+            assert!(range.is_none_or(|r| r.contains(g.givens())), "{}", g.puzzle);
+            let again = rated(&g.puzzle, &g.layout);
+            let accepted = g.rating.unwrap();
+            assert_eq!(
+                (again.level, again.score, again.hardest),
+                (accepted.level, accepted.score, accepted.hardest)
+            );
+            assert_eq!(again.level, level, "{}", g.puzzle);
+            if level == Level::Easy && symmetry == Symmetry::None && givens.is_none() {
+                for given in (0..CELLS).filter(|&c| g.puzzle.get(c) != 0) {
+                    let mut fewer = g.puzzle;
+                    fewer.set(given, 0);
+                    let beyond_singles = solutions(&fewer, &g.layout) == 2
+                        || rated(&fewer, &g.layout)
+                            .hardest
+                            .is_some_and(|t| t.level() > Level::Easy);
+                    assert!(beyond_singles, "given {given} of {}", g.puzzle);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn an_interrupt_ends_the_attempts_of_a_puzzle() {
     let generator = Generator::new(options(1)).unwrap();
