@@ -64,14 +64,19 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins) -> Option<Step
                 let cells = board.digit[d] & houses.house[search.base_first + k];
                 search.lines[k] = cells;
                 search.cover[k] = search.cover_mask(cells);
-                for i in cells_of(cells) {
-                    let line = if rows_base { i % 9 } else { i / 9 };
-                    search.cover_in[k][houses.region_of(i) - 18] |= 1 << line;
-                }
-                for g in 0..9 {
-                    search.cover_out[k][g] = (0..9)
-                        .filter(|&g2| g2 != g)
-                        .fold(0, |m, g2| m | search.cover_in[k][g2]);
+                if fins != Fins::None {
+                    for i in cells_of(cells) {
+                        let line = if rows_base { i % 9 } else { i / 9 };
+                        search.cover_in[k][houses.region_of(i) - 18] |= 1 << line;
+                    }
+                    // Outside region g: the regions before it and those after it.
+                    let inside = &search.cover_in[k];
+                    let mut before = 0;
+                    for g in 0..9 {
+                        let after = inside[g + 1..].iter().fold(0, |m, &c| m | c);
+                        search.cover_out[k][g] = before | after;
+                        before |= inside[g];
+                    }
                 }
                 let c = count(cells) as usize;
                 let fits = match fins {
@@ -86,7 +91,7 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins) -> Option<Step
             if search.len < n {
                 continue;
             }
-            if let Some(step) = search.combos(0, 0) {
+            if let Some(step) = search.combos(0, 0, 0, [0; 9]) {
                 return Some(step);
             }
         }
@@ -133,13 +138,31 @@ impl Search<'_> {
         out
     }
 
-    fn combos(&mut self, from: usize, depth: usize) -> Option<Step> {
+    /// The base lines chosen from `usable[from..]` at `depth`, in order; `cover` and
+    /// `outside` are the chosen lines' cover lines, in all and outside each region. A choice
+    /// no further line can make a fish is not extended: a basic fish's cover lines, or for
+    /// every region the cover lines outside it, already more than `n` (both only grow).
+    fn combos(&mut self, from: usize, depth: usize, cover: u16, outside: [u16; 9]) -> Option<Step> {
         if depth == self.n {
             return self.check();
         }
         for k in from..=self.len - (self.n - depth) {
-            self.chosen[depth] = self.usable[k];
-            if let Some(s) = self.combos(k + 1, depth + 1) {
+            let line = self.usable[k] as usize;
+            self.chosen[depth] = line as u8;
+            let cover = cover | self.cover[line];
+            let mut out = outside;
+            let fits = match self.fins {
+                Fins::None => cover.count_ones() as usize <= self.n,
+                _ => {
+                    let mut any = false;
+                    for g in 0..9 {
+                        out[g] |= self.cover_out[line][g];
+                        any |= out[g].count_ones() as usize <= self.n;
+                    }
+                    any
+                }
+            };
+            if fits && let Some(s) = self.combos(k + 1, depth + 1, cover, out) {
                 return Some(s);
             }
         }
