@@ -128,6 +128,7 @@ def rate(
     *,
     max_recursions: int = 10_000_000,
     scale: Literal["hodoku", "se"] = "hodoku",
+    invariant: bool = False,
     regions: Union[str, Puzzles, None] = None,
     threads: Optional[int] = None,
 ) -> pyarrow.Table:
@@ -147,6 +148,8 @@ def rate(
         max_recursions: the budget of the search that tells a puzzle with one solution
             (rated) from one with several; past it the status is ``gave_up``.
         scale: ``"hodoku"`` or ``"se"``.
+        invariant: rate each puzzle's canonical form, so that equivalent puzzles (relabelled,
+            rows and columns swapped, transposed: :func:`augment`'s copies) get the same rating.
         regions, threads: as for :func:`solve`.
 
     Example:

@@ -419,6 +419,12 @@ struct RateArgs {
           value_parser = format_names(Scale::ALL.iter().map(|s| s.name())), help_heading = "Rating")]
     scale: String,
 
+    /// Rate each puzzle's canonical form instead of the puzzle as written, so that every
+    /// equivalent puzzle (relabelled, rows and columns swapped, transposed; `augment`'s copies)
+    /// gets the same rating. The 3x3 boxes only.
+    #[arg(long, help_heading = "Rating")]
+    invariant: bool,
+
     #[command(flatten)]
     dataset: DatasetArgs,
 }
@@ -874,6 +880,7 @@ impl Cli {
                 let rate = RatingOptions {
                     max_recursions: config::positive("--max-recursions", args.max_recursions)?,
                     scale: parse_known::<Scale>(&args.scale),
+                    invariant: args.invariant,
                 };
                 let config = bulk(args.input, args.output, None, args.strict, Job::Rate(rate))?;
                 with_dataset(config, args.dataset)
@@ -1408,6 +1415,7 @@ mod tests {
             Job::Rate(RatingOptions {
                 max_recursions: 500,
                 scale: Scale::Hodoku,
+                invariant: false,
             })
         );
         assert!(run.strict);

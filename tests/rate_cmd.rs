@@ -411,6 +411,64 @@ fn jigsaw_records_are_rated_with_their_regions() {
     }
 }
 
+/// `rate --invariant` gives every `augment` copy its source's rating on both scales, where the
+/// copies as written are rated otherwise for some (both raters' paths depend on where the cells
+/// are); the rows keep the copies as written. A jigsaw record has no canonical form: invalid.
+#[test]
+fn augmented_copies_rated_invariant_get_their_sources_rating() {
+    let dir = Workdir::new();
+    let sources = puzzles("graded/qqwing_expert.txt.gz", 20);
+    dir.write("src.txt", sources.join("\n") + "\n");
+    let run = dir.run(&[
+        "augment", "src.txt", "--copies", "3", "--seed", "2", "-q", "-o", "aug.csv",
+    ]);
+    ok(&run, "augment");
+    let copies = csv_rows(&dir.read("aug.csv"));
+    assert_eq!(copies.len(), 60);
+    let scales: [(&str, &[&str]); 2] = [
+        ("hodoku", &["level", "score", "techniques"]),
+        ("se", &["er", "ep", "ed", "hardest", "steps"]),
+    ];
+    for (scale, columns) in scales {
+        let rate = |file: &str, invariant: bool| {
+            let mut args = vec!["rate", file, "--scale", scale, "-q"];
+            if invariant {
+                args.push("--invariant");
+            }
+            let run = dir.run(&args);
+            ok(&run, "rate");
+            csv_rows(&run.stdout)
+        };
+        let rating = |row: &BTreeMap<String, String>| -> Vec<String> {
+            columns.iter().map(|c| row[*c].clone()).collect()
+        };
+        let source = rate("src.txt", true);
+        let (invariant, as_written) = (rate("aug.csv", true), rate("aug.csv", false));
+        let mut differ = 0;
+        for ((copy, row), plain) in copies.iter().zip(&invariant).zip(&as_written) {
+            let of = &source[copy["line"].parse::<usize>().unwrap() - 1];
+            assert_eq!(
+                (&row["status"], &row["puzzle"]),
+                (&"rated".to_string(), &copy["puzzle"])
+            );
+            assert_eq!(rating(row), rating(of), "{scale}: {}", copy["puzzle"]);
+            differ += usize::from(rating(plain) != rating(of));
+        }
+        assert!(
+            differ > 0,
+            "{scale}: no copy as written is rated otherwise: nothing shown"
+        );
+    }
+    let run = dir.run(&["rate", "-q", &data("jigsaw_sample.csv"), "--invariant"]);
+    ok(&run, "rate jigsaw");
+    let rows = csv_rows(&run.stdout);
+    assert!(
+        rows.iter().all(
+            |r| r["status"] == "invalid" && r["error"].contains("standard 3x3-box layout only")
+        )
+    );
+}
+
 /// Kills a run that writes to `out.csv` (a checkpoint after every chunk of 8192 rows) once
 /// its partial output holds a chunk, resumes it, and compares with an uninterrupted run.
 #[cfg(target_os = "linux")]

@@ -45,6 +45,8 @@ const _: () = assert!(DedupeOptions::DEFAULT_MAX_CLASSES == 10_000_000);
 /// max_recursions: the budget per puzzle of the search that tells a puzzle with one solution
 ///     (rated) from one with several; past it the status is 'gave_up'.
 /// scale: 'hodoku' (the default) or 'se'.
+/// invariant: rate each puzzle's canonical form, so that equivalent puzzles (relabelled, rows
+///     and columns swapped, transposed: `augment`'s copies) get the same rating.
 /// regions, threads: as for `solve`.
 ///
 /// Returns a pyarrow.Table.
@@ -55,14 +57,15 @@ const _: () = assert!(DedupeOptions::DEFAULT_MAX_CLASSES == 10_000_000);
 /// (['easy'], ['rated'])
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, *, max_recursions=None, scale=None, regions=None, threads=None),
-    text_signature = "(puzzles, *, max_recursions=10000000, scale='hodoku', regions=None, threads=None)"
+    signature = (puzzles, *, max_recursions=None, scale=None, invariant=None, regions=None, threads=None),
+    text_signature = "(puzzles, *, max_recursions=10000000, scale='hodoku', invariant=False, regions=None, threads=None)"
 )]
 pub(crate) fn rate<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     max_recursions: Option<&Bound<'py, PyAny>>,
     scale: Option<&Bound<'py, PyAny>>,
+    invariant: Option<&Bound<'py, PyAny>>,
     regions: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -73,6 +76,7 @@ pub(crate) fn rate<'py>(
             .unwrap_or("hodoku")
             .parse()
             .map_err(|e| PyValueError::new_err(format!("scale: {e}")))?,
+        invariant: flag("invariant", invariant, false)?,
     });
     crate::rows_of_puzzles(py, job, puzzles, regions, threads)
 }

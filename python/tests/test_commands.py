@@ -61,6 +61,23 @@ def test_rate_on_sudoku_explainers_scale_equals_the_command_line(cli, tmp_path):
         sudoku_bulk.rate(puzzles, scale="qqwing")
 
 
+def test_rate_invariant_equals_the_command_line_and_rates_copies_as_their_source(cli, tmp_path):
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    expected = cli_table(cli, tmp_path, "rate", str(path), "--invariant")
+    assert sudoku_bulk.rate(puzzles, invariant=True).equals(expected)
+    # magictour: hard puzzles, whose paths depend most on where the cells are.
+    sources = puzzles_of(SHIPPED[1])[:10]
+    copies = sudoku_bulk.augment(sources, copies=2, seed=3)
+    source = sudoku_bulk.rate(sources, invariant=True).to_pylist()
+    rated = sudoku_bulk.rate(copies["puzzle"], invariant=True)
+    for i, row in enumerate(rated.to_pylist()):
+        of = source[copies["line"][i].as_py() - 1]
+        assert row["status"] == of["status"] == "rated"
+        assert (row["level"], row["score"], row["techniques"]) == (
+            of["level"], of["score"], of["techniques"])
+
+
 @pytest.mark.parametrize("scale", ["hodoku", "se"])
 def test_summarize_of_rate_rows_gives_the_numbers_of_stats_json(cli, tmp_path, scale):
     puzzles = sample()

@@ -56,6 +56,9 @@ pub fn of(settings: &Settings) -> Options {
             if rate.scale != crate::pipeline::Scale::Hodoku {
                 options.push(("scale", json!(rate.scale.name())));
             }
+            if rate.invariant {
+                options.push(("invariant", json!(true)));
+            }
             options
         }
         Job::Canon(canon) => vec![
@@ -189,6 +192,7 @@ mod tests {
             Job::Rate(crate::pipeline::RatingOptions {
                 max_recursions: 1000,
                 scale,
+                invariant: false,
             })
         };
         let mut se = Settings::new(rating(crate::pipeline::Scale::Se), 1);

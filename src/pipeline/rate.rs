@@ -213,6 +213,9 @@ thread_local! {
     static RATER: RefCell<Option<Rater>> = const { RefCell::new(None) };
     /// The Sudoku Explainer rater of each worker thread.
     static SE_RATER: RefCell<Option<SeRater>> = const { RefCell::new(None) };
+    /// The canonicaliser of each worker thread, for `invariant`.
+    static CANONICALISER: RefCell<crate::canon::Canonicaliser> =
+        RefCell::new(crate::canon::Canonicaliser::new());
 }
 
 /// Rates a puzzle with one solution on Sudoku Explainer's scale. A path that needs a technique
@@ -270,6 +273,10 @@ pub(crate) fn handle(
         let not_standard = crate::rate::se::SeError::NotStandard;
         return Ok(RateRow::unrated(Invalid, Some(puzzle), not_standard));
     }
+    if options.invariant && !layout.is_standard() {
+        let jigsaw = crate::canon::CanonError::JigsawLayout;
+        return Ok(RateRow::unrated(Invalid, Some(puzzle), jigsaw));
+    }
     let search = SolveOptions {
         algorithm: Algorithm::default(),
         max_solutions: 2,
@@ -313,8 +320,21 @@ pub(crate) fn handle(
         }
         (status, _) => return Err(bug(format!("the uniqueness search ended {status}"))),
     };
+    // The row keeps the puzzle as written; with `invariant` its canonical form is rated.
+    let (written, puzzle, solution) = match options.invariant {
+        false => (puzzle, puzzle, solution),
+        true => {
+            let canonical = CANONICALISER
+                .with_borrow_mut(|c| c.canonical(&puzzle, layout))
+                .map_err(|e| bug(format!("canonical form of a puzzle with one solution: {e}")))?;
+            let solution = canonical.transform.apply(&solution);
+            (puzzle, canonical.form, solution)
+        }
+    };
     if options.scale == Scale::Se {
-        return rate_se(puzzle, layout, &solution, bug);
+        let mut row = rate_se(puzzle, layout, &solution, bug)?;
+        row.puzzle = Some(written);
+        return Ok(row);
     }
     let rate_options = RateOptions {
         unique: true,
@@ -337,7 +357,7 @@ pub(crate) fn handle(
     }
     Ok(RateRow {
         status: RateStatus::Rated,
-        puzzle: Some(puzzle),
+        puzzle: Some(written),
         rated: Some(Rated::from(&rating)),
         se: None,
         error: None,
@@ -364,6 +384,7 @@ mod tests {
         let options = RatingOptions {
             max_recursions: 1_000_000,
             scale: Scale::Hodoku,
+            invariant: false,
         };
         handle(&record, &options, &Layout::standard()).unwrap()
     }

@@ -56,6 +56,11 @@ pub struct RatingOptions {
     pub max_recursions: u64,
     /// Whose scale: HoDoKu's levels and scores, or Sudoku Explainer's ER, EP and ED.
     pub scale: Scale,
+    /// Rate each puzzle's canonical form ([`crate::canon`]) instead of the puzzle as written:
+    /// every puzzle equivalent to it (relabelled, rows and columns swapped, transposed) gets the
+    /// same rating. Both raters' paths depend on where the cells are, so without it two
+    /// equivalent puzzles may differ.
+    pub invariant: bool,
 }
 
 /// The difficulty scale `rate` writes.
