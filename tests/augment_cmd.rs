@@ -35,25 +35,17 @@ fn sources(dir: &Workdir) -> Vec<(String, String)> {
 fn every_copy_is_the_source_transformed_and_its_transform_undoes_it() {
     let dir = Workdir::new();
     let sources = sources(&dir);
-    let args = |threads| {
-        [
-            "augment",
-            "src.txt",
-            "--copies",
-            "3",
-            "--seed",
-            "5",
-            "--solutions",
-            "--threads",
-            threads,
-            "-q",
-        ]
-    };
-    let one = dir.run(&args("1"));
-    let two = dir.run(&args("2"));
-    assert_eq!(one.code, Some(0), "{}", one.stderr);
-    assert_eq!(one.stdout, two.stdout, "the same bytes for 1 and 2 threads");
-    let rows = csv_rows(&one.stdout);
+    let one = dir.same_output_on_one_and_two_threads(&[
+        "augment",
+        "src.txt",
+        "--copies",
+        "3",
+        "--seed",
+        "5",
+        "--solutions",
+        "-q",
+    ]);
+    let rows = csv_rows(&one);
     assert_eq!(rows.len(), 60);
     for (i, row) in rows.iter().enumerate() {
         let (puzzle, solution) = &sources[i / 3];
@@ -74,7 +66,7 @@ fn every_copy_is_the_source_transformed_and_its_transform_undoes_it() {
     );
 
     // One canonical form for a source and its copies.
-    dir.write("copies.csv", &one.stdout);
+    dir.write("copies.csv", &one);
     let forms = |file: &str| -> Vec<String> {
         let run = dir.run(&["canon", file, "-q"]);
         assert_eq!(run.code, Some(0), "{}", run.stderr);

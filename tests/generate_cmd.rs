@@ -9,28 +9,14 @@ use crate::workdir::{Workdir, csv_rows};
 #[test]
 fn same_seed_same_bytes_for_any_thread_count() {
     let dir = Workdir::new();
-    let args = |threads| {
-        [
-            "generate",
-            "--count",
-            "300",
-            "--seed",
-            "7",
-            "--threads",
-            threads,
-            "-q",
-        ]
-    };
-    let one = dir.run(&args("1"));
-    let two = dir.run(&args("2"));
-    assert_eq!(one.code, Some(0), "{}", one.stderr);
-    assert_eq!(one.stdout, two.stdout);
-    assert_eq!(csv_rows(&one.stdout).len(), 300);
+    let one = dir
+        .same_output_on_one_and_two_threads(&["generate", "--count", "300", "--seed", "7", "-q"]);
+    assert_eq!(csv_rows(&one).len(), 300);
     let other = dir.run(&["generate", "--count", "300", "--seed", "8", "-q"]);
-    assert_ne!(other.stdout, one.stdout);
+    assert_ne!(other.stdout, one);
     // A puzzle depends on its index alone: the first ten of 300 are the batch of ten.
     let ten = dir.run(&["generate", "--count", "10", "--seed", "7", "-q"]);
-    assert!(one.stdout.starts_with(&ten.stdout));
+    assert!(one.starts_with(&ten.stdout));
 }
 
 #[test]
@@ -230,26 +216,12 @@ fn puzzles_made_to_a_level_are_the_same_bytes_for_any_thread_count() {
     // Each level's way of making puzzles: singles kept (easy), the rated pass (medium), the
     // unique pass then rated (hard).
     for level in ["easy", "medium", "hard"] {
-        let args = |threads| {
-            [
-                "generate",
-                "--count",
-                "40",
-                "--seed",
-                "9",
-                "--level",
-                level,
-                "--threads",
-                threads,
-                "-q",
-            ]
-        };
-        let one = dir.run(&args("1"));
-        let two = dir.run(&args("2"));
-        assert_eq!(one.code, Some(0), "{}", one.stderr);
-        assert_eq!(one.stdout, two.stdout, "{level}");
+        let args = [
+            "generate", "--count", "40", "--seed", "9", "--level", level, "-q",
+        ];
+        let one = dir.same_output_on_one_and_two_threads(&args);
         assert_eq!(
-            crate::workdir::csv_header(&one.stdout),
+            crate::workdir::csv_header(&one),
             [
                 "index", "puzzle", "solution", "givens", "level", "score", "hardest"
             ]

@@ -93,6 +93,19 @@ impl Workdir {
         self.run_with_stdin(args, Vec::new())
     }
 
+    /// Runs `args` with `--threads 1` and with `--threads 2`: both succeed and print the same
+    /// bytes, which are returned.
+    pub fn same_output_on_one_and_two_threads(&self, args: &[&str]) -> String {
+        let [one, two] = ["1", "2"].map(|threads| {
+            let mut all = args.to_vec();
+            all.extend(["--threads", threads]);
+            self.run(&all)
+        });
+        assert_eq!(one.code, Some(0), "{args:?}: {}", one.stderr);
+        assert_eq!(one.stdout, two.stdout, "{args:?}: 1 and 2 threads differ");
+        one.stdout
+    }
+
     /// Runs the binary with nothing on stdin and a file-size limit of `bytes` (RLIMIT_FSIZE):
     /// writing past it fails with EFBIG.
     #[cfg(target_os = "linux")]
