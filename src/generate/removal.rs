@@ -32,6 +32,7 @@
 
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
+use crate::rate::Houses;
 use crate::rng::SplitMix64;
 use crate::solver::{Algorithm, SolveOptions, Status, solve};
 
@@ -61,8 +62,8 @@ pub(super) struct Thinning<'a> {
     rows: [u16; 9],
     cols: [u16; 9],
     regions: [u16; 9],
-    /// The cells of each unit: rows `0..9`, columns `9..18`, regions `18..27`.
-    units: [[u8; 9]; 27],
+    /// The units (rows `0..9`, columns `9..18`, regions `18..27`) and peers of the layout.
+    houses: Houses,
     givens: usize,
     /// The givens as a set of cells.
     given_cells: CellSet,
@@ -71,12 +72,6 @@ pub(super) struct Thinning<'a> {
     unavoidable: Vec<CellSet>,
     /// For each cell, the unavoidable sets holding it (bit `k` for `unavoidable[k]`).
     sets_of: [u128; CELLS],
-    /// The cells of each unit (as `units`), as sets.
-    unit_cells: [CellSet; 27],
-    /// The units of each cell (bit `u` for `units[u]`).
-    cell_units: [u32; CELLS],
-    /// The peers of each cell: the other cells of its units.
-    peers: [CellSet; CELLS],
 }
 
 /// The candidates of [`Thinning::singles_fill`].
@@ -109,15 +104,6 @@ impl<'a> Thinning<'a> {
     /// Starts from `solution`, a complete grid valid under `layout`; every removal keeps
     /// what `keep` says.
     pub fn new(solution: &Grid, layout: &'a Layout, keep: Keep) -> Thinning<'a> {
-        let mut units = [[0u8; 9]; 27];
-        let mut filled = [0usize; 9];
-        for i in 0..CELLS {
-            units[i / 9][i % 9] = i as u8;
-            units[9 + i % 9][i / 9] = i as u8;
-            let r = layout.region_of(i);
-            units[18 + r][filled[r]] = i as u8;
-            filled[r] += 1;
-        }
         let mut thinning = Thinning {
             keep,
             solution: *solution,
@@ -126,28 +112,12 @@ impl<'a> Thinning<'a> {
             rows: [0; 9],
             cols: [0; 9],
             regions: [0; 9],
-            units,
+            houses: Houses::new(layout),
             givens: 0,
             given_cells: 0,
             unavoidable: two_line_sets(solution, layout),
             sets_of: [0; CELLS],
-            unit_cells: [0; 27],
-            cell_units: [0; CELLS],
-            peers: [0; CELLS],
         };
-        for (u, unit) in units.iter().enumerate() {
-            for &i in unit {
-                thinning.unit_cells[u] |= cell(i as usize);
-                thinning.cell_units[i as usize] |= 1 << u;
-            }
-        }
-        for i in 0..CELLS {
-            let [row, column, region] = thinning.units_of(i);
-            thinning.peers[i] = (thinning.unit_cells[row]
-                | thinning.unit_cells[column]
-                | thinning.unit_cells[region])
-                & !cell(i);
-        }
         // A cell's sets are one 128-bit mask; on random grids about 40 sets are found.
         thinning.unavoidable.truncate(128);
         for (k, &set) in thinning.unavoidable.iter().enumerate() {
@@ -208,7 +178,15 @@ impl<'a> Thinning<'a> {
     /// The three units of cell `i`.
     #[inline]
     fn units_of(&self, i: usize) -> [usize; 3] {
-        [i / 9, 9 + i % 9, 18 + self.layout.region_of(i)]
+        self.houses.cell_houses[i].map(usize::from)
+    }
+
+    /// The three units of cell `i`, as a set (bit `u` for unit `u`).
+    #[inline]
+    fn unit_bits(&self, i: usize) -> u32 {
+        self.houses.cell_houses[i]
+            .iter()
+            .fold(0, |bits, &u| bits | 1 << u)
     }
 
     /// Whether the blank cell `i` must hold `digit` given the givens: a naked single (the
@@ -220,7 +198,7 @@ impl<'a> Thinning<'a> {
         }
         let bit = 1u16 << digit;
         self.units_of(i).into_iter().any(|u| {
-            self.units[u].iter().all(|&e| {
+            self.houses.house_cells[u].iter().all(|&e| {
                 let e = e as usize;
                 e == i || self.puzzle.get(e) != 0 || self.seen(e) & bit != 0
             })
@@ -230,6 +208,11 @@ impl<'a> Thinning<'a> {
     /// Blanks the cells `orbit` and keeps them blank if the solution stays unique; returns
     /// whether it did.
     pub fn try_remove(&mut self, orbit: &[usize]) -> bool {
+        self.try_remove_keeping(orbit, self.keep)
+    }
+
+    /// [`Thinning::try_remove`], the removal keeping what `keep` says.
+    fn try_remove_keeping(&mut self, orbit: &[usize], keep: Keep) -> bool {
         let mut digits = [0u8; 4];
         for (k, &i) in orbit.iter().enumerate() {
             digits[k] = self.puzzle.get(i);
@@ -240,7 +223,7 @@ impl<'a> Thinning<'a> {
                 .iter()
                 .zip(digits)
                 .all(|(&i, digit)| self.forced(i, digit))
-                || match (self.keep, orbit) {
+                || match (keep, orbit) {
                     (Keep::Singles, _) => self.singles_fill(orbit),
                     (Keep::Unique, &[i]) => self.no_other_digit_fits(i, digits[0]),
                     (Keep::Unique, _) => self.unique(),
@@ -291,7 +274,7 @@ impl<'a> Thinning<'a> {
     fn last_digits_of_peers(&self, i: usize) -> u16 {
         let mut last = 0;
         for u in self.units_of(i) {
-            for &e in &self.units[u] {
+            for &e in &self.houses.house_cells[u] {
                 let e = e as usize;
                 if e != i && self.puzzle.get(e) == 0 {
                     let left = ALL_DIGITS & !self.seen(e);
@@ -352,7 +335,7 @@ impl<'a> Thinning<'a> {
             stale &= stale - 1;
             // The digits with exactly one cell left in the unit.
             let (mut one, mut two) = (0u16, 0u16);
-            for &e in &self.units[u] {
+            for &e in &self.houses.house_cells[u] {
                 let c = state.cand[e as usize];
                 two |= one & c;
                 one |= c;
@@ -361,7 +344,7 @@ impl<'a> Thinning<'a> {
             while hidden != 0 {
                 let d = hidden.trailing_zeros() as usize;
                 hidden &= hidden - 1;
-                let place = state.places[d] & self.unit_cells[u];
+                let place = state.places[d] & self.houses.house(u);
                 // None left when another single of this unit took the cell (only in a puzzle
                 // with no solution, which a thinned puzzle never is).
                 if place != 0 {
@@ -377,20 +360,20 @@ impl<'a> Thinning<'a> {
     fn place_single(&self, state: &mut Singles, i: usize, digit: u16) -> u32 {
         let mut others = state.cand[i] & !digit;
         state.cand[i] = 0;
-        let mut stale = self.cell_units[i];
+        let mut stale = self.unit_bits(i);
         while others != 0 {
             let d = others.trailing_zeros() as usize;
             others &= others - 1;
             state.places[d] &= !cell(i);
         }
         let d = digit.trailing_zeros() as usize;
-        let mut lost = state.places[d] & self.peers[i];
-        state.places[d] &= !self.peers[i] & !cell(i);
+        let mut lost = state.places[d] & self.houses.peers(i);
+        state.places[d] &= !self.houses.peers(i) & !cell(i);
         while lost != 0 {
             let e = lost.trailing_zeros() as usize;
             lost &= lost - 1;
             state.cand[e] &= !digit;
-            stale |= self.cell_units[e];
+            stale |= self.unit_bits(e);
             if state.cand[e].is_power_of_two() {
                 state.naked.push(e as u8);
             }
@@ -420,8 +403,7 @@ impl<'a> Thinning<'a> {
 
     /// A pass as [`Thinning::pass`] with [`Keep::Singles`] that also offers `judge` each
     /// puzzle it refuses that still has a unique solution: the judge keeps it and ends the pass
-    /// ([`Judged::Done`]) or gives the orbit back ([`Judged::Back`]). Returns whether the
-    /// judge ended it.
+    /// ([`Judged::Done`]) or gives the orbit back ([`Judged::Back`]).
     pub fn judged_pass<E>(
         &mut self,
         rng: &mut SplitMix64,
@@ -429,7 +411,7 @@ impl<'a> Thinning<'a> {
         floor: usize,
         stop_at: usize,
         mut judge: impl FnMut(&Grid) -> Result<Judged, E>,
-    ) -> Result<bool, E> {
+    ) -> Result<(), E> {
         debug_assert_eq!(self.keep, Keep::Singles);
         for (orbit, n) in orbits(rng, symmetry) {
             if self.givens <= stop_at {
@@ -439,17 +421,14 @@ impl<'a> Thinning<'a> {
             if self.puzzle.get(orbit[0]) == 0 || self.givens - n < floor || self.try_remove(orbit) {
                 continue;
             }
-            self.keep = Keep::Unique;
-            let unique = self.try_remove(orbit);
-            self.keep = Keep::Singles;
-            if unique {
+            if self.try_remove_keeping(orbit, Keep::Unique) {
                 if let Judged::Done = judge(&self.puzzle)? {
-                    return Ok(true);
+                    return Ok(());
                 }
                 self.give(orbit);
             }
         }
-        Ok(false)
+        Ok(())
     }
 
     /// Gives the blank cells of `orbit` back their digits from the solution (the solution

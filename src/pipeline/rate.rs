@@ -219,30 +219,23 @@ thread_local! {
 }
 
 /// Rates a puzzle with one solution on Sudoku Explainer's scale. A path that needs a technique
-/// the rater does not have yet is a `rated` row without ER, with the least ER can be
-/// (`er_at_least`), ED and EP when the path got that far, and the steps taken so far.
+/// the rater does not have yet is rated without ER, with the least ER can be (`er_at_least`),
+/// ED and EP when the path got that far, and the steps taken so far.
 fn rate_se(
     puzzle: Grid,
     layout: &Layout,
     solution: &Grid,
     bug: impl Fn(String) -> SolverBug,
-) -> Result<RateRow, SolverBug> {
+) -> Result<SeRated, SolverBug> {
     let rating = SE_RATER.with_borrow_mut(|rater| {
         rater
             .get_or_insert_with(SeRater::new)
             .rate(&puzzle, layout, Some(solution), false)
     });
-    let rating = match rating {
-        Ok(rating) => rating,
-        Err(e) => return Err(bug(format!("Sudoku Explainer rater: {e}"))),
-    };
-    Ok(RateRow {
-        status: RateStatus::Rated,
-        puzzle: Some(puzzle),
-        rated: None,
-        se: Some(SeRated::from(&rating)),
-        error: None,
-    })
+    match rating {
+        Ok(rating) => Ok(SeRated::from(&rating)),
+        Err(e) => Err(bug(format!("Sudoku Explainer rater: {e}"))),
+    }
 }
 
 /// Reads, checks and rates one record.
@@ -332,9 +325,13 @@ pub(crate) fn handle(
         }
     };
     if options.scale == Scale::Se {
-        let mut row = rate_se(puzzle, layout, &solution, bug)?;
-        row.puzzle = Some(written);
-        return Ok(row);
+        return Ok(RateRow {
+            status: RateStatus::Rated,
+            puzzle: Some(written),
+            rated: None,
+            se: Some(rate_se(puzzle, layout, &solution, bug)?),
+            error: None,
+        });
     }
     let rate_options = RateOptions {
         unique: true,

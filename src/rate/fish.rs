@@ -70,11 +70,14 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins) -> Option<Step
                         search.cover_in[k][houses.region_of(i) - 18] |= 1 << line;
                     }
                     // Outside region g: the regions before it and those after it.
-                    let inside = &search.cover_in[k];
+                    let inside = search.cover_in[k];
+                    let mut after = [0u16; 10];
+                    for g in (0..9).rev() {
+                        after[g] = after[g + 1] | inside[g];
+                    }
                     let mut before = 0;
                     for g in 0..9 {
-                        let after = inside[g + 1..].iter().fold(0, |m, &c| m | c);
-                        search.cover_out[k][g] = before | after;
+                        search.cover_out[k][g] = before | after[g + 1];
                         before |= inside[g];
                     }
                 }

@@ -154,9 +154,9 @@ impl<L: Scale> Levels<L> {
         self.0[level.position()]
     }
 
-    /// Counts `n` more rows of `level`.
-    fn add(&mut self, level: L, n: u64) {
-        self.0[level.position()] += n;
+    /// Counts one more row of `level`.
+    fn add(&mut self, level: L) {
+        self.0[level.position()] += 1;
     }
 
     /// Adds the counts of `other`.
@@ -265,7 +265,7 @@ impl RatingSummary {
     pub fn add(&mut self, row: &RatedRow<'_>) {
         self.status.add(row.status);
         let Some(rated) = &row.rated else { return };
-        self.levels.add(rated.level, 1);
+        self.levels.add(rated.level);
         self.score.add(rated.score);
         self.steps.add(rated.steps());
         if let Some(hardest) = rated.hardest {

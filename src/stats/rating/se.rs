@@ -414,11 +414,11 @@ impl SeSummary {
         self.status.add(row.status);
         let Some(rated) = &row.rated else { return };
         let Some(er) = rated.er else {
-            self.levels.add(SeLevel::Diabolical, 1);
+            self.levels.add(SeLevel::Diabolical);
             self.er_at_least.0.add(rated.er_at_least);
             return;
         };
-        self.levels.add(SeLevel::of(er), 1);
+        self.levels.add(SeLevel::of(er));
         self.er.0.add(er);
         // A complete row has EP and ED (checked by `SeRow::parse`; the rater gives them).
         self.ep.0.add(rated.ep.unwrap_or(er));
