@@ -349,6 +349,39 @@ unsafe impl Isa for Avx2 {
     }
 
     #[inline(always)]
+    fn placed_cells(self, cand: &[u32; 27], unsolved: &[u32; 3]) -> [u8; 81] {
+        use std::arch::x86_64::*;
+        // Each digit-band's placed cells spread to one byte a cell (byte k takes byte k / 8 of
+        // the word and tests bit k % 8), the digit kept where the bit is set. A band's 27 bytes
+        // are stored whole, the 5 past them overwritten by the next band's (or left in the
+        // padding).
+        let mut cells = [0u8; 96];
+        // SAFETY: `self` proves AVX2; each store writes bytes 27b..27b+32 of 96.
+        unsafe {
+            let spread = _mm256_setr_epi8(
+                0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3,
+                3, 3, 3, 3,
+            );
+            let bits = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+            for b in 0..3 {
+                let solved = BAND & !unsolved[b];
+                let mut band = _mm256_setzero_si256();
+                for d in 0..9 {
+                    let word = _mm256_set1_epi32((cand[b * 9 + d] & solved) as i32);
+                    let bytes = _mm256_and_si256(_mm256_shuffle_epi8(word, spread), bits);
+                    let placed = _mm256_cmpeq_epi8(bytes, bits);
+                    let digit = _mm256_set1_epi8(d as i8 + 1);
+                    band = _mm256_or_si256(band, _mm256_and_si256(placed, digit));
+                }
+                _mm256_storeu_si256(cells.as_mut_ptr().add(27 * b).cast(), band);
+            }
+        }
+        let mut placed = [0u8; 81];
+        placed.copy_from_slice(&cells[..81]);
+        placed
+    }
+
+    #[inline(always)]
     fn givens(self, cells: &[u8; 81]) -> [[u32; 9]; 3] {
         use std::arch::x86_64::*;
         // A band's 27 cells in one vector (the bytes past them masked off), compared with each
@@ -946,6 +979,40 @@ mod tests {
             }
         }
         givens
+    }
+
+    /// Every instance this CPU has writes the placed cells of boards part solved (each placed
+    /// cell held by one digit, the unsolved ones by any) as the portable loop does.
+    #[test]
+    fn every_instance_writes_the_placed_cells_as_the_loop_does() {
+        let mut rng = crate::rng::SplitMix64::new(38);
+        for _ in 0..2_000 {
+            let unsolved = [0, 1, 2].map(|_| rng.next_u64() as u32 & BAND);
+            let mut cand = [0u32; 27];
+            for (i, word) in cand.iter_mut().enumerate() {
+                *word = rng.next_u64() as u32 & unsolved[i / 9];
+            }
+            for b in 0..3 {
+                for pos in 0..27 {
+                    if unsolved[b] & 1 << pos == 0 {
+                        cand[b * 9 + rng.below(9)] |= 1 << pos;
+                    }
+                }
+            }
+            let expected = Portable.placed_cells(&cand, &unsolved);
+            #[cfg(target_arch = "x86_64")]
+            {
+                if let Some(isa) = PortableV2::detect() {
+                    assert_eq!(isa.placed_cells(&cand, &unsolved), expected);
+                }
+                if let Some(isa) = Avx2::detect() {
+                    assert_eq!(isa.placed_cells(&cand, &unsolved), expected);
+                }
+                if let Some(isa) = Avx512::detect() {
+                    assert_eq!(isa.placed_cells(&cand, &unsolved), expected);
+                }
+            }
+        }
     }
 
     /// Every instance this CPU has finds the givens of random grids (blank to full) as the
