@@ -16,10 +16,10 @@
 // Bands, digits and rows index parallel arrays; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
 
-use super::tables::{
-    BAND, COLUMN_CELLS_32, OTHER_BANDS, PEERS_IN_BAND, ROW_INFO, ROW_LOW, spread_columns,
-    unsolved_peers,
-};
+use super::tables::{BAND, ROW_INFO, spread_columns, unsolved_peers};
+// Only the x86-64 instances look these up.
+#[cfg(target_arch = "x86_64")]
+use super::tables::{COLUMN_CELLS_32, OTHER_BANDS, PEERS_IN_BAND, ROW_LOW};
 
 /// The few primitive steps that have a faster form on some instruction sets. Each form gives
 /// the same answer; the search does not know which one it runs on.
@@ -174,6 +174,8 @@ pub(super) unsafe trait Isa: Copy {
 /// How a sweep of digit-band updates, with the hidden singles it found placed, ended
 /// ([`Isa::sweep`]): with the hidden singles counted, and the digit-bands that lost a cell
 /// since their update; or in a contradiction, with the hidden singles found before it.
+/// Only the AVX-512 instance sweeps in vectors, so elsewhere nothing makes one.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) enum Swept {
     Done { singles: u64, next: u32 },
     Contradiction { singles: u64 },

@@ -374,14 +374,16 @@ mod tests {
     /// Every instance this CPU can run besides the baseline portable one (the portable code
     /// compiled for x86-64-v2 among them).
     fn simd_instances() -> Vec<Instance> {
-        let mut found = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
+            let mut found = Vec::new();
             found.extend(isa::PortableV2::detect().map(Instance::PortableV2));
             found.extend(isa::Avx2::detect().map(Instance::Avx2));
             found.extend(isa::Avx512::detect().map(Instance::Avx512));
+            found
         }
-        found
+        #[cfg(not(target_arch = "x86_64"))]
+        Vec::new()
     }
 
     #[test]

@@ -40,7 +40,8 @@ pub(super) const COLUMN_CELLS: [u32; 27] = {
     t
 };
 
-/// [`COLUMN_CELLS`] padded to 32 lanes for vector lookups.
+/// [`COLUMN_CELLS`] padded to 32 lanes for vector lookups (the x86-64 instances').
+#[cfg(target_arch = "x86_64")]
 pub(super) static COLUMN_CELLS_32: [u32; 32] = {
     let mut t = [0u32; 32];
     let mut p = 0;
@@ -52,7 +53,8 @@ pub(super) static COLUMN_CELLS_32: [u32; 32] = {
 };
 
 /// For each position `0..27` in a band (32 lanes for vector lookups): the other cells of its
-/// row and box.
+/// row and box (the x86-64 instances').
+#[cfg(target_arch = "x86_64")]
 pub(super) static PEERS_IN_BAND: [u32; 32] = {
     let mut t = [0u32; 32];
     let mut p = 0;
