@@ -285,28 +285,32 @@ impl Work {
                     (row.status.into(), row.error)
                 })
             }
-            Job::Rate(options) => rate::handle(record, options, &self.settings.layout).map(|row| {
-                let (mut text, mut techniques) = ([0; crate::grid::CELLS], String::new());
-                match options.scale {
-                    Scale::Hodoku => self.write_row(
-                        item,
-                        row.cells(record.line, &mut text, &mut techniques),
-                        out,
-                    ),
-                    Scale::Se => self.write_row(item, row.se_cells(record.line, &mut text), out),
-                }
-                if let Some(dataset) = dataset {
+            Job::Rate(options) => {
+                rate::handle(record, options, &self.settings.layout, canonicaliser).map(|row| {
+                    let (mut text, mut techniques) = ([0; crate::grid::CELLS], String::new());
                     match options.scale {
-                        Scale::Hodoku => dataset.add_rated(&row.summary_row()),
-                        Scale::Se => dataset.add_se(&stats::rating::se::SeRow {
-                            record: self.record_ref(item, row.puzzle.is_some(), &text),
-                            ..row.se_summary_row()
-                        }),
+                        Scale::Hodoku => self.write_row(
+                            item,
+                            row.cells(record.line, &mut text, &mut techniques),
+                            out,
+                        ),
+                        Scale::Se => {
+                            self.write_row(item, row.se_cells(record.line, &mut text), out)
+                        }
                     }
-                    self.count_form(record, row.puzzle, dataset, canonicaliser);
-                }
-                (row.status.into(), row.error)
-            }),
+                    if let Some(dataset) = dataset {
+                        match options.scale {
+                            Scale::Hodoku => dataset.add_rated(&row.summary_row()),
+                            Scale::Se => dataset.add_se(&stats::rating::se::SeRow {
+                                record: self.record_ref(item, row.puzzle.is_some(), &text),
+                                ..row.se_summary_row()
+                            }),
+                        }
+                        self.count_form(record, row.puzzle, dataset, canonicaliser);
+                    }
+                    (row.status.into(), row.error)
+                })
+            }
             Job::Augment(options) => {
                 match augment::handle(record, item.source, &self.settings.layout, options) {
                     Ok(copies) => {

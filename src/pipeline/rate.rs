@@ -213,9 +213,6 @@ thread_local! {
     static RATER: RefCell<Option<Rater>> = const { RefCell::new(None) };
     /// The Sudoku Explainer rater of each worker thread.
     static SE_RATER: RefCell<Option<SeRater>> = const { RefCell::new(None) };
-    /// The canonicaliser of each worker thread, for `invariant`.
-    static CANONICALISER: RefCell<crate::canon::Canonicaliser> =
-        RefCell::new(crate::canon::Canonicaliser::new());
 }
 
 /// Rates a puzzle with one solution on Sudoku Explainer's scale. A path that needs a technique
@@ -248,6 +245,7 @@ pub(crate) fn handle(
     record: &Record,
     options: &RatingOptions,
     layout: &Layout,
+    canonicaliser: &mut crate::canon::Canonicaliser,
 ) -> Result<RateRow, SolverBug> {
     use RateStatus::{GaveUp, Invalid, Multiple, Unsolvable};
     if let Some(defect) = &record.defect {
@@ -317,8 +315,8 @@ pub(crate) fn handle(
     let (written, puzzle, solution) = match options.invariant {
         false => (puzzle, puzzle, solution),
         true => {
-            let canonical = CANONICALISER
-                .with_borrow_mut(|c| c.canonical(&puzzle, layout))
+            let canonical = canonicaliser
+                .canonical(&puzzle, layout)
                 .map_err(|e| bug(format!("canonical form of a puzzle with one solution: {e}")))?;
             let solution = canonical.transform.apply(&solution);
             (puzzle, canonical.form, solution)
@@ -383,7 +381,8 @@ mod tests {
             scale: Scale::Hodoku,
             invariant: false,
         };
-        handle(&record, &options, &Layout::standard()).unwrap()
+        let mut canonicaliser = crate::canon::Canonicaliser::new();
+        handle(&record, &options, &Layout::standard(), &mut canonicaliser).unwrap()
     }
 
     #[test]
