@@ -80,8 +80,25 @@ struct Singles {
     cand: [u16; CELLS],
     /// Per digit `d` (index `d`), the blank cells that may still hold it.
     places: [CellSet; 10],
-    /// Cells left with one candidate, to be filled.
-    naked: Vec<u8>,
+    /// Cells left with one candidate, to be filled: `naked[..queued]`. A cell is queued at most
+    /// once (when its candidates come down to one; it can only lose that one after), so
+    /// `CELLS` places are enough and nothing is allocated for a removal.
+    naked: [u8; CELLS],
+    queued: usize,
+}
+
+impl Singles {
+    /// Queues blank cell `i`, left with one candidate.
+    fn queue(&mut self, i: usize) {
+        self.naked[self.queued] = i as u8;
+        self.queued += 1;
+    }
+
+    /// The last cell queued, taken off the queue.
+    fn next_naked(&mut self) -> Option<usize> {
+        self.queued = self.queued.checked_sub(1)?;
+        Some(self.naked[self.queued] as usize)
+    }
 }
 
 /// Limit one: any solution with another digit in the blanked cell refuses the removal.
@@ -297,7 +314,8 @@ impl<'a> Thinning<'a> {
         let mut state = Singles {
             cand: [0; CELLS],
             places: [0; 10],
-            naked: Vec::with_capacity(CELLS),
+            naked: [0; CELLS],
+            queued: 0,
         };
         for i in 0..CELLS {
             if self.puzzle.get(i) == 0 {
@@ -310,15 +328,14 @@ impl<'a> Thinning<'a> {
                     state.places[d] |= cell(i);
                 }
                 if cand.is_power_of_two() {
-                    state.naked.push(i as u8);
+                    state.queue(i);
                 }
             }
         }
         // Units that lost a candidate since they were looked at (all, at first).
         let mut stale: u32 = (1 << 27) - 1;
         loop {
-            while let Some(i) = state.naked.pop() {
-                let i = i as usize;
+            while let Some(i) = state.next_naked() {
                 // Empty when a placement since the queueing filled it.
                 let digit = state.cand[i];
                 if digit != 0 {
@@ -375,7 +392,7 @@ impl<'a> Thinning<'a> {
             state.cand[e] &= !digit;
             stale |= self.unit_bits(e);
             if state.cand[e].is_power_of_two() {
-                state.naked.push(e as u8);
+                state.queue(e);
             }
         }
         stale
