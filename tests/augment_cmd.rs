@@ -124,6 +124,79 @@ fn records_without_copies_are_invalid_rows_and_jigsaw_is_refused() {
     assert!(run.stderr.contains("jigsaw"), "{}", run.stderr);
 }
 
+/// A copy is only as good as its source: a puzzle whose givens conflict, and with
+/// `--solutions` a record whose solution is missing or does not solve its puzzle, give an
+/// `invalid` row naming why (as `solve` and `verify` say it), in every input format.
+#[test]
+fn sources_no_solution_fits_and_wrong_solutions_are_invalid() {
+    let dir = Workdir::new();
+    let sources = sources(&dir);
+    let (puzzle, solution) = &sources[0];
+    let (_, other) = &sources[1];
+    let clash = format!("55{}", &puzzle[2..]);
+    let mut holed = solution.clone().into_bytes();
+    holed[40] = b'0';
+    let holed = String::from_utf8(holed).unwrap();
+    let records = [
+        (puzzle.as_str(), solution.as_str(), "ok", ""),
+        (
+            clash.as_str(),
+            solution.as_str(),
+            "invalid",
+            "digit 5 twice in row 1",
+        ),
+        (
+            puzzle,
+            other,
+            "invalid",
+            "the solution: changes the given at",
+        ),
+        (puzzle, &holed, "invalid", "the solution: r5c5 is empty"),
+    ];
+    let csv: String = records
+        .iter()
+        .map(|(p, s, _, _)| format!("{p},{s}\n"))
+        .collect();
+    dir.write("in.csv", format!("quizzes,solutions\n{csv}"));
+    let lines: String = records
+        .iter()
+        .map(|(p, s, _, _)| format!("{p} {s}\n"))
+        .collect();
+    // A line without a solution field: no solution, as `verify` reads it.
+    dir.write("in.txt", format!("{lines}{puzzle}\n"));
+    for (input, skip) in [("in.csv", 2), ("in.txt", 1)] {
+        let run = dir.run(&["augment", input, "--solutions", "--strict"]);
+        assert_eq!(run.code, Some(1), "{input}: {}", run.stderr);
+        let rows = csv_rows(&run.stdout);
+        for (row, (_, _, status, error)) in rows.iter().zip(&records) {
+            assert_eq!(row["status"], *status, "{input}: {row:?}");
+            assert!(row["error"].contains(error), "{input}: {row:?}");
+        }
+        assert_eq!(rows.len(), records.len() + usize::from(input == "in.txt"));
+        if input == "in.txt" {
+            let last = &rows[records.len()];
+            assert_eq!(last["status"], "invalid");
+            assert_eq!(
+                last["error"],
+                "no solution (no 81-digit field after the puzzle)"
+            );
+        }
+        // The message names the file and line of each.
+        assert!(
+            run.stderr.contains(&format!("{input}:{}:", skip + 1)),
+            "{}",
+            run.stderr
+        );
+    }
+    // Without `--solutions` the solution is not read, but the clash still is refused.
+    let run = dir.run(&["augment", "in.txt", "-q"]);
+    let statuses: Vec<_> = csv_rows(&run.stdout)
+        .iter()
+        .map(|r| r["status"].clone())
+        .collect();
+    assert_eq!(statuses, ["ok", "invalid", "ok", "ok", "ok"]);
+}
+
 /// `--copies` is bounded (a record's copies are held together): one more than the bound is
 /// refused before anything is read, naming it; the bound itself runs, every record giving
 /// its copies in order.

@@ -7,7 +7,12 @@
 //! The copies of a record are drawn from its own generator, seeded with the run's seed, the
 //! record's input (its index among the inputs) and its line
 //! ([`crate::rng::SplitMix64::output_at`] twice): the same bytes for any thread count, any
-//! chunking, after `--resume`, and in a shard.
+//! chunking, and after `--resume`.
+//!
+//! # Checked sources
+//! A record whose givens conflict is `invalid`, and with `solutions` one whose solution is
+//! missing or does not solve its puzzle ([`crate::verify::verify`]): a copy is only as good as
+//! its source.
 //!
 //! # Distinct copies
 //! With `distinct`, a copy equal (as a puzzle) to an earlier copy of the same record is drawn
@@ -22,6 +27,7 @@ use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::rng::SplitMix64;
 use crate::row::{RowStatus, Status as _};
+use crate::verify;
 
 /// The columns of an augment row (after `file`, before the kept columns).
 pub(crate) const COLUMNS: &[&str] = &[
@@ -97,11 +103,22 @@ pub(crate) fn handle(
                 .to_string(),
         ));
     }
-    let solution = match record.solution.as_deref() {
-        Some(text) if options.solutions => {
-            Some(Grid::parse(text).map_err(|e| (Some(puzzle), format!("the solution: {e}")))?)
+    // Copies of a puzzle no solution can have are no training data: refused as every command
+    // refuses them.
+    let invalid = |e: &dyn std::fmt::Display| (Some(puzzle), e.to_string());
+    layout.check_givens(&puzzle).map_err(|e| invalid(&e))?;
+    let solution = match options.solutions {
+        false => None,
+        true => {
+            // As `verify` reads and checks it: a copy's solution is one of the copy.
+            let Some(text) = record.solution.as_deref() else {
+                return Err(invalid(&"no solution (no 81-digit field after the puzzle)"));
+            };
+            let solution = Grid::parse(text).map_err(|e| invalid(&format!("the solution: {e}")))?;
+            verify::verify(&puzzle, &solution, &layout)
+                .map_err(|e| invalid(&format!("the solution: {e}")))?;
+            Some(solution)
         }
-        _ => None,
     };
     let mut rng = SplitMix64::new(SplitMix64::output_at(
         SplitMix64::output_at(options.seed, source as u64),
