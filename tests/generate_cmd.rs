@@ -256,6 +256,20 @@ fn difficulty_targets_that_cannot_be_met_are_refused_with_what_to_do() {
         "{}",
         run.stderr
     );
+    // No technique named, a score below what the blank cells cost, a walk past its bound.
+    for (args, says) in [
+        (&["--needs", ""][..], "no technique named"),
+        (&["--score", "1-3"], "scores 4 at least"),
+        (
+            &["--givens", "25-30", "--score", "100-200"],
+            "scores 204 at least",
+        ),
+        (&["--walk", "1001"], "at most 1000 steps"),
+    ] {
+        let run = dir.run(&[&["generate", "--count", "1"][..], args].concat());
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
     let run = dir.run(&["generate", "--count", "1", "--level", "diabolical"]);
     assert_eq!(run.code, Some(2));
     assert!(

@@ -373,7 +373,11 @@ fn difficulty_of(
             let names: Vec<String> = n.extract().map_err(|_| {
                 PyTypeError::new_err("needs: expected a list of technique names or a str")
             })?;
-            parse_techniques(&names.join(",")).map_err(|e| invalid("needs", e))?
+            // An empty list asks for no technique, as None does.
+            match names.is_empty() {
+                true => Vec::new(),
+                false => parse_techniques(&names.join(",")).map_err(|e| invalid("needs", e))?,
+            }
         }
     };
     Ok(Difficulty {

@@ -201,6 +201,10 @@ def test_augment_equals_the_command_line_and_transforms_solutions_alike(cli, tmp
         assert with_solutions[name].equals(plain[name])
     checked = sudoku_bulk.verify(with_solutions["puzzle"], with_solutions["solution"])
     assert set(checked["status"].to_pylist()) == {"ok"}
+    # A solution of another puzzle is no solution of this one: invalid, as verify says.
+    swapped = sudoku_bulk.augment(good, seed=9, solutions=solved[1:] + solved[:1])
+    assert set(swapped["status"].to_pylist()) == {"invalid"}
+    assert all(e.startswith("the solution: ") for e in swapped["error"].to_pylist())
     with pytest.raises(ValueError, match="solutions: 1 of them for 20 puzzles"):
         sudoku_bulk.augment(good, solutions=solved[:1])
     with pytest.raises(ValueError, match="copies must be"):
@@ -211,6 +215,8 @@ def test_generate_of_no_puzzles_has_the_columns():
     table = sudoku_bulk.generate(0)
     assert table.num_rows == 0
     assert table.column_names == ["index", "puzzle", "solution", "givens"]
+    # An empty list of techniques asks for none, as no list does.
+    assert sudoku_bulk.generate(3, seed=2, needs=[]).equals(sudoku_bulk.generate(3, seed=2))
 
 
 @pytest.mark.parametrize("call,error,words", [
@@ -228,6 +234,8 @@ def test_generate_of_no_puzzles_has_the_columns():
     (lambda: sudoku_bulk.generate(2, needs=["x-wing", "teleport"]), ValueError,
      "unknown technique 'teleport'"),
     (lambda: sudoku_bulk.generate(2, needs=3), TypeError, "needs: expected a list"),
+    (lambda: sudoku_bulk.generate(2, needs=""), ValueError, "no technique named"),
+    (lambda: sudoku_bulk.generate(2, score="1-3"), ValueError, "scores 4 at least"),
     (lambda: sudoku_bulk.generate(2, max_attempts=0), ValueError, "max_attempts must be"),
     (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
      "puzzle 0: no puzzle met the options in 1 attempts"),

@@ -158,6 +158,12 @@ pub enum DifficultyError {
         /// Every name, comma-separated.
         known: String,
     },
+    /// A list of techniques without a name in it (`--needs ''`).
+    #[error("no technique named; the techniques (as rate writes them): {known}")]
+    NoTechnique {
+        /// Every name, comma-separated.
+        known: String,
+    },
 }
 
 impl FromStr for LevelRange {
@@ -221,7 +227,15 @@ impl FromStr for ScoreRange {
 }
 
 /// Techniques by the names `rate` writes (`x-wing,swordfish`), without repeats.
+/// At least one name: an empty list is refused rather than read as no target.
 pub fn parse_techniques(s: &str) -> Result<Vec<Technique>, DifficultyError> {
+    let known = || {
+        LADDER
+            .iter()
+            .map(|t| t.key())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let mut needs = Vec::new();
     for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let t = LADDER
@@ -230,15 +244,14 @@ pub fn parse_techniques(s: &str) -> Result<Vec<Technique>, DifficultyError> {
             .find(|t| t.key().eq_ignore_ascii_case(name))
             .ok_or_else(|| DifficultyError::Technique {
                 name: name.to_string(),
-                known: LADDER
-                    .iter()
-                    .map(|t| t.key())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                known: known(),
             })?;
         if !needs.contains(&t) {
             needs.push(t);
         }
+    }
+    if needs.is_empty() {
+        return Err(DifficultyError::NoTechnique { known: known() });
     }
     Ok(needs)
 }
@@ -267,6 +280,12 @@ mod tests {
             parse_techniques("x-wing, Swordfish,x-wing"),
             Ok(vec![Technique::XWing, Technique::Swordfish])
         );
+        for empty in ["", ",", " , "] {
+            assert!(matches!(
+                parse_techniques(empty),
+                Err(DifficultyError::NoTechnique { .. })
+            ));
+        }
         let Err(DifficultyError::Technique { known, .. }) = parse_techniques("x-wings") else {
             panic!("x-wings is not a technique")
         };

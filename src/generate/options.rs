@@ -231,6 +231,10 @@ pub struct GenerateOptions {
     pub walk: u32,
 }
 
+/// The most steps [`GenerateOptions::walk`] may take: each costs about a new grid, so a walk
+/// this long already takes about as long as a thousand attempts.
+pub const MAX_WALK: u32 = 1000;
+
 impl Default for GenerateOptions {
     fn default() -> Self {
         GenerateOptions {
@@ -298,6 +302,12 @@ pub enum GenerateError {
         /// Why.
         reason: String,
     },
+    /// `--walk` above [`MAX_WALK`].
+    #[error("--walk {walk}: at most {MAX_WALK} steps (each costs about a new grid)")]
+    WalkTooLong {
+        /// The steps asked for.
+        walk: u32,
+    },
     /// A technique that needs 3x3 boxes was asked for on a jigsaw layout.
     #[error("{technique} needs 3x3 boxes; it is never used on a jigsaw layout")]
     NeedsBoxes {
@@ -333,7 +343,14 @@ pub enum GenerateError {
 impl GenerateOptions {
     /// Refuses options that no puzzle can meet, before any attempt.
     pub fn check(&self) -> Result<(), GenerateError> {
-        if let Some(reason) = self.difficulty.impossible() {
+        if self.walk > MAX_WALK {
+            return Err(GenerateError::WalkTooLong { walk: self.walk });
+        }
+        let reason = self
+            .difficulty
+            .impossible()
+            .or_else(|| self.score_out_of_reach());
+        if let Some(reason) = reason {
             return Err(GenerateError::Unreachable {
                 difficulty: self.difficulty.clone(),
                 reason,
@@ -362,6 +379,27 @@ impl GenerateOptions {
             });
         }
         Ok(())
+    }
+
+    /// Why no puzzle of these givens can score in the range asked for, if none can. Every blank
+    /// cell is filled by one step of the rating, and every step scores at least the cheapest
+    /// technique (4); every step fills a cell or removes a candidate, so a puzzle with `b` blank
+    /// cells has at most `10 b` steps, each scoring at most the dearest technique.
+    fn score_out_of_reach(&self) -> Option<String> {
+        use crate::rate::LADDER;
+        let score = self.difficulty.score?;
+        let cheapest = LADDER.iter().map(|t| t.score()).min().unwrap_or(0);
+        let dearest = LADDER.iter().map(|t| t.score()).max().unwrap_or(0);
+        let most_givens = self.givens.map_or(CELLS - 1, |r| r.max());
+        let least = cheapest.saturating_mul((CELLS - most_givens) as u32);
+        let most = dearest.saturating_mul(10 * CELLS as u32);
+        if score.max < least {
+            return Some(format!(
+                "a puzzle with at most {most_givens} givens scores {least} at least \
+                 ({cheapest} a blank cell)"
+            ));
+        }
+        (score.min > most).then(|| format!("no puzzle scores above {most}"))
     }
 }
 
@@ -445,5 +483,35 @@ mod tests {
             ..with("12-14", Symmetry::None)
         };
         assert_eq!(jigsaw.check(), Ok(()));
+    }
+
+    #[test]
+    fn scores_no_puzzle_can_have_and_overlong_walks_are_refused() {
+        let scoring = |score: &str, givens: Option<&str>| GenerateOptions {
+            givens: givens.map(|g| g.parse().unwrap()),
+            difficulty: Difficulty {
+                score: Some(score.parse().unwrap()),
+                ..Difficulty::default()
+            },
+            ..GenerateOptions::default()
+        };
+        let unreachable =
+            |o: GenerateOptions| matches!(o.check(), Err(GenerateError::Unreachable { .. }));
+        // One blank cell at least, filled by a step of 4 at least.
+        assert!(unreachable(scoring("1-3", None)));
+        assert_eq!(scoring("4", None).check(), Ok(()));
+        // 30 givens at most: 51 blank cells, 204 at least.
+        assert!(unreachable(scoring("100-203", Some("25-30"))));
+        assert_eq!(scoring("100-204", Some("25-30")).check(), Ok(()));
+        assert!(unreachable(scoring("4000000000", None)));
+        let walking = |walk| GenerateOptions {
+            walk,
+            ..GenerateOptions::default()
+        };
+        assert_eq!(walking(MAX_WALK).check(), Ok(()));
+        assert_eq!(
+            walking(MAX_WALK + 1).check(),
+            Err(GenerateError::WalkTooLong { walk: MAX_WALK + 1 })
+        );
     }
 }
