@@ -627,6 +627,12 @@ impl CanonArgs {
             if !run.pipeline.layout.is_standard() {
                 return Err(ConfigError::CanonJigsaw);
             }
+            if let Some(path) = &self.duplicates
+                && let Some(format) = OutputFormat::of_name(path)
+                && format != OutputFormat::Csv
+            {
+                return Err(ConfigError::DuplicatesNotCsv(path.clone(), format));
+            }
             run.duplicates = self.duplicates;
         }
         Ok(config)

@@ -233,6 +233,25 @@ fn dedupe_exact_leaves_out_identical_puzzles_only_with_blanks_written_either_way
         reported,
         [("3".into(), "1".into()), ("5".into(), "2".into())]
     );
+    // The report is CSV: a name that says another format is refused before anything is read.
+    for name in ["dups.parquet", "dups.jsonl"] {
+        let run = dir.run(&[
+            "canon",
+            "p.txt",
+            "--dedupe",
+            "--duplicates",
+            name,
+            "-o",
+            "o.csv",
+        ]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("the duplicates report is CSV"),
+            "{}",
+            run.stderr
+        );
+        assert!(!dir.path(name).exists() && !dir.path("o.csv").exists());
+    }
     // Without --exact the disguise is one class with the first; the bound holds in both modes.
     let run = dir.run(&["canon", "p.txt", "--dedupe", "-o", "all.csv"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);

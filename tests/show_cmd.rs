@@ -135,6 +135,16 @@ fn show_exit_codes() {
     let run = dir.run_with_stdin(&["show", "-"], "");
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("no puzzle"), "{}", run.stderr);
+    // A file's name where the puzzle goes: the message says how to show the file's puzzle.
+    dir.write("p.txt", dots(81) + "\n");
+    let run = dir.run(&["show", "p.txt"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("p.txt is a file: `sudoku-bulk show - < p.txt`"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

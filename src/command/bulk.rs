@@ -336,11 +336,7 @@ impl Session<'_> {
 
 /// `n records`, or `1 record`.
 fn records_word(n: u64) -> String {
-    if n == 1 {
-        "1 record".to_string()
-    } else {
-        format!("{n} records")
-    }
+    super::counted(n, "record", "records")
 }
 
 /// The partial file of an output, for messages.
@@ -459,7 +455,9 @@ fn print_summary(job: &Job, outcome: &RunOutcome, flagged: u64, started: Instant
     if let Some(classes) = outcome.classes {
         let left_out = tally.get(RowStatus::Ok) - classes;
         counts.push(format!(
-            "{classes} classes written, {left_out} duplicates left out"
+            "{} written, {} left out",
+            super::counted(classes, "class", "classes"),
+            super::counted(left_out, "duplicate", "duplicates")
         ));
     }
     let seconds = started.elapsed().as_secs_f64();

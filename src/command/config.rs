@@ -421,6 +421,12 @@ pub enum ConfigError {
         "canon: canonical forms are defined for the standard 3x3-box layout only, not for jigsaw regions"
     )]
     CanonJigsaw,
+    /// `canon --duplicates` named like a file of another format than the report's CSV.
+    #[error(
+        "--duplicates {}: the duplicates report is CSV, not {} as the name says; name it .csv",
+        .0.display(), .1
+    )]
+    DuplicatesNotCsv(std::path::PathBuf, crate::format::OutputFormat),
     /// `augment --regions` with a jigsaw layout.
     #[error(
         "augment: the symmetry group swaps bands and stacks of the standard 3x3-box layout; it \
@@ -429,7 +435,7 @@ pub enum ConfigError {
     AugmentJigsaw,
     /// `generate --output-format line` with regions that change from puzzle to puzzle.
     #[error(
-        "--regions random needs --output-format csv or jsonl: the line format has no regions column"
+        "--regions random needs --output-format csv, jsonl or parquet: the line format has no regions column"
     )]
     LineWithoutRegions,
     /// `--shard` without `-o`.

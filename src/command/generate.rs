@@ -139,15 +139,21 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
         Err(e) if e.is_broken_pipe() => return Ok(Exit::Success),
         other => other?,
     }
-    if !run.quiet && run.count > 0 {
+    if !run.quiet {
         let seconds = started.elapsed().as_secs_f64();
+        let givens = match run.count {
+            0 => String::new(),
+            n => format!(
+                ": givens {} to {}, mean {:.2}",
+                givens.0,
+                givens.1,
+                givens.2 as f64 / n as f64
+            ),
+        };
         say(&format!(
-            "{} puzzles in {seconds:.2} s ({:.0} puzzles/s): givens {} to {}, mean {:.2}",
-            run.count,
+            "{} in {seconds:.2} s ({:.0} puzzles/s){givens}",
+            super::counted(run.count, "puzzle", "puzzles"),
             run.count as f64 / seconds.max(1e-9),
-            givens.0,
-            givens.1,
-            givens.2 as f64 / run.count as f64
         ));
     }
     Ok(Exit::Success)
@@ -247,14 +253,15 @@ fn write_puzzle(
 
 /// An interrupted run: a file output is not replaced; rows already sent to a stream stay.
 fn interrupted(output: Output, made: u64) -> Exit {
+    let made = super::counted(made, "puzzle", "puzzles");
     if output.replaces_file() {
         say(&format!(
-            "interrupted after {made} puzzles; {} was not written",
+            "interrupted after {made}; {} was not written",
             output.name()
         ));
     } else {
         let _ = output.finish();
-        say(&format!("interrupted after {made} puzzles"));
+        say(&format!("interrupted after {made}"));
     }
     Exit::Interrupted
 }

@@ -55,6 +55,14 @@ pub fn say(message: &str) {
     let _ = writeln!(io::stderr().lock(), "sudoku-bulk: {message}");
 }
 
+/// `n` and the noun in the number `n` asks for: `1 record`, `2 records`, `0 records`.
+pub(crate) fn counted(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {many}"),
+    }
+}
+
 /// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
 fn print(text: &str) -> Result<(), OutputError> {
     let mut out = io::stdout().lock();

@@ -199,7 +199,20 @@ pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
         PuzzleSource::Text(text) => (text.clone(), None),
         PuzzleSource::Stdin => first_record_of_stdin()?,
     };
-    let puzzle = Grid::parse(&text).map_err(|e| CommandError::Puzzle(format!("puzzle: {e}")))?;
+    let puzzle = Grid::parse(&text).map_err(|e| {
+        // A file's name where the puzzle goes: say how to show a puzzle of a file.
+        let name = match &run.puzzle {
+            PuzzleSource::Text(text) => std::str::from_utf8(text).ok(),
+            PuzzleSource::Stdin => None,
+        };
+        let file = match name {
+            Some(name) if std::path::Path::new(name).is_file() => {
+                format!("; {name} is a file: `sudoku-bulk show - < {name}` shows its first puzzle")
+            }
+            _ => String::new(),
+        };
+        CommandError::Puzzle(format!("puzzle: {e}{file}"))
+    })?;
     let layout = match own_regions {
         Some(regions) => {
             Layout::parse(&regions).map_err(|e| CommandError::Puzzle(e.to_string()))?

@@ -192,8 +192,11 @@ pub enum ReadError {
 fn hint(column: &str) -> &'static str {
     if column == "file" {
         " (results of a single input have none; --by input groups by the results files)"
-    } else {
+    } else if !Counter::ALL.iter().any(|c| c.name() == column) {
         ""
+    } else {
+        " (stats reads the rows of solve or rate; those of verify, canon and augment carry no \
+         search counters: solve the puzzles first, `sudoku-bulk solve FILE -o results.csv`)"
     }
 }
 
