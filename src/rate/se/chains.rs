@@ -440,6 +440,10 @@ struct Engine<'a> {
     /// and their count (`u8::MAX`: not computed yet).
     static_on: Vec<[(u8, u8); 4]>,
     static_len: Vec<u8>,
+    /// Per candidate and Y-links or not, where its static "off" potentials (SE's `getOnToOff`
+    /// on the grid) lie in `static_off` (`u32::MAX`: not computed yet).
+    static_off_at: Vec<(u32, u32)>,
+    static_off: Vec<(u8, u8)>,
     /// The static links without and with Y-links, made when first needed.
     links: [Option<Box<Links>>; 2],
 }
@@ -461,6 +465,8 @@ impl<'a> Engine<'a> {
             queues: Default::default(),
             static_on: Vec::new(),
             static_len: Vec::new(),
+            static_off_at: Vec::new(),
+            static_off: Vec::new(),
             links: [None, None],
         }
     }
@@ -517,6 +523,24 @@ impl<'a> Engine<'a> {
                 self.found.push((o as u8, d as u8));
             }
         }
+    }
+
+    /// [`Engine::on_to_off`] on the grid (a static chain's), computed once per candidate:
+    /// where the potentials lie in `static_off`.
+    fn static_offs(&mut self, cell: usize, d: usize, y_links: bool) -> std::ops::Range<usize> {
+        let idx = (cell * 9 + d) * 2 + usize::from(y_links);
+        if self.static_off_at.is_empty() {
+            self.static_off_at = vec![(u32::MAX, 0); 81 * 9 * 2];
+        }
+        if self.static_off_at[idx].0 == u32::MAX {
+            debug_assert_eq!(self.work, self.base);
+            self.on_to_off(cell, d, y_links);
+            let start = self.static_off.len() as u32;
+            self.static_off.extend_from_slice(&self.found);
+            self.static_off_at[idx] = (start, self.found.len() as u32);
+        }
+        let (start, len) = self.static_off_at[idx];
+        start as usize..(start + len) as usize
     }
 
     /// The conjugate places of digit `d` from `cell` on the working grid, in SE's order: for
@@ -663,9 +687,9 @@ impl<'a> Engine<'a> {
             let mut batch = std::mem::take(&mut pending_on);
             for &p in &batch {
                 let node = self.arena.node(p);
-                self.on_to_off(node.cell as usize, node.digit as usize, y_links);
-                for i in 0..self.found.len() {
-                    let (c, v) = (self.found[i].0 as usize, self.found[i].1 as usize);
+                let offs = self.static_offs(node.cell as usize, node.digit as usize, y_links);
+                for i in offs {
+                    let (c, v) = (self.static_off[i].0 as usize, self.static_off[i].1 as usize);
                     // An "off" whose "on" potentials are all taken already (none of them the
                     // source, which would end a cycle) would add nothing: it is passed over.
                     let (ons, len) = self.static_ons(c, v, y_links, x_links);

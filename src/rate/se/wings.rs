@@ -207,17 +207,28 @@ pub fn aligned_triplet_exclusion(board: &Board, g: &Geometry) -> Option<SeStep> 
                     if p0 == p1 && see[0] {
                         continue;
                     }
-                    for p2 in digits(cand[c2]) {
-                        if (p0 == p2 && see[1]) || (p1 == p2 && see[2]) {
-                            continue;
+                    // The values of the third cell that leave some excluder no value: those
+                    // that complete one's candidates (two or three) with p0 and p1, or every
+                    // value when p0 and p1 alone do.
+                    let pair = (1u16 << p0) | (1 << p1);
+                    let mut excluded = 0u16;
+                    for &m in common {
+                        let rest = m & !pair;
+                        if rest & rest.wrapping_sub(1) == 0 {
+                            excluded |= if rest == 0 { u16::MAX } else { rest };
                         }
-                        let all = (1u16 << p0) | (1 << p1) | (1 << p2);
-                        if common.iter().any(|&m| m & !all == 0) {
-                            continue;
-                        }
+                    }
+                    let mut third = cand[c2] & !excluded;
+                    if see[1] {
+                        third &= !(1 << p0);
+                    }
+                    if see[2] {
+                        third &= !(1 << p1);
+                    }
+                    if third != 0 {
                         allowed[0] |= 1 << p0;
                         allowed[1] |= 1 << p1;
-                        allowed[2] |= 1 << p2;
+                        allowed[2] |= third;
                     }
                 }
             }
