@@ -20,7 +20,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use crate::files::digest::{Digest, Hasher};
+use crate::files::digest::{Digest, Hasher, Prefix};
 use crate::files::file_id::{Clash, RunFiles};
 use crate::files::input::filled;
 use crate::files::output::{Output, OutputError, Target, sealed_file};
@@ -232,7 +232,7 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
             output: run.output.clone(),
         });
     }
-    refuse_clashing_files(run)?;
+    refuse_clashing_files(run, &parts[0].run.inputs)?;
     let first = &parts[0];
     for other in &parts[1..] {
         if let Some(difference) = difference(first, other) {
@@ -345,8 +345,9 @@ pub fn merge(run: &Request) -> Result<Merged, MergeError> {
 }
 
 /// Refuses, before anything is written, a merged output and summary that are one file, and
-/// either of them being a shard's output or summary.
-fn refuse_clashing_files(run: &Request) -> Result<(), Clash> {
+/// either of them being a shard's output or summary, or one of the inputs the shards read
+/// (by the names their summaries record, as found from here).
+fn refuse_clashing_files(run: &Request, inputs: &[Prefix]) -> Result<(), Clash> {
     let mut files = RunFiles::new();
     files.output("OUT", &Target::Path(run.output.clone()))?;
     files.output("--summary", &Target::Path(run.summary.clone()))?;
@@ -355,6 +356,9 @@ fn refuse_clashing_files(run: &Request) -> Result<(), Clash> {
         files.input_path(&name, shard)?;
         let summary = shard::summary_path(shard);
         files.input_path(&summary.display().to_string(), &summary)?;
+    }
+    for input in inputs.iter().filter(|i| i.name != "-") {
+        files.input_path(&input.name, Path::new(&input.name))?;
     }
     Ok(())
 }

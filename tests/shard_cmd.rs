@@ -421,6 +421,30 @@ fn merge_never_overwrites_a_shard() {
     assert_eq!(dir.read("s/part-0.csv"), before);
 }
 
+/// The shards' own input named as the merged output (`merge in.txt part-*`) would replace the
+/// dataset by its results: refused, the input left as it was.
+#[test]
+fn a_merged_output_that_is_the_shards_input_is_refused() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(10));
+    shards(&dir, "s", "in.txt", 2, &[0, 1], &[]);
+    let before = dir.read("in.txt");
+    let run = dir.run(&["merge", "in.txt", "s/part-0.csv", "s/part-1.csv"]);
+    refused(&run, "OUT in.txt is an input of the run");
+    assert_eq!(dir.read("in.txt"), before);
+    assert!(!dir.path("in.txt.summary.json").exists());
+    let run = dir.run(&[
+        "merge",
+        "all.csv",
+        "s/part-0.csv",
+        "s/part-1.csv",
+        "--summary",
+        "in.txt",
+    ]);
+    refused(&run, "in.txt is an input of the run");
+    assert_eq!(dir.read("in.txt"), before);
+}
+
 #[test]
 fn a_merged_output_named_for_another_format_is_refused() {
     let dir = Workdir::new();
