@@ -274,6 +274,10 @@ pub(crate) fn generate<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let defaults = GenerateOptions::default();
+    // The one required argument: None is no count (an optional argument's None is its default).
+    if count.is_none() {
+        return Err(PyTypeError::new_err("count: expected an int, not None"));
+    }
     let puzzles = crate::arguments::count("count", Some(count), 0, 0)?;
     let symmetry = text("symmetry", symmetry)?
         .as_deref()

@@ -101,29 +101,35 @@ fn arrow_chunks<'py>(
         || values.is_instance(&pa.getattr("ChunkedArray")?)?
     {
         values.clone()
-    } else if values.hasattr("__arrow_c_stream__")? {
-        pa.call_method1("chunked_array", (values,))?
-    } else if values.hasattr("__arrow_c_array__")? {
-        pa.call_method1("array", (values,))?
-    } else if is_type(values, "pandas", "Series")? || is_type(values, "numpy", "ndarray")? {
-        // Missing values (None, NaN, NA) become nulls.
-        pa.call_method("array", (values,), Some(&from_pandas))?
     } else {
-        let values = if values.is_instance_of::<PyList>() {
-            values.clone()
+        // Strings pyarrow cannot encode (a pandas or NumPy array of Python str) go the way of
+        // a list's.
+        let listed = |error: PyErr| match values.hasattr("tolist") {
+            Ok(true) => text_array(py, &values.call_method0("tolist")?, name),
+            _ => Err(error),
+        };
+        if values.hasattr("__arrow_c_stream__")? {
+            pa.call_method1("chunked_array", (values,))
+                .or_else(listed)?
+        } else if values.hasattr("__arrow_c_array__")? {
+            pa.call_method1("array", (values,)).or_else(listed)?
+        } else if is_type(values, "pandas", "Series")? || is_type(values, "numpy", "ndarray")? {
+            // Missing values (None, NaN, NA) become nulls.
+            pa.call_method("array", (values,), Some(&from_pandas))
+                .or_else(listed)?
         } else {
-            PyList::new(py, values.try_iter().map_err(|_| {
+            let values = if values.is_instance_of::<PyList>() {
+                values.clone()
+            } else {
+                PyList::new(py, values.try_iter().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "{name}: {}; expected a sequence of puzzles (a list of str, a pandas Series, a NumPy or pyarrow array)",
                     type_name(values).unwrap_or_default()
                 ))
             })?.collect::<PyResult<Vec<_>>>()?)?
             .into_any()
-        };
-        from_pandas.set_item("type", pa.call_method0("string")?)?;
-        match pa.call_method("array", (&values,), Some(&from_pandas)) {
-            Ok(array) => array,
-            Err(error) => return Err(not_text(py, &values, name, error)),
+            };
+            text_array(py, &values, name)?
         }
     };
     let chunks: Vec<Bound<'py, PyAny>> = if converted.is_instance(&pa.getattr("ChunkedArray")?)? {
@@ -145,6 +151,45 @@ fn arrow_chunks<'py>(
             }
         })
         .collect()
+}
+
+/// A list of str (or bytes, or missing values) as a pyarrow array. A str UTF-8 cannot encode
+/// (a lone surrogate, as `errors="surrogateescape"` reading leaves) is taken as the bytes
+/// `surrogatepass` makes of it: not UTF-8, so its record is `invalid`, as a file's line with
+/// such bytes is, and the other puzzles are solved.
+fn text_array<'py>(
+    py: Python<'py>,
+    values: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pa = py.import("pyarrow")?;
+    let options = PyDict::new(py);
+    options.set_item("from_pandas", true)?;
+    options.set_item("type", pa.call_method0("string")?)?;
+    let error = match pa.call_method("array", (values,), Some(&options)) {
+        Ok(array) => return Ok(array),
+        Err(error) => error,
+    };
+    let unencodable = |item: &Bound<'py, PyAny>| {
+        item.is_instance_of::<PyString>() && item.call_method1("encode", ("utf-8",)).is_err()
+    };
+    let Ok(items) = values.try_iter() else {
+        return Err(not_text(py, values, name, error));
+    };
+    let items = items.collect::<PyResult<Vec<_>>>()?;
+    if !items.iter().any(unencodable) {
+        return Err(not_text(py, values, name, error));
+    }
+    let bytes = items
+        .iter()
+        .map(|item| match item.is_instance_of::<PyString>() {
+            true => item.call_method1("encode", ("utf-8", "surrogatepass")),
+            false => Ok(item.clone()),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    options.set_item("type", pa.call_method0("binary")?)?;
+    pa.call_method("array", (PyList::new(py, bytes)?,), Some(&options))
+        .map_err(|_| not_text(py, values, name, error))
 }
 
 /// The error for a sequence pyarrow could not read as strings: the first value that is not a

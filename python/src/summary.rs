@@ -5,7 +5,7 @@
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use sudoku_bulk::stats::{self, Counter, Summary, rating};
@@ -168,9 +168,10 @@ pub(crate) fn summarize_batch(
         PyValueError::new_err(format!("results: {}", e.after(before)))
     };
     let summary = summary.map_err(refused)?;
+    // Batches of another command's rows (solve with rate): a wrong value, as stats refuses it.
     total
         .merge(&summary)
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        .map_err(|e| PyValueError::new_err(format!("results: {e}")))?;
     // The groups of the batches before and this one's together.
     stats::table::check_groups(total, max_groups, rows.saturating_sub(1)).map_err(refused)?;
     Ok(rows)

@@ -230,6 +230,7 @@ def test_generate_of_no_puzzles_has_the_columns():
     (lambda: sudoku_bulk.generate(2, symmetry="spiral"), ValueError, "unknown symmetry 'spiral'"),
     (lambda: sudoku_bulk.generate(2, regions="abc"), ValueError, "regions: region layout"),
     (lambda: sudoku_bulk.generate(-1), ValueError, "count must be"),
+    (lambda: sudoku_bulk.generate(None), TypeError, "count: expected an int, not None"),
     (lambda: sudoku_bulk.generate(2, level="tough"), ValueError, "level: "),
     (lambda: sudoku_bulk.generate(2, needs=["x-wing", "teleport"]), ValueError,
      "unknown technique 'teleport'"),

@@ -59,6 +59,19 @@ def test_bad_records_are_invalid_rows_with_their_error():
     assert [r["line"] for r in rows] == list(range(1, len(MIXED) + 1))
 
 
+def test_a_str_utf8_cannot_encode_is_an_invalid_row_not_an_error():
+    # A lone surrogate, as reading a file with errors="surrogateescape" leaves for a stray byte.
+    odd = PUZZLE[:80] + "\udcff"
+    expected = sudoku_bulk.solve([PUZZLE, PUZZLE[:80] + "x"])["status"].to_pylist()
+    assert expected == ["solved", "invalid"]
+    # (pandas with pyarrow strings cannot hold one: an object Series can.)
+    for values in [[PUZZLE, odd], pd.Series([PUZZLE, odd], dtype=object), np.array([PUZZLE, odd])]:
+        rows = sudoku_bulk.solve(values).to_pylist()
+        assert [r["status"] for r in rows] == expected, type(values)
+        assert "row 9, column 9" in rows[1]["error"], rows[1]["error"]
+    assert sudoku_bulk.rate([odd])["status"].to_pylist() == ["invalid"]
+
+
 def misaligned(values, kind):
     """A string array whose offsets start one byte past an 8-byte boundary, as arrays unpickled
     from out-of-band buffers may (Dask sends pandas string columns to workers so)."""

@@ -116,3 +116,7 @@ def test_summarize_refuses_what_is_not_solve_results():
         sudoku_bulk.summarize(3)
     with pytest.raises(TypeError, match="an iterable holding int"):
         sudoku_bulk.summarize([1, 2])
+    # Batches of two commands' rows: a wrong value, as the docstring says.
+    rated = sudoku_bulk.rate([PUZZLE]).to_batches()[0]
+    with pytest.raises(ValueError, match="rows of solve together with rows of rate"):
+        sudoku_bulk.summarize([table.to_batches()[0], rated])
