@@ -248,8 +248,11 @@ pub enum Inconsistency {
         /// The records field.
         records: u64,
     },
-    /// A counter describes more records than there are.
-    #[error("{context}{counter} describes {count} records, more than the {records} there are")]
+    /// A counter describes another number of records than were searched (all but the invalid).
+    #[error(
+        "{context}{counter} describes {count} records, but the statuses say {searched} were \
+         searched (all but the invalid ones)"
+    )]
     CounterCount {
         /// `group 'X': ` or empty for the whole.
         context: String,
@@ -257,8 +260,8 @@ pub enum Inconsistency {
         counter: Counter,
         /// Values in its distribution.
         count: u64,
-        /// The records field.
-        records: u64,
+        /// The records the status counts say were searched.
+        searched: u64,
     },
     /// More records solved without guessing than solved.
     #[error("{context}{without} solved without guessing, but only {solved} solved")]
@@ -850,14 +853,16 @@ impl Summary {
                 records: self.records,
             });
         }
+        // Every record but an invalid one carries the counters of its search.
+        let searched = self.status.records() - self.status.get(SolveStatus::Invalid);
         for counter in Counter::ALL {
             let count = self.counter(counter).count();
-            if count > self.records {
+            if count != searched {
                 return Err(Inconsistency::CounterCount {
                     context: context.to_string(),
                     counter,
                     count,
-                    records: self.records,
+                    searched,
                 });
             }
         }
@@ -1047,5 +1052,31 @@ mod tests {
             broken.check(),
             Err(Inconsistency::StatusTotal { .. })
         ));
+    }
+
+    /// One more solved record in the statuses and the total, but not in the counters: a
+    /// hand-edited file, refused.
+    #[test]
+    fn check_finds_statuses_the_counters_do_not_describe() {
+        let mut s = Summary::new();
+        s.add(&row(SolveStatus::Solved, 1, 0));
+        s.add(&Row::invalid());
+        s.check().unwrap();
+        let mut broken = s.clone();
+        broken.status.add(SolveStatus::Solved);
+        broken.records += 1;
+        assert!(matches!(
+            broken.check(),
+            Err(Inconsistency::CounterCount {
+                count: 1,
+                searched: 2,
+                ..
+            })
+        ));
+        // An invalid record has no counters: one more of those is consistent.
+        let mut more = s.clone();
+        more.status.add(SolveStatus::Invalid);
+        more.records += 1;
+        more.check().unwrap();
     }
 }
