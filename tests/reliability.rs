@@ -897,6 +897,19 @@ fn a_partial_output_changed_after_a_kill_is_refused_on_resume_not_continued() {
     assert!(dir.path("out.csv.checkpoint").exists());
     assert!(!dir.path("out.csv").exists());
     // The bytes as written: the run goes on to the output of an uninterrupted one.
+    // The rows gone, the checkpoint left: refused, saying how to start over.
+    fs::remove_file(&partial).unwrap();
+    let refused = dir.run(&resume);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains(
+            "cannot resume from out.csv.partial: it does not exist (its checkpoint does); run \
+             without --resume to start over"
+        ),
+        "{}",
+        refused.stderr
+    );
+    assert!(!dir.path("out.csv").exists());
     fs::write(&partial, &original).unwrap();
     let resumed = dir.run(&resume);
     assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);

@@ -530,7 +530,16 @@ fn open_partial(
         .create(resume_at.is_none())
         .truncate(false)
         .open(&paths.partial)
-        .map_err(|e| missing_directory(&paths.dest, &e).unwrap_or_else(|| fail(e)))?;
+        .map_err(|e| {
+            missing_directory(&paths.dest, &e).unwrap_or_else(|| match resume_at {
+                // The checkpoint is there but the rows it counts are not: nothing to resume.
+                Some(_) if e.kind() == io::ErrorKind::NotFound => fail(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    "it does not exist (its checkpoint does); run without --resume to start over",
+                )),
+                _ => fail(e),
+            })
+        })?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {

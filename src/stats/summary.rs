@@ -752,8 +752,8 @@ impl Summary {
     }
 
     /// The groups in reading order: bins from the lowest; else by numeric value when every
-    /// key but the empty one is a number (so `9` comes before `17`), otherwise by key; the
-    /// empty key first.
+    /// key but the empty one is a number (so `9` comes before `17`), by level when every one is
+    /// a HoDoKu level (`easy` to `extreme`), otherwise by key; the empty key first.
     pub fn groups_in_order(&self) -> Vec<(&str, &Summary)> {
         let mut groups: Vec<(&str, &Summary)> =
             self.groups.iter().map(|(k, s)| (k.as_str(), s)).collect();
@@ -777,6 +777,11 @@ impl Summary {
             // A stable sort: keys of one number (`1`, `1.0`) stay in key order.
             keyed.sort_by_key(|(n, _)| *n);
             groups = keyed.into_iter().map(|(_, g)| g).collect();
+            return groups;
+        }
+        let level = |k: &str| crate::rate::Level::ALL.iter().position(|l| l.name() == k);
+        if groups.iter().all(|(k, _)| k.is_empty() || level(k).is_some()) {
+            groups.sort_by_key(|(k, _)| level(k).map_or(0, |rank| rank + 1));
         }
         groups
     }
@@ -1035,6 +1040,13 @@ mod tests {
         s.add(&row(SolveStatus::Solved, 1, 0).with_group("x"));
         let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
         assert_eq!(keys, ["", "17", "24", "9", "x"]);
+        // HoDoKu's levels in their order, not the alphabet's.
+        let mut s = Summary::grouped_by("level");
+        for g in ["medium", "easy", "unfair", "extreme", "hard", ""] {
+            s.add(&row(SolveStatus::Solved, 1, 0).with_group(g));
+        }
+        let keys: Vec<&str> = s.groups_in_order().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["", "easy", "medium", "hard", "unfair", "extreme"]);
     }
 
     #[test]
