@@ -780,7 +780,10 @@ impl Summary {
             return groups;
         }
         let level = |k: &str| crate::rate::Level::ALL.iter().position(|l| l.name() == k);
-        if groups.iter().all(|(k, _)| k.is_empty() || level(k).is_some()) {
+        if groups
+            .iter()
+            .all(|(k, _)| k.is_empty() || level(k).is_some())
+        {
             groups.sort_by_key(|(k, _)| level(k).map_or(0, |rank| rank + 1));
         }
         groups
