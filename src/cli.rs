@@ -383,7 +383,7 @@ struct DatasetArgs {
     /// Handle only shard K of N (K from 0) of the inputs, for `merge` to join; `auto` reads K
     /// and N from a Slurm job array or a Kubernetes Indexed Job. Needs -o; the summary always
     /// goes beside it (OUT.summary.json), where merge reads it, and to --summary FILE too.
-    #[arg(long, value_name = "K/N|auto")]
+    #[arg(long, allow_hyphen_values = true, value_name = "K/N|auto")]
     shard: Option<ShardChoice>,
 
     /// The number of shards N, for `--shard auto` in a Kubernetes Indexed Job (its

@@ -491,8 +491,14 @@ fn sharding_needs_files() {
     refused(&run, "--shard needs -o OUT");
     let run = dir.run(&["solve", "in.txt", "--shard", "2/2", "-o", "x.csv"]);
     refused(&run, "shard 2 of 2 does not exist");
-    let run = dir.run(&["solve", "in.txt", "--shard", "one/2", "-o", "x.csv"]);
-    refused(&run, "--shard takes K/N");
+    // A negative K is the option's value, not an option: told what --shard takes.
+    for bad in ["one/2", "-1/4"] {
+        let run = dir.run(&["solve", "in.txt", "--shard", bad, "-o", "x.csv"]);
+        refused(
+            &run,
+            &format!("--shard takes K/N (K from 0, below N: 0/16 .. 15/16) or auto, not '{bad}'"),
+        );
+    }
     let run = dir.run(&["solve", "missing.txt", "--shard", "0/2", "-o", "x.csv"]);
     refused(&run, "missing.txt");
 }

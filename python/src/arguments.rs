@@ -185,8 +185,17 @@ pub(crate) fn regions_of(
 
 /// The files of `solve_file`: one path, or a list of them.
 pub(crate) fn paths(path: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if let Ok(one) = path.extract::<PathBuf>() {
-        return Ok(vec![one]);
+    match path.extract::<PathBuf>() {
+        Ok(one) => return Ok(vec![one]),
+        // A str the file system cannot take (a lone surrogate): a wrong value, not type.
+        Err(e) if path.is_instance_of::<PyString>() => {
+            return Err(PyValueError::new_err(format!(
+                "path: {} cannot name a file: {}",
+                path.repr()?,
+                e.value(path.py())
+            )));
+        }
+        Err(_) => {}
     }
     match path.extract::<Vec<PathBuf>>() {
         Ok(paths) if paths.is_empty() => Err(PyValueError::new_err("path: an empty list of files")),

@@ -119,6 +119,8 @@ def test_files_that_cannot_be_read_raise(tmp_path):
         sudoku_bulk.solve_file(csv, input_format="xml")
     with pytest.raises(TypeError, match="path: int"):
         sudoku_bulk.solve_file(3)
+    with pytest.raises(ValueError, match="cannot name a file"):
+        sudoku_bulk.solve_file("\ud800")
     with pytest.raises(ValueError, match="batch_size must be"):
         sudoku_bulk.solve_file(csv, batch_size=0)
 
