@@ -112,7 +112,7 @@ pub(crate) fn handle(
         true => {
             // As `verify` reads and checks it: a copy's solution is one of the copy.
             let Some(text) = record.solution.as_deref() else {
-                return Err(invalid(&"no solution (no 81-digit field after the puzzle)"));
+                return Err(invalid(&super::verify::NO_SOLUTION));
             };
             let solution = Grid::parse(text).map_err(|e| invalid(&format!("the solution: {e}")))?;
             verify::verify(&puzzle, &solution, &layout)

@@ -118,6 +118,10 @@ impl VerifyRow {
     }
 }
 
+/// Why a record without a solution is `invalid` where one is read (`verify`, `augment
+/// --solutions`).
+pub(super) const NO_SOLUTION: &str = "no solution (no 81-digit field after the puzzle)";
+
 /// Checks one record.
 ///
 /// `invalid` when the puzzle or the solution cannot be read or the givens conflict; `wrong` when
@@ -138,11 +142,7 @@ pub(crate) fn handle(
     };
     let read = Some(puzzle);
     let Some(text) = &record.solution else {
-        return Ok(VerifyRow::new(
-            Invalid,
-            read,
-            "no solution (no 81-digit field after the puzzle)",
-        ));
+        return Ok(VerifyRow::new(Invalid, read, NO_SOLUTION));
     };
     let solution = match Grid::parse(text) {
         Ok(solution) => solution,

@@ -748,8 +748,8 @@ impl<'a> Engine<'a> {
             for cell in 0..81 {
                 for d in digits(self.base[cell]) {
                     let i = cell * 9 + d;
-                    self.on_to_off(cell, d, y_links);
-                    for &(c, v) in &self.found {
+                    for k in self.static_offs(cell, d, y_links) {
+                        let (c, v) = self.static_off[k];
                         insert(&mut links.off_of_on[i], c as usize * 9 + v as usize);
                     }
                     if y_links && self.base[cell].count_ones() == 2 {
