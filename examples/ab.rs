@@ -43,6 +43,9 @@ fn main() {
         .iter()
         .map(|l| sudoku::Sudoku::from_str_line(l).unwrap())
         .collect();
+    if let Ok(level) = std::env::var("SUDOKU_BULK_ISA") {
+        sudoku_bulk::solver::choose_instruction_set(level.parse().unwrap()).unwrap();
+    }
     let layout = Layout::standard();
     let budget = std::env::var("BUDGET").map_or(u64::MAX, |s| s.parse().unwrap());
     let options = SolveOptions {
