@@ -71,47 +71,68 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+    // Without the watching thread, the second signal ends the process from the handler.
+    let watched = stop_when_stuck(&signals);
     for signal in signals {
         // Registered first, so it sees the flag as the previous signal left it.
-        let installed = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
-            .and_then(|_| signal_hook::flag::register(signal, flag.clone()));
+        let second = match watched {
+            true => Ok(()),
+            false => signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
+                .map(drop),
+        };
+        let installed = second.and_then(|()| signal_hook::flag::register(signal, flag.clone()));
         if let Err(e) = installed {
             command::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
         }
     }
-    stop_when_stuck(&signals);
     flag
 }
 
-/// Ends the process with 130 when a run has not stopped [`STOP_GRACE`] after the first of
-/// `signals`. A run looks at the interrupt flag between its steps, so one blocked in a step
-/// that does not end never sees it: a read of an input that sends nothing (a stalled pipe, a
-/// line without end such as `/dev/zero`), a write to an output nobody reads, or a command that
-/// does not stop early (`stats`, `show`). It is then stopped as a second Ctrl-C would stop it:
-/// an existing output is untouched, and what the last checkpoint recorded stays in
-/// `OUT.partial` for `--resume`, as after SIGKILL; the partial file of an output that no
-/// checkpoint describes (standard input or a pipe read, a Parquet output) is removed.
-fn stop_when_stuck(signals: &[i32]) {
+/// Ends the process with 130 at a second of `signals`, or when a run has not stopped
+/// [`STOP_GRACE`] after the first; `false` when it cannot watch for them. A run looks at the
+/// interrupt flag between its steps, so one blocked in a step that does not end never sees it:
+/// a read of an input that sends nothing (a stalled pipe, a line without end such as
+/// `/dev/zero`), a write to an output nobody reads, or a command that does not stop early
+/// (`stats`, `show`). Either way an existing output is untouched, and what the last checkpoint
+/// recorded stays in `OUT.partial` for `--resume`, as after SIGKILL; the partial file of an
+/// output that no checkpoint describes (standard input or a pipe read, a Parquet output) is
+/// removed.
+fn stop_when_stuck(signals: &[i32]) -> bool {
     let Ok(mut caught) = signal_hook::iterator::Signals::new(signals) else {
-        return;
+        return false;
     };
     let watch = move || {
-        if caught.forever().next().is_some() {
-            std::thread::sleep(STOP_GRACE);
+        if caught.forever().next().is_none() {
+            return;
+        }
+        let first = std::time::Instant::now();
+        let second = loop {
+            if caught.pending().next().is_some() {
+                break true;
+            }
+            if first.elapsed() >= STOP_GRACE {
+                break false;
+            }
+            std::thread::sleep(SECOND_SIGNAL_POLL);
+        };
+        if !second {
             command::say(&format!(
                 "interrupted, but the run had not stopped {} s later (it was waiting on its \
                  input or output, or in a step that does not stop early): stopped now",
                 STOP_GRACE.as_secs()
             ));
-            sudoku_bulk::files::output::remove_unresumable();
-            std::process::exit(130);
         }
+        sudoku_bulk::files::output::remove_unresumable();
+        std::process::exit(130);
     };
-    // Without the thread, a run blocked so still ends at a second Ctrl-C.
-    let _ = std::thread::Builder::new()
+    std::thread::Builder::new()
         .name("interrupt".to_string())
-        .spawn(watch);
+        .spawn(watch)
+        .is_ok()
 }
+
+/// How often the watching thread looks for a second signal after the first.
+const SECOND_SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// Tells the C library's allocator to keep the memory a run frees for the run's next buffers,
 /// instead of handing it back to the system and faulting it in again a moment later. A run
