@@ -390,13 +390,21 @@ fn refuse_utf16(first: &[u8]) -> io::Result<()> {
 }
 
 /// The refusal of a line (read up to its newline, or cut) that holds a carriage return before
-/// its end: the line ends of the input are carriage returns alone, which are not read.
+/// its end: the line ends of the input are carriage returns alone, which are not read. A line
+/// that also holds a NUL byte is binary data (an executable, an image), and is said to be so.
 fn refuse_bare_carriage_return(line: &[u8]) -> io::Result<()> {
     // Carriage returns at the end (`\r\n`, or `\r\r\n` from a conversion done twice) are not.
     let end = line.iter().rposition(|&b| !matches!(b, b'\r' | b'\n'));
     let text = &line[..end.map_or(0, |e| e + 1)];
     if memchr::memchr(b'\r', text).is_none() {
         return Ok(());
+    }
+    if memchr::memchr(0, text).is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "it is not text (it holds NUL bytes): the inputs read are puzzle lines, drawn grids, \
+             CSV, JSON lines or Parquet, plain or gzip-compressed",
+        ));
     }
     Err(io::Error::new(
         io::ErrorKind::InvalidData,
@@ -586,6 +594,10 @@ mod tests {
             assert_eq!(err.kind(), io::ErrorKind::InvalidData);
             assert!(err.to_string().contains("tr '\\r' '\\n'"), "{err}");
         }
+        // Binary data is said to be so, not taken for classic Mac OS line ends.
+        let err = refused(b"\x7fELF\x02\x01\x01\0\0\r\0\0\x03\0>\0\n").expect("refused");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert!(err.to_string().contains("it is not text"), "{err}");
         // `\r\n`, `\r\r\n` and a last line ending in `\r` are line ends as ever.
         for bytes in [&b"abc\r\ndef\r\n"[..], b"abc\r\r\ndef", b"abc\r"] {
             assert!(refused(bytes).is_none());
