@@ -139,6 +139,16 @@ pub enum RatingProblem {
         /// The value the `techniques` field gives.
         derived: String,
     },
+    /// A figure of Sudoku Explainer's scale that disagrees with the others of its row.
+    #[error("{column} is {found}, but {rule}")]
+    Breaks {
+        /// The column.
+        column: &'static str,
+        /// Its value.
+        found: String,
+        /// What the row's other figures require of it.
+        rule: String,
+    },
 }
 
 /// `text` in single quotes, control characters escaped, cut after 40 characters.

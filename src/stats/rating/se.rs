@@ -236,11 +236,11 @@ impl<'a> SeRow<'a> {
 fn check_row(rated: &SeRated) -> Result<(), RatingProblem> {
     let shown =
         |t: Option<u64>| t.map_or("(none)".to_string(), |t| format!("{}.{}", t / 10, t % 10));
-    let disagrees = |column: &'static str, found: Option<u64>, derived: String| {
-        Err(RatingProblem::Disagrees {
+    let disagrees = |column: &'static str, found: Option<u64>, rule: String| {
+        Err(RatingProblem::Breaks {
             column,
             found: shown(found),
-            derived,
+            rule,
         })
     };
     let Some(er) = rated.er else {
@@ -249,20 +249,24 @@ fn check_row(rated: &SeRated) -> Result<(), RatingProblem> {
             return disagrees(
                 "er_at_least",
                 Some(rated.er_at_least),
-                format!("at least {} when er is empty", shown(Some(floor))),
+                format!("it is at least {} when er is empty", shown(Some(floor))),
             );
         }
         return Ok(());
     };
     if rated.er_at_least != er {
-        return disagrees("er_at_least", Some(rated.er_at_least), shown(Some(er)));
+        return disagrees(
+            "er_at_least",
+            Some(rated.er_at_least),
+            format!("it equals er, {}, when er is given", shown(Some(er))),
+        );
     }
     match (rated.ep, rated.ed) {
         (Some(ep), _) if ep > er => {
-            disagrees("ep", Some(ep), format!("at most er, {}", shown(Some(er))))
+            disagrees("ep", Some(ep), format!("it is at most er, {}", shown(Some(er))))
         }
         (Some(ep), Some(ed)) if ed > ep => {
-            disagrees("ed", Some(ed), format!("at most ep, {}", shown(Some(ep))))
+            disagrees("ed", Some(ed), format!("it is at most ep, {}", shown(Some(ep))))
         }
         (None, _) => Err(RatingProblem::Missing { column: "ep" }),
         (_, None) => Err(RatingProblem::Missing { column: "ed" }),
@@ -697,7 +701,8 @@ impl<'a> TenthsDoc<'a> {
         TenthsDoc {
             count: d.count(),
             min: d.min().map(number),
-            mean: d.mean().map(|m| m / 10.0),
+            // One division, so that a mean a decimal can hold prints as that decimal.
+            mean: (d.count() > 0).then(|| d.sum() as f64 / (d.count() as f64 * 10.0)),
             p50: d.percentile(50).map(number),
             p90: d.percentile(90).map(number),
             p99: d.percentile(99).map(number),
@@ -956,19 +961,19 @@ mod tests {
         let cases: [([&str; 7], &str); 8] = [
             (
                 ["rated", "7.2", "1.2", "1.2", "7.3", "Forcing Chain", "67"],
-                "er_at_least is 7.3, but the techniques give 7.2",
+                "er_at_least is 7.3, but it equals er, 7.2, when er is given",
             ),
             (
                 ["rated", "7.2", "7.5", "1.2", "7.2", "Forcing Chain", "67"],
-                "ep is 7.5, but the techniques give at most er, 7.2",
+                "ep is 7.5, but it is at most er, 7.2",
             ),
             (
                 ["rated", "7.2", "1.2", "2.0", "7.2", "Forcing Chain", "67"],
-                "ed is 2.0, but the techniques give at most ep, 1.2",
+                "ed is 2.0, but it is at most ep, 1.2",
             ),
             (
                 ["rated", "", "1.2", "1.2", "9.0", "Forcing Chain", "40"],
-                "er_at_least is 9.0, but the techniques give at least 9.5 when er is empty",
+                "er_at_least is 9.0, but it is at least 9.5 when er is empty",
             ),
             (
                 ["rated", "7.25", "1.2", "1.2", "7.2", "Forcing Chain", "67"],
