@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::builder::PossibleValuesParser;
@@ -752,8 +752,8 @@ struct GenerateArgs {
     output: Option<PathBuf>,
 
     /// Output format: `line` writes `PUZZLE SOLUTION` per line; `csv`, `jsonl` and `parquet`
-    /// write the columns index, puzzle, solution, givens (and regions on a jigsaw layout)
-    /// [default: csv; parquet for an OUT whose name ends in .parquet, jsonl for .jsonl or .ndjson].
+    /// write the columns index, puzzle, solution, givens, then level, score and hardest with a
+    /// --level, --score or --needs target (and regions on a jigsaw layout) [default: csv; parquet for an OUT whose name ends in .parquet, jsonl for .jsonl or .ndjson].
     #[arg(long, value_name = "FORMAT",
           value_parser = format_names(["line"].into_iter().chain(OutputFormat::ALL.iter().map(|f| f.name()))))]
     output_format: Option<String>,
@@ -806,6 +806,13 @@ impl GenerateArgs {
             }
             (None, Target::Stdout) => GeneratedFormat::Rows(OutputFormat::default()),
         };
+        if let Target::Path(path) = &output {
+            let asked = match (&self.output_format, format) {
+                (Some(_), GeneratedFormat::Rows(format)) => Some(format),
+                _ => None,
+            };
+            check_output_name(path, asked)?;
+        }
         if format == GeneratedFormat::Rows(OutputFormat::Parquet) && is_terminal(&output) {
             return Err(ConfigError::ParquetToTerminal);
         }
@@ -1102,6 +1109,23 @@ fn parquet_compression(name: &str, parquet: bool) -> Result<ParquetCompression, 
     Ok(codec)
 }
 
+/// Refuses an output named like a compressed file (outputs are not compressed), or like a file
+/// of another format than `asked` (the format given by `--output-format`).
+fn check_output_name(path: &Path, asked: Option<OutputFormat>) -> Result<(), ConfigError> {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
+    if name.is_some_and(|n| n.ends_with(".gz")) {
+        return Err(ConfigError::CompressedName(path.to_path_buf()));
+    }
+    match (OutputFormat::of_name(path), asked) {
+        (Some(named), Some(asked)) if named != asked => Err(ConfigError::FormatName {
+            path: path.to_path_buf(),
+            named,
+            asked: asked.name().to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn bulk(
     input: InputArgs,
     output: OutputArgs,
@@ -1119,6 +1143,9 @@ fn bulk(
         (None, Target::Path(path)) => OutputFormat::of_name(path).unwrap_or_default(),
         (None, Target::Stdout) => OutputFormat::default(),
     };
+    if let Target::Path(path) = &target {
+        check_output_name(path, Some(output_format).filter(|_| output.output_format.is_some()))?;
+    }
     if output_format == OutputFormat::Parquet {
         if output.resume {
             return Err(ConfigError::ParquetResume);

@@ -461,3 +461,42 @@ fn an_output_in_a_missing_directory_names_the_directory() {
     );
     assert_eq!(dir.entries(), ["in.txt"]);
 }
+
+/// An output whose name says another format than `--output-format` asks for, or says it is
+/// compressed, is refused before anything is written: what it held could not be read back by
+/// its name (CSV in a `.parquet` file) or would not be what the name promised.
+#[test]
+fn an_output_named_for_another_format_or_compression_is_refused() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(3));
+    for (args, message) in [
+        (
+            &["solve", "in.txt", "-o", "out.parquet", "--output-format", "csv"][..],
+            "-o out.parquet: the name says parquet, but --output-format is csv",
+        ),
+        (
+            &["rate", "in.txt", "-o", "out.csv", "--output-format", "jsonl"],
+            "-o out.csv: the name says csv, but --output-format is jsonl",
+        ),
+        (
+            &["solve", "in.txt", "-o", "out.csv.gz"],
+            "-o out.csv.gz: outputs are not compressed",
+        ),
+        (
+            &["generate", "--count", "2", "-o", "g.PARQUET", "--output-format", "jsonl"],
+            "-o g.PARQUET: the name says parquet, but --output-format is jsonl",
+        ),
+    ] {
+        refused(&dir.run(args), message);
+    }
+    assert_eq!(dir.entries(), ["in.txt"]);
+    // A name that says nothing, or the format asked for, is written as asked.
+    for args in [
+        &["solve", "-q", "in.txt", "-o", "out.txt", "--output-format", "jsonl"][..],
+        &["solve", "-q", "in.txt", "-o", "out.jsonl", "--output-format", "jsonl"],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+    }
+    assert!(dir.read("out.txt").starts_with("{\"line\":"));
+}

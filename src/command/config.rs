@@ -377,6 +377,28 @@ pub enum ConfigError {
         "--shard cannot write Parquet: merge joins the shards' outputs byte for byte, which only CSV and JSON lines allow; write the shards as CSV or JSON lines"
     )]
     ParquetShard,
+    /// `-o` named like a file of another format than `--output-format` asks for.
+    #[error(
+        "-o {}: the name says {named}, but --output-format is {asked}; give the output a .{asked} \
+         name, or leave --output-format out",
+        .path.display()
+    )]
+    FormatName {
+        /// The output named.
+        path: std::path::PathBuf,
+        /// The format its name says.
+        named: crate::format::OutputFormat,
+        /// The format asked for.
+        asked: String,
+    },
+    /// `-o` named like a compressed file: outputs are not compressed.
+    #[error(
+        "-o {}: outputs are not compressed; give a name without .gz and compress it after, or \
+         pipe standard output through gzip (-o - | gzip > FILE.gz), or write Parquet (-o \
+         FILE.parquet, compressed inside)",
+        .0.display()
+    )]
+    CompressedName(std::path::PathBuf),
     /// Parquet rows to a terminal.
     #[error(
         "Parquet output is binary: give -o FILE.parquet, or redirect standard output to a file"
