@@ -1057,8 +1057,10 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
         return Err(ConfigError::ShardStdout);
     };
     // Always beside the output too, where merge looks for it.
+    // A --summary naming it (`./OUT.summary.json` too) is that one.
     let beside = shard::summary_path(output);
-    if !run.summaries.contains(&beside) {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    if !run.summaries.iter().any(|s| absolute(s) == absolute(&beside)) {
         run.summaries.push(beside);
     }
     run.pipeline.shard = Some(shard);
@@ -1390,6 +1392,18 @@ mod tests {
             run.summaries,
             [PathBuf::from("s.json"), PathBuf::from("x.csv.summary.json")]
         );
+        // The summary beside the output, named another way, is the one asked for.
+        let run = bulk_of(&[
+            "solve",
+            "a.txt",
+            "--shard",
+            "0/1",
+            "-o",
+            "x.csv",
+            "--summary",
+            "./x.csv.summary.json",
+        ]);
+        assert_eq!(run.summaries, [PathBuf::from("./x.csv.summary.json")]);
     }
 
     #[test]
