@@ -349,7 +349,8 @@ impl GenerateOptions {
         let reason = self
             .difficulty
             .impossible()
-            .or_else(|| self.score_out_of_reach());
+            .or_else(|| self.score_out_of_reach())
+            .or_else(|| self.last_cells_only());
         if let Some(reason) = reason {
             return Err(GenerateError::Unreachable {
                 difficulty: self.difficulty.clone(),
@@ -400,6 +401,31 @@ impl GenerateOptions {
             ));
         }
         (score.min > most).then(|| format!("no puzzle scores above {most}"))
+    }
+
+    /// Why no puzzle of these givens meets the difficulty, when every one has at most one
+    /// blank cell: its rating is then fixed (no step, or one full house: score 4, level easy).
+    fn last_cells_only(&self) -> Option<String> {
+        use crate::rate::{Level, Technique};
+        let range = self.givens?;
+        let difficulty = &self.difficulty;
+        if !difficulty.is_set() || range.min() < CELLS - 1 {
+            return None;
+        }
+        let meets = |givens: usize| {
+            let blank = givens < CELLS;
+            difficulty.levels.is_none_or(|l| l.contains(Level::Easy))
+                && difficulty.score.is_none_or(|s| s.contains(4 * u32::from(blank)))
+                && difficulty
+                    .needs
+                    .iter()
+                    .all(|&t| blank && t == Technique::FullHouse)
+        };
+        (!(range.min()..=range.max()).any(meets)).then(|| {
+            "a puzzle with at most one blank cell is solved by at most one full house (score 0 \
+             or 4, level easy)"
+                .to_string()
+        })
     }
 }
 
@@ -504,6 +530,23 @@ mod tests {
         assert!(unreachable(scoring("100-203", Some("25-30"))));
         assert_eq!(scoring("100-204", Some("25-30")).check(), Ok(()));
         assert!(unreachable(scoring("4000000000", None)));
+        // At most one blank cell: no step, or one full house.
+        assert!(unreachable(scoring("100-200", Some("80"))));
+        assert!(unreachable(scoring("5-10", Some("81"))));
+        assert_eq!(scoring("0-4", Some("80-81")).check(), Ok(()));
+        let leveled = |levels: &str, needs: Vec<crate::rate::Technique>| GenerateOptions {
+            givens: Some("80-81".parse().unwrap()),
+            difficulty: Difficulty {
+                levels: Some(levels.parse().unwrap()),
+                needs,
+                ..Difficulty::default()
+            },
+            ..GenerateOptions::default()
+        };
+        assert!(unreachable(leveled("medium", vec![])));
+        assert_eq!(leveled("easy", vec![]).check(), Ok(()));
+        let full_house = vec![crate::rate::Technique::FullHouse];
+        assert_eq!(leveled("easy", full_house).check(), Ok(()));
         let walking = |walk| GenerateOptions {
             walk,
             ..GenerateOptions::default()
