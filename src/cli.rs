@@ -1060,7 +1060,11 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
     // A --summary naming it (`./OUT.summary.json` too) is that one.
     let beside = shard::summary_path(output);
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    if !run.summaries.iter().any(|s| absolute(s) == absolute(&beside)) {
+    if !run
+        .summaries
+        .iter()
+        .any(|s| absolute(s) == absolute(&beside))
+    {
         run.summaries.push(beside);
     }
     run.pipeline.shard = Some(shard);
@@ -1114,7 +1118,9 @@ fn parquet_compression(name: &str, parquet: bool) -> Result<ParquetCompression, 
 /// Refuses an output named like a compressed file (outputs are not compressed), or like a file
 /// of another format than `asked` (the format given by `--output-format`).
 fn check_output_name(path: &Path, asked: Option<OutputFormat>) -> Result<(), ConfigError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
     if name.is_some_and(|n| n.ends_with(".gz")) {
         return Err(ConfigError::CompressedName(path.to_path_buf()));
     }
@@ -1146,7 +1152,10 @@ fn bulk(
         (None, Target::Stdout) => OutputFormat::default(),
     };
     if let Target::Path(path) = &target {
-        check_output_name(path, Some(output_format).filter(|_| output.output_format.is_some()))?;
+        check_output_name(
+            path,
+            Some(output_format).filter(|_| output.output_format.is_some()),
+        )?;
     }
     if output_format == OutputFormat::Parquet {
         if output.resume {

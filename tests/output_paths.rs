@@ -471,11 +471,25 @@ fn an_output_named_for_another_format_or_compression_is_refused() {
     dir.write("in.txt", lines(3));
     for (args, message) in [
         (
-            &["solve", "in.txt", "-o", "out.parquet", "--output-format", "csv"][..],
+            &[
+                "solve",
+                "in.txt",
+                "-o",
+                "out.parquet",
+                "--output-format",
+                "csv",
+            ][..],
             "-o out.parquet: the name says parquet, but --output-format is csv",
         ),
         (
-            &["rate", "in.txt", "-o", "out.csv", "--output-format", "jsonl"],
+            &[
+                "rate",
+                "in.txt",
+                "-o",
+                "out.csv",
+                "--output-format",
+                "jsonl",
+            ],
             "-o out.csv: the name says csv, but --output-format is jsonl",
         ),
         (
@@ -483,7 +497,15 @@ fn an_output_named_for_another_format_or_compression_is_refused() {
             "-o out.csv.gz: outputs are not compressed",
         ),
         (
-            &["generate", "--count", "2", "-o", "g.PARQUET", "--output-format", "jsonl"],
+            &[
+                "generate",
+                "--count",
+                "2",
+                "-o",
+                "g.PARQUET",
+                "--output-format",
+                "jsonl",
+            ],
             "-o g.PARQUET: the name says parquet, but --output-format is jsonl",
         ),
     ] {
@@ -492,8 +514,24 @@ fn an_output_named_for_another_format_or_compression_is_refused() {
     assert_eq!(dir.entries(), ["in.txt"]);
     // A name that says nothing, or the format asked for, is written as asked.
     for args in [
-        &["solve", "-q", "in.txt", "-o", "out.txt", "--output-format", "jsonl"][..],
-        &["solve", "-q", "in.txt", "-o", "out.jsonl", "--output-format", "jsonl"],
+        &[
+            "solve",
+            "-q",
+            "in.txt",
+            "-o",
+            "out.txt",
+            "--output-format",
+            "jsonl",
+        ][..],
+        &[
+            "solve",
+            "-q",
+            "in.txt",
+            "-o",
+            "out.jsonl",
+            "--output-format",
+            "jsonl",
+        ],
     ] {
         let run = dir.run(args);
         assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);

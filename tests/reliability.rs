@@ -500,7 +500,10 @@ fn a_second_ctrl_c_exits_at_once() {
     // Standard input cannot be read again, so no checkpoint describes the rows: the partial
     // file the run was writing does not stay.
     let entries = dir.entries();
-    assert!(!entries.iter().any(|e| e.ends_with(".partial")), "{entries:?}");
+    assert!(
+        !entries.iter().any(|e| e.ends_with(".partial")),
+        "{entries:?}"
+    );
 }
 
 #[cfg(target_os = "linux")]

@@ -415,7 +415,9 @@ impl GenerateOptions {
         let meets = |givens: usize| {
             let blank = givens < CELLS;
             difficulty.levels.is_none_or(|l| l.contains(Level::Easy))
-                && difficulty.score.is_none_or(|s| s.contains(4 * u32::from(blank)))
+                && difficulty
+                    .score
+                    .is_none_or(|s| s.contains(4 * u32::from(blank)))
                 && difficulty
                     .needs
                     .iter()

@@ -262,12 +262,16 @@ fn check_row(rated: &SeRated) -> Result<(), RatingProblem> {
         );
     }
     match (rated.ep, rated.ed) {
-        (Some(ep), _) if ep > er => {
-            disagrees("ep", Some(ep), format!("it is at most er, {}", shown(Some(er))))
-        }
-        (Some(ep), Some(ed)) if ed > ep => {
-            disagrees("ed", Some(ed), format!("it is at most ep, {}", shown(Some(ep))))
-        }
+        (Some(ep), _) if ep > er => disagrees(
+            "ep",
+            Some(ep),
+            format!("it is at most er, {}", shown(Some(er))),
+        ),
+        (Some(ep), Some(ed)) if ed > ep => disagrees(
+            "ed",
+            Some(ed),
+            format!("it is at most ep, {}", shown(Some(ep))),
+        ),
         (None, _) => Err(RatingProblem::Missing { column: "ep" }),
         (_, None) => Err(RatingProblem::Missing { column: "ed" }),
         _ if rated.hardest.is_none() && rated.steps > 0 => {
