@@ -1115,8 +1115,10 @@ fn parquet_compression(name: &str, parquet: bool) -> Result<ParquetCompression, 
     Ok(codec)
 }
 
-/// Refuses an output named like a compressed file (outputs are not compressed), or like a file
-/// of another format than `asked` (the format given by `--output-format`).
+/// Refuses an output named like a compressed file (outputs are not compressed), or named for
+/// Parquet or text when `asked` (the format given by `--output-format`) is the other: the rows
+/// would not be what the name promises to every other tool. CSV and JSON lines under each
+/// other's names are text the commands read back by their content, and are written as asked.
 fn check_output_name(path: &Path, asked: Option<OutputFormat>) -> Result<(), ConfigError> {
     let name = path
         .file_name()
@@ -1125,11 +1127,13 @@ fn check_output_name(path: &Path, asked: Option<OutputFormat>) -> Result<(), Con
         return Err(ConfigError::CompressedName(path.to_path_buf()));
     }
     match (OutputFormat::of_name(path), asked) {
-        (Some(named), Some(asked)) if named != asked => Err(ConfigError::FormatName {
-            path: path.to_path_buf(),
-            named,
-            asked: asked.name().to_string(),
-        }),
+        (Some(named), Some(asked)) if named.is_text() != asked.is_text() => {
+            Err(ConfigError::FormatName {
+                path: path.to_path_buf(),
+                named,
+                asked: asked.name().to_string(),
+            })
+        }
         _ => Ok(()),
     }
 }

@@ -462,79 +462,62 @@ fn an_output_in_a_missing_directory_names_the_directory() {
     assert_eq!(dir.entries(), ["in.txt"]);
 }
 
-/// An output whose name says another format than `--output-format` asks for, or says it is
-/// compressed, is refused before anything is written: what it held could not be read back by
-/// its name (CSV in a `.parquet` file) or would not be what the name promised.
+/// An output named for Parquet when `--output-format` asks for text, or the other way round, or
+/// named as compressed, is refused before anything is written: what it held would not be what
+/// the name promises (CSV in a `.parquet` file did not read back).
 #[test]
 fn an_output_named_for_another_format_or_compression_is_refused() {
     let dir = Workdir::new();
     dir.write("in.txt", lines(3));
-    for (args, message) in [
+    let with = |command: &str, out: &str, format: &str| {
+        let mut args = match command {
+            "generate" => vec!["generate", "-q", "--count", "2"],
+            _ => vec![command, "-q", "in.txt"],
+        };
+        args.extend(["-o", out]);
+        if !format.is_empty() {
+            args.extend(["--output-format", format]);
+        }
+        dir.run(&args)
+    };
+    for (command, out, format, message) in [
         (
-            &[
-                "solve",
-                "in.txt",
-                "-o",
-                "out.parquet",
-                "--output-format",
-                "csv",
-            ][..],
-            "-o out.parquet: the name says parquet, but --output-format is csv",
+            "solve",
+            "out.parquet",
+            "csv",
+            "the name says parquet, but --output-format is csv",
         ),
         (
-            &[
-                "rate",
-                "in.txt",
-                "-o",
-                "out.csv",
-                "--output-format",
-                "jsonl",
-            ],
-            "-o out.csv: the name says csv, but --output-format is jsonl",
+            "rate",
+            "out.csv",
+            "parquet",
+            "the name says csv, but --output-format is parquet",
         ),
         (
-            &["solve", "in.txt", "-o", "out.csv.gz"],
+            "solve",
+            "out.csv.gz",
+            "",
             "-o out.csv.gz: outputs are not compressed",
         ),
         (
-            &[
-                "generate",
-                "--count",
-                "2",
-                "-o",
-                "g.PARQUET",
-                "--output-format",
-                "jsonl",
-            ],
-            "-o g.PARQUET: the name says parquet, but --output-format is jsonl",
+            "generate",
+            "g.PARQUET",
+            "jsonl",
+            "the name says parquet, but --output-format is jsonl",
         ),
     ] {
-        refused(&dir.run(args), message);
+        refused(&with(command, out, format), message);
     }
     assert_eq!(dir.entries(), ["in.txt"]);
-    // A name that says nothing, or the format asked for, is written as asked.
-    for args in [
-        &[
-            "solve",
-            "-q",
-            "in.txt",
-            "-o",
-            "out.txt",
-            "--output-format",
-            "jsonl",
-        ][..],
-        &[
-            "solve",
-            "-q",
-            "in.txt",
-            "-o",
-            "out.jsonl",
-            "--output-format",
-            "jsonl",
-        ],
+    // A name that says nothing, the format asked for, or the other text format (read back by
+    // its content) is written as asked.
+    for (out, format) in [
+        ("out.txt", "jsonl"),
+        ("out.jsonl", "jsonl"),
+        ("out.csv", "jsonl"),
     ] {
-        let run = dir.run(args);
-        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        let run = with("solve", out, format);
+        assert_eq!(run.code, Some(0), "{out}: {}", run.stderr);
+        assert!(dir.read(out).starts_with("{\"line\":"), "{out}");
     }
-    assert!(dir.read("out.txt").starts_with("{\"line\":"));
 }
