@@ -753,7 +753,8 @@ struct GenerateArgs {
 
     /// Output format: `line` writes `PUZZLE SOLUTION` per line; `csv`, `jsonl` and `parquet`
     /// write the columns index, puzzle, solution, givens, then level, score and hardest with a
-    /// --level, --score or --needs target (and regions on a jigsaw layout) [default: csv; parquet for an OUT whose name ends in .parquet, jsonl for .jsonl or .ndjson].
+    /// --level, --score or --needs target (and regions on a jigsaw layout) [default: csv;
+    /// parquet for an OUT whose name ends in .parquet, jsonl for .jsonl or .ndjson].
     #[arg(long, value_name = "FORMAT",
           value_parser = format_names(["line"].into_iter().chain(OutputFormat::ALL.iter().map(|f| f.name()))))]
     output_format: Option<String>,

@@ -377,7 +377,7 @@ pub enum ConfigError {
         "--shard cannot write Parquet: merge joins the shards' outputs byte for byte, which only CSV and JSON lines allow; write the shards as CSV or JSON lines"
     )]
     ParquetShard,
-    /// `-o` named like a file of another format than `--output-format` asks for.
+    /// `-o` named for Parquet when `--output-format` asks for text, or the other way round.
     #[error(
         "-o {}: the name says {named}, but --output-format is {asked}; give the output a .{asked} \
          name, or leave --output-format out",
