@@ -71,18 +71,25 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
-    // Without the watching thread, the second signal ends the process from the handler.
-    let watched = stop_when_stuck(&signals);
+    // The flag first: once a handler is installed, a signal always sets it.
     for signal in signals {
-        // Registered first, so it sees the flag as the previous signal left it.
-        let second = match watched {
-            true => Ok(()),
-            false => signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
-                .map(drop),
-        };
-        let installed = second.and_then(|()| signal_hook::flag::register(signal, flag.clone()));
-        if let Err(e) = installed {
+        if let Err(e) = signal_hook::flag::register(signal, flag.clone()) {
             command::say(&format!("warning: Ctrl-C will not stop cleanly: {e}"));
+        }
+    }
+    if stop_when_stuck(&signals) {
+        return flag;
+    }
+    // Without the watching thread, the second signal ends the process from the handler: the
+    // shutdown looks at a flag of its own, which the signal sets after it has looked.
+    let seen = Arc::new(AtomicBool::new(false));
+    for signal in signals {
+        let installed = signal_hook::flag::register_conditional_shutdown(signal, 130, seen.clone())
+            .and_then(|_| signal_hook::flag::register(signal, seen.clone()));
+        if let Err(e) = installed {
+            command::say(&format!(
+                "warning: a second Ctrl-C will not stop at once: {e}"
+            ));
         }
     }
     flag
