@@ -12,6 +12,7 @@ use sudoku_bulk::command::config::{
 };
 use sudoku_bulk::files::Input;
 use sudoku_bulk::files::Target;
+use sudoku_bulk::files::file_id::FileId;
 use sudoku_bulk::format::parquet::ParquetCompression;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::generate::{
@@ -1058,14 +1059,10 @@ fn sharded(run: &mut BulkRun, choice: ShardChoice, shards: Option<u64>) -> Resul
         return Err(ConfigError::ShardStdout);
     };
     // Always beside the output too, where merge looks for it.
-    // A --summary naming it (`./OUT.summary.json` too) is that one.
+    // A --summary naming that file (`./OUT.summary.json` too) is that one.
     let beside = shard::summary_path(output);
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    if !run
-        .summaries
-        .iter()
-        .any(|s| absolute(s) == absolute(&beside))
-    {
+    let id = FileId::of_path(&beside);
+    if !run.summaries.iter().any(|s| FileId::of_path(s) == id) {
         run.summaries.push(beside);
     }
     run.pipeline.shard = Some(shard);
@@ -1159,7 +1156,7 @@ fn bulk(
     if let Target::Path(path) = &target {
         check_output_name(
             path,
-            Some(output_format).filter(|_| output.output_format.is_some()),
+            output.output_format.is_some().then_some(output_format),
         )?;
     }
     if output_format == OutputFormat::Parquet {
@@ -1392,32 +1389,28 @@ mod tests {
         assert_eq!(run.pipeline.shard, Some(Shard { index: 2, count: 5 }));
         assert!(run.pipeline.summarise);
         assert_eq!(run.summaries, [PathBuf::from("out/p2.csv.summary.json")]);
-        let run = bulk_of(&[
-            "solve",
-            "a.txt",
-            "--shard",
-            "0/1",
-            "-o",
-            "x.csv",
-            "--summary",
-            "s.json",
-        ]);
+        let summaries = |summary: &str| {
+            let args = [
+                "solve",
+                "a.txt",
+                "--shard",
+                "0/1",
+                "-o",
+                "x.csv",
+                "--summary",
+                summary,
+            ];
+            bulk_of(&args).summaries
+        };
         assert_eq!(
-            run.summaries,
+            summaries("s.json"),
             [PathBuf::from("s.json"), PathBuf::from("x.csv.summary.json")]
         );
         // The summary beside the output, named another way, is the one asked for.
-        let run = bulk_of(&[
-            "solve",
-            "a.txt",
-            "--shard",
-            "0/1",
-            "-o",
-            "x.csv",
-            "--summary",
-            "./x.csv.summary.json",
-        ]);
-        assert_eq!(run.summaries, [PathBuf::from("./x.csv.summary.json")]);
+        assert_eq!(
+            summaries("./x.csv.summary.json"),
+            [PathBuf::from("./x.csv.summary.json")]
+        );
     }
 
     #[test]

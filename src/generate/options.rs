@@ -406,7 +406,7 @@ impl GenerateOptions {
     /// Why no puzzle of these givens meets the difficulty, when every one has at most one
     /// blank cell: its rating is then fixed (no step, or one full house: score 4, level easy).
     fn last_cells_only(&self) -> Option<String> {
-        use crate::rate::{Level, Technique};
+        use crate::rate::Technique::FullHouse;
         let range = self.givens?;
         let difficulty = &self.difficulty;
         if !difficulty.is_set() || range.min() < CELLS - 1 {
@@ -414,14 +414,12 @@ impl GenerateOptions {
         }
         let meets = |givens: usize| {
             let blank = givens < CELLS;
-            difficulty.levels.is_none_or(|l| l.contains(Level::Easy))
-                && difficulty
-                    .score
-                    .is_none_or(|s| s.contains(4 * u32::from(blank)))
-                && difficulty
-                    .needs
-                    .iter()
-                    .all(|&t| blank && t == Technique::FullHouse)
+            let score = FullHouse.score() * u32::from(blank);
+            difficulty
+                .levels
+                .is_none_or(|l| l.contains(FullHouse.level()))
+                && difficulty.score.is_none_or(|s| s.contains(score))
+                && difficulty.needs.iter().all(|&t| blank && t == FullHouse)
         };
         (!(range.min()..=range.max()).any(meets)).then(|| {
             "a puzzle with at most one blank cell is solved by at most one full house (score 0 \

@@ -279,8 +279,14 @@ impl Distribution {
 
     /// The exact sum divided by the count, rounded once to `f64`; `None` when empty.
     pub fn mean(&self) -> Option<f64> {
+        self.mean_in(1)
+    }
+
+    /// [`Distribution::mean`] of values counted in `unit`ths (tenths: 10), in one division, so
+    /// that a mean a decimal can hold prints as that decimal (5.73, not 5.7299999999999995).
+    pub fn mean_in(&self, unit: u32) -> Option<f64> {
         let count = self.count();
-        (count > 0).then(|| self.sum() as f64 / count as f64)
+        (count > 0).then(|| self.sum() as f64 / (count as f64 * f64::from(unit)))
     }
 
     /// The `p`-th percentile by the nearest-rank rule (see the [module documentation](self)):

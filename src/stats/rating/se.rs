@@ -705,8 +705,7 @@ impl<'a> TenthsDoc<'a> {
         TenthsDoc {
             count: d.count(),
             min: d.min().map(number),
-            // One division, so that a mean a decimal can hold prints as that decimal.
-            mean: (d.count() > 0).then(|| d.sum() as f64 / (d.count() as f64 * 10.0)),
+            mean: d.mean_in(10),
             p50: d.percentile(50).map(number),
             p90: d.percentile(90).map(number),
             p99: d.percentile(99).map(number),
