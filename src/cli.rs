@@ -300,7 +300,7 @@ struct OutputArgs {
     /// Seconds between two checkpoints of a run to OUT, kept within a chunk too; 0: as often
     /// as rows are written.
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = config::seconds,
-          help_heading = "Run")]
+          requires = "output", allow_negative_numbers = true, help_heading = "Run")]
     checkpoint_every: Duration,
 }
 
@@ -1338,7 +1338,25 @@ mod tests {
         let run = bulk_of(&["verify", "-o", "out.csv", "--checkpoint-every", "0.5"]);
         assert_eq!(run.checkpoints.every, Duration::from_millis(500));
         assert!(config(&["solve", "--resume"]).is_err(), "--resume needs -o");
-        assert!(config(&["solve", "-o", "x", "--checkpoint-every", "-1"]).is_err());
+        let no_output = config(&["solve", "a.txt", "--checkpoint-every", "2"]).unwrap_err();
+        assert!(
+            no_output.contains("required"),
+            "checkpoints need -o: {no_output}"
+        );
+        // Our message, not clap's tip about values that start with '-'.
+        let negative = config(&["solve", "-o", "x", "--checkpoint-every", "-1"]).unwrap_err();
+        assert!(negative.contains("value"), "{negative}");
+        let negative = Cli::try_parse_from([
+            "sudoku-bulk",
+            "solve",
+            "-o",
+            "x",
+            "--checkpoint-every",
+            "-1",
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(negative.contains("from 0 up"), "{negative}");
         assert!(config(&["solve", "-o", "x", "--checkpoint-every", "soon"]).is_err());
     }
 
