@@ -135,6 +135,14 @@ fn show_exit_codes() {
     let run = dir.run_with_stdin(&["show", "-"], "");
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("no puzzle"), "{}", run.stderr);
+    // A puzzle on standard input that does not parse: the message names its line.
+    let run = dir.run_with_stdin(&["show", "-"], "\n# a comment\n1234\n");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("<stdin>:3: expected 81 cells, found 4"),
+        "{}",
+        run.stderr
+    );
     // A file's name where the puzzle goes: the message says how to show the file's puzzle.
     dir.write("p.txt", dots(81) + "\n");
     let run = dir.run(&["show", "p.txt"]);

@@ -195,8 +195,9 @@ pub fn se_explanation(
 
 /// `show`: one puzzle, solved and explained on stdout. Exit 1 when its givens conflict.
 pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
-    let (text, own_regions) = match &run.puzzle {
-        PuzzleSource::Text(text) => (text.clone(), None),
+    // Where a puzzle that does not parse is: the argument, or a line of standard input.
+    let (text, own_regions, place) = match &run.puzzle {
+        PuzzleSource::Text(text) => (text.clone(), None, "puzzle".to_string()),
         PuzzleSource::Stdin => first_record_of_stdin()?,
     };
     let puzzle = Grid::parse(&text).map_err(|e| {
@@ -211,7 +212,7 @@ pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
             }
             _ => String::new(),
         };
-        CommandError::Puzzle(format!("puzzle: {e}{file}"))
+        CommandError::Puzzle(format!("{place}: {e}{file}"))
     })?;
     let layout = match own_regions {
         Some(regions) => {
@@ -238,9 +239,9 @@ pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
     })
 }
 
-/// The first record of standard input, in whatever input format it is: its puzzle text and
-/// its own region layout, if it has one.
-fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
+/// The first record of standard input, in whatever input format it is: its puzzle text, its
+/// own region layout if it has one, and where it is (`standard input:LINE`).
+fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>, String), CommandError> {
     let input = Input::stdin();
     let read_error = |e: io::Error| RunError::Read {
         name: input.name.clone(),
@@ -255,13 +256,11 @@ fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>), CommandError> {
         .next_record()
         .map_err(read_error)?
         .ok_or_else(|| CommandError::Puzzle("no puzzle on standard input".to_string()))?;
+    let place = format!("{}:{}", input.name, record.line);
     if let Some(defect) = record.defect {
-        return Err(CommandError::Puzzle(format!(
-            "{}:{}: {defect}",
-            input.name, record.line
-        )));
+        return Err(CommandError::Puzzle(format!("{place}: {defect}")));
     }
-    Ok((record.puzzle, record.regions))
+    Ok((record.puzzle, record.regions, place))
 }
 
 #[cfg(test)]
