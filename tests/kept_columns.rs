@@ -202,3 +202,20 @@ fn keeping_a_column_under_one_of_ours_is_refused_showing_the_renaming() {
         );
     }
 }
+
+#[test]
+fn a_line_break_inside_a_quoted_kept_field_is_kept_as_it_was() {
+    let dir = Workdir::new();
+    // CR-LF line ends throughout: the one inside the quotes is the field's own.
+    dir.write(
+        "notes.csv",
+        format!("puzzle,note\r\n{PUZZLE},\"two\r\nlines\"\r\n{PUZZLE},\"one\nbreak\"\r\n"),
+    );
+    for name in ["out.csv", "out.jsonl", "out.parquet"] {
+        let run = dir.run(&["solve", "notes.csv", "--keep-columns", "note", "-o", name]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let (_, rows) = rows_of(&dir, name);
+        let notes: Vec<&str> = rows.iter().map(|r| r["note"].as_str()).collect();
+        assert_eq!(notes, ["two\r\nlines", "one\nbreak"], "{name}");
+    }
+}

@@ -225,13 +225,16 @@ impl<R: BufRead> CsvReader<R> {
                 self.parser.reset();
                 return Ok(raw);
             }
-            if self.keep_text && self.text.len() <= MAX_LINE {
+            let keep = self.keep_text && self.text.len() <= MAX_LINE;
+            if keep {
                 self.text.extend_from_slice(line.text);
-                self.text.push(b'\n');
             }
             // The common record: one line without quotes, whose fields are what lies between
             // the separators (as the parser would find them, at less cost).
             if !open && self.fields.count == 0 && memchr::memchr(b'"', line.text).is_none() {
+                if keep {
+                    self.text.push(b'\n');
+                }
                 self.fields.split(line.text, self.delimiter);
                 current.too_long = self.fields.overflow;
                 return Ok(raw);
@@ -242,8 +245,13 @@ impl<R: BufRead> CsvReader<R> {
                     opened_at = line.number;
                 }
             }
+            // A line break inside quotes is the field's own, `\r\n` or `\n` as it was.
+            let end: &[u8] = if open && line.crlf { b"\r\n" } else { b"\n" };
+            if keep {
+                self.text.extend_from_slice(end);
+            }
             self.fields.feed(&mut self.parser, line.text);
-            if self.fields.feed(&mut self.parser, b"\n") {
+            if self.fields.feed(&mut self.parser, end) {
                 current.too_long = self.fields.overflow;
                 return Ok(raw);
             }
@@ -842,7 +850,7 @@ mod tests {
             ["a,b", "say \"hi\"", "x"]
         );
         assert_eq!(split("\"two\nlines\","), ["two\nlines", ""]);
-        assert_eq!(split("\"two\r\nlines\",x\r"), ["two\nlines", "x"]);
+        assert_eq!(split("\"two\r\nlines\",x\r"), ["two\r\nlines", "x"]);
         assert_eq!(split("\"a\"b,c"), ["ab", "c"]);
     }
 

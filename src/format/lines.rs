@@ -29,6 +29,8 @@ pub(crate) struct Line<'a> {
     pub text: &'a [u8],
     /// Whether the line was longer than the cap.
     pub too_long: bool,
+    /// Whether its terminator was `\r\n` (a line break inside a quoted CSV field keeps it).
+    pub crlf: bool,
 }
 
 /// Splits a buffered input into capped lines, counting line numbers and byte offsets.
@@ -154,7 +156,8 @@ impl<R: BufRead> Lines<R> {
             }
         }
         self.next.line += 1;
-        if !overflow && self.buf.last() == Some(&b'\r') {
+        let crlf = !overflow && self.buf.last() == Some(&b'\r');
+        if crlf {
             self.buf.pop();
         }
         let too_long = overflow || self.buf.len() > self.cap;
@@ -164,6 +167,7 @@ impl<R: BufRead> Lines<R> {
             offset: start.offset,
             text: without_bom(&self.buf, start.offset),
             too_long,
+            crlf,
         }))
     }
 }
@@ -196,14 +200,16 @@ impl<R: BufRead> Lines<R> {
         self.next.line += 1;
         // The buffer is the one just looked at: nothing was consumed since.
         let mut text = &self.input.fill_buf()?[from..end];
-        if let [rest @ .., b'\r'] = text {
-            text = rest;
+        let crlf = text.last() == Some(&b'\r');
+        if crlf {
+            text = &text[..text.len() - 1];
         }
         Ok(Line {
             number: start.line,
             offset: start.offset,
             text: without_bom(text, start.offset),
             too_long: false,
+            crlf,
         })
     }
 }
