@@ -195,9 +195,16 @@ pub fn se_explanation(
 
 /// `show`: one puzzle, solved and explained on stdout. Exit 1 when its givens conflict.
 pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
-    // Where a puzzle that does not parse is: the argument, or a line of standard input.
-    let (text, own_regions, place) = match &run.puzzle {
-        PuzzleSource::Text(text) => (text.clone(), None, "puzzle".to_string()),
+    let Given {
+        text,
+        own_regions,
+        place,
+    } = match &run.puzzle {
+        PuzzleSource::Text(text) => Given {
+            text: text.clone(),
+            own_regions: None,
+            place: "puzzle".to_string(),
+        },
         PuzzleSource::Stdin => first_record_of_stdin()?,
     };
     let puzzle = Grid::parse(&text).map_err(|e| {
@@ -239,9 +246,19 @@ pub fn run(run: &ShowRun) -> Result<Exit, CommandError> {
     })
 }
 
-/// The first record of standard input, in whatever input format it is: its puzzle text, its
-/// own region layout if it has one, and where it is (`standard input:LINE`).
-fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>, String), CommandError> {
+/// The puzzle to show, as given.
+struct Given {
+    /// Its text.
+    text: Vec<u8>,
+    /// Its own region layout, if its record has one.
+    own_regions: Option<Vec<u8>>,
+    /// Where it is, for a message when it does not parse: the argument, or a line of standard
+    /// input (`<stdin>:LINE`).
+    place: String,
+}
+
+/// The first record of standard input, in whatever input format it is.
+fn first_record_of_stdin() -> Result<Given, CommandError> {
     let input = Input::stdin();
     let read_error = |e: io::Error| RunError::Read {
         name: input.name.clone(),
@@ -260,7 +277,11 @@ fn first_record_of_stdin() -> Result<(Vec<u8>, Option<Vec<u8>>, String), Command
     if let Some(defect) = record.defect {
         return Err(CommandError::Puzzle(format!("{place}: {defect}")));
     }
-    Ok((record.puzzle, record.regions, place))
+    Ok(Given {
+        text: record.puzzle,
+        own_regions: record.regions,
+        place,
+    })
 }
 
 #[cfg(test)]
