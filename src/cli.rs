@@ -472,7 +472,7 @@ struct ShowArgs {
     /// With --trace: the most trace lines to print (a board drawn counts its lines), at most
     /// 1000000.
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_TRACE_LINES,
-          value_parser = config::trace_lines)]
+          value_parser = config::trace_lines, requires = "trace")]
     max_trace_lines: usize,
 
     /// Also rate the puzzle as `rate` does and print its human solution path, step by step;
@@ -810,8 +810,9 @@ impl GenerateArgs {
         };
         if let Target::Path(path) = &output {
             let asked = match (&self.output_format, format) {
-                (Some(_), GeneratedFormat::Rows(format)) => Some(format),
-                _ => None,
+                (Some(_), GeneratedFormat::Rows(format)) => Some((format.name(), format.is_text())),
+                (Some(_), GeneratedFormat::Line) => Some(("line", true)),
+                (None, _) => None,
             };
             check_output_name(path, asked)?;
         }
@@ -1114,10 +1115,11 @@ fn parquet_compression(name: &str, parquet: bool) -> Result<ParquetCompression, 
 }
 
 /// Refuses an output named like a compressed file (outputs are not compressed), or named for
-/// Parquet or text when `asked` (the format given by `--output-format`) is the other: the rows
-/// would not be what the name promises to every other tool. CSV and JSON lines under each
-/// other's names are text the commands read back by their content, and are written as asked.
-fn check_output_name(path: &Path, asked: Option<OutputFormat>) -> Result<(), ConfigError> {
+/// Parquet or text when `asked` (the format `--output-format` names, and whether it is text)
+/// is the other: the rows would not be what the name promises to every other tool. CSV and
+/// JSON lines under each other's names are text the commands read back by their content, and
+/// are written as asked.
+fn check_output_name(path: &Path, asked: Option<(&str, bool)>) -> Result<(), ConfigError> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase());
@@ -1125,11 +1127,13 @@ fn check_output_name(path: &Path, asked: Option<OutputFormat>) -> Result<(), Con
         return Err(ConfigError::CompressedName(path.to_path_buf()));
     }
     match (OutputFormat::of_name(path), asked) {
-        (Some(named), Some(asked)) if named.is_text() != asked.is_text() => {
+        (Some(named), Some((asked, text))) if named.is_text() != text => {
             Err(ConfigError::FormatName {
                 path: path.to_path_buf(),
                 named,
-                asked: asked.name().to_string(),
+                asked: asked.to_string(),
+                // Generated lines are puzzle text, as the shipped puzzle files are.
+                extension: if asked == "line" { "txt" } else { asked }.to_string(),
             })
         }
         _ => Ok(()),
@@ -1156,7 +1160,10 @@ fn bulk(
     if let Target::Path(path) = &target {
         check_output_name(
             path,
-            output.output_format.is_some().then_some(output_format),
+            output
+                .output_format
+                .is_some()
+                .then_some((output_format.name(), output_format.is_text())),
         )?;
     }
     if output_format == OutputFormat::Parquet {
@@ -1358,6 +1365,16 @@ mod tests {
         .to_string();
         assert!(negative.contains("from 0 up"), "{negative}");
         assert!(config(&["solve", "-o", "x", "--checkpoint-every", "soon"]).is_err());
+        // The largest whole number of seconds is taken exactly (as a float it rounded past the
+        // most a duration holds, and was refused with itself as the limit).
+        let run = bulk_of(&[
+            "solve",
+            "-o",
+            "x",
+            "--checkpoint-every",
+            "18446744073709551615",
+        ]);
+        assert_eq!(run.checkpoints.every, Duration::from_secs(u64::MAX));
     }
 
     #[test]

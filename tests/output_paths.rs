@@ -505,6 +505,12 @@ fn an_output_named_for_another_format_or_compression_is_refused() {
             "jsonl",
             "the name says parquet, but --output-format is jsonl",
         ),
+        (
+            "generate",
+            "g.parquet",
+            "line",
+            "the name says parquet, but --output-format is line",
+        ),
     ] {
         refused(&with(command, out, format), message);
     }

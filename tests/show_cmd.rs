@@ -91,6 +91,10 @@ fn the_trace_holds_at_most_its_limit_in_lines_and_the_limit_is_bounded() {
         "{}",
         run.stderr
     );
+    // A limit of trace lines without a trace is a mistake, not ignored.
+    let run = dir.run(&["show", hard, "--max-trace-lines", "40"]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("--trace"), "{}", run.stderr);
 }
 
 #[test]

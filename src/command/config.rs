@@ -239,6 +239,10 @@ pub struct BulkRun {
 
 /// A number of seconds as given on the command line: not negative, finite.
 pub fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    // A whole number is taken exactly (a float rounds the largest up, past what a duration holds).
+    if let Ok(whole) = text.trim().parse::<u64>() {
+        return Ok(std::time::Duration::from_secs(whole));
+    }
     let value: f64 = text
         .trim()
         .parse()
@@ -379,7 +383,7 @@ pub enum ConfigError {
     ParquetShard,
     /// `-o` named for Parquet when `--output-format` asks for text, or the other way round.
     #[error(
-        "-o {}: the name says {named}, but --output-format is {asked}; give the output a .{asked} \
+        "-o {}: the name says {named}, but --output-format is {asked}; give the output a .{extension} \
          name, or leave --output-format out",
         .path.display()
     )]
@@ -390,6 +394,8 @@ pub enum ConfigError {
         named: crate::format::OutputFormat,
         /// The format asked for.
         asked: String,
+        /// The extension of a name for it.
+        extension: String,
     },
     /// `-o` named like a compressed file: outputs are not compressed.
     #[error(
