@@ -82,6 +82,41 @@ fn a_path_that_needs_nested_chains_has_no_er_and_the_least_it_can_be() {
     }
 }
 
+/// The HTML report's key figures over rows of which some have only a least ER: the median is
+/// said to be of the exact ones, and the highest is at least the highest least ER.
+#[test]
+fn the_report_key_figures_say_what_a_least_er_leaves_open() {
+    let dir = Workdir::new();
+    let mut lines = puzzles("puzzles6_forum_hardest_1106.txt.gz", 2);
+    lines.push(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+            .to_string(),
+    );
+    dir.write("mixed.txt", lines.join("\n"));
+    ok(
+        &dir.run(&["rate", "--scale", "se", "-q", "mixed.txt", "-o", "r.csv"]),
+        "rate",
+    );
+    let rows = csv_rows(&dir.read("r.csv"));
+    let exact = rows.iter().filter(|row| !row["er"].is_empty()).count();
+    let least = rows
+        .iter()
+        .filter(|row| row["er"].is_empty())
+        .map(|row| row["er_at_least"].clone())
+        .max_by(|a, b| a.parse::<f64>().unwrap().total_cmp(&b.parse().unwrap()))
+        .expect("a forum-hardest puzzle needs nested chains");
+    ok(&dir.run(&["stats", "r.csv", "--html", "r.html"]), "stats");
+    let page = dir.read("r.html");
+    assert!(
+        page.contains(&format!("<span>median ER of the {exact} exact</span>")),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("<b>&ge;{least}</b><span>highest ER</span>")),
+        "{page}"
+    );
+}
+
 /// One thread or two, CSV or JSON lines or Parquet: the same ratings, in input order.
 #[test]
 fn the_same_ratings_for_every_thread_count_and_format() {

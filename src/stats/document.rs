@@ -11,9 +11,12 @@
 //!   "format": "sudoku-bulk-summary",     always this string
 //!   "version": 1,
 //!   "records": 4000,                     result rows summarised
-//!   "status": {                          records per status; they add up to records
+//!   "status": {                          records per status of the search (rows of solve and
 //!     "solved": 3998, "multiple": 0, "unsolvable": 0, "invalid": 2, "gave_up": 0, "stuck": 0
-//!   },
+//!   },                                   verify); they add up to records. Rows of rate have
+//!                                        statuses of their own, counted in rating.status or
+//!                                        se_rating.status (which add up to records): here and
+//!                                        in "counters" they count 0
 //!   "status_share": { "solved": 0.9995, ... },   status / records (null when records is 0)
 //!   "solved_without_guess": 1234,        status solved and guesses = 0
 //!   "solved_without_guess_share": 0.3085,

@@ -19,12 +19,25 @@ pub(super) fn section(page: &mut String, summary: &Summary) {
     };
     page.push_str("<section>\n<h2>Ratings (Sudoku Explainer's ER, EP and ED)</h2>\n");
     let share = |level| percent(se.share_of_rated(se.levels().get(level)));
+    // Rows whose path stopped before nested forcing chains have only a least ER: the median
+    // is of the exact ones, and the highest is at least the highest of either.
+    let median_label = match (se.er().count(), se.er_at_least().count()) {
+        (_, 0) => "median ER".to_string(),
+        (0, _) => "median ER (no ER exact)".to_string(),
+        (exact, _) => format!("median ER of the {exact} exact"),
+    };
+    let highest = match (se.er().max(), se.er_at_least().max()) {
+        (exact, Some(least)) if exact.is_none_or(|exact| least > exact) => {
+            format!("&ge;{}", tenths(Some(least)))
+        }
+        (exact, _) => tenths(exact),
+    };
     let figures = [
         (se.rated().to_string(), "rated"),
         (share(SeLevel::Fiendish), "fiendish"),
         (share(SeLevel::Diabolical), "diabolical"),
-        (tenths(se.er().percentile(50)), "median ER"),
-        (tenths(se.er().max()), "highest ER"),
+        (tenths(se.er().percentile(50)), median_label.as_str()),
+        (highest, "highest ER"),
     ];
     super::rating::figures_and_charts(page, &figures, [level_chart(se), er_chart(se)]);
     tables(page, se);
