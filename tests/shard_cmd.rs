@@ -325,6 +325,36 @@ fn foreign_shards_are_refused_with_what_differs() {
     ok(&merge("s/part-2.csv"), "the shards of one run");
 }
 
+/// Nodes of a cluster name one input from other directories: the same bytes under another name
+/// are the same input when it is the only one (no row names it), and merge to the single run; of
+/// several inputs (each row's `file` names its input as given) they are refused, saying so.
+#[test]
+fn one_input_named_otherwise_by_a_shard_is_still_the_input() {
+    let dir = Workdir::new();
+    dir.write("in.txt", lines(20));
+    dir.write("b.txt", lines(7));
+    let absolute = dir.path("in.txt").display().to_string();
+    shards(&dir, "s", "in.txt", 2, &[0], &[]);
+    shards(&dir, "s", &absolute, 2, &[1], &[]);
+    ok(
+        &dir.run(&["merge", "all.csv", "s/part-0.csv", "s/part-1.csv"]),
+        "merge",
+    );
+    ok(
+        &dir.run(&["solve", "in.txt", "-q", "-o", "single.csv"]),
+        "single",
+    );
+    assert_eq!(dir.read("all.csv"), dir.read("single.csv"));
+    let _ = std::fs::create_dir(dir.path("two"));
+    for (k, first) in [(0, "in.txt"), (1, absolute.as_str())] {
+        let (shard, out) = (format!("{k}/2"), format!("two/part-{k}.csv"));
+        let args = ["solve", first, "b.txt", "-q", "--shard", &shard, "-o", &out];
+        ok(&dir.run(&args), &shard);
+    }
+    let run = dir.run(&["merge", "all2.csv", "two/part-0.csv", "two/part-1.csv"]);
+    refused(&run, "their inputs are the same bytes under other names");
+}
+
 #[test]
 fn a_changed_input_is_a_foreign_input() {
     let dir = Workdir::new();
