@@ -282,7 +282,7 @@ struct OutputArgs {
     /// input) [default: one per core].
     #[arg(
         long,
-        allow_negative_numbers = true,
+        allow_negative_numbers = true, value_parser = config::whole::<usize>,
         value_name = "N",
         help_heading = "Run"
     )]
@@ -310,11 +310,11 @@ struct OutputArgs {
 struct SearchArgs {
     /// Stop after N solutions: 2 tells a unique solution (`solved`) from several (`multiple`);
     /// 1 finds a first solution, fastest.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", default_value_t = config::DEFAULT_MAX_SOLUTIONS)]
     max_solutions: u64,
 
     /// Recursion budget per puzzle; a search that needs more gives `gave_up`.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS)]
     max_recursions: u64,
 
     /// Search algorithm.
@@ -325,7 +325,7 @@ struct SearchArgs {
     /// Seed of the algorithms that make random choices.
     #[arg(
         long,
-        allow_negative_numbers = true,
+        allow_negative_numbers = true, value_parser = config::whole::<u64>,
         value_name = "N",
         default_value_t = 0
     )]
@@ -377,7 +377,7 @@ struct DatasetArgs {
     /// --canonical: the most classes to count (each takes 20 to 60 bytes of memory, 100 while
     /// the summary is written, and 42 bytes of the summary); one more ends the run with an
     /// error.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "canonical",
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", requires = "canonical",
           default_value_t = sudoku_bulk::pipeline::DEFAULT_MAX_CLASSES)]
     max_classes: u64,
 
@@ -391,7 +391,7 @@ struct DatasetArgs {
     /// completions); under Slurm it must equal SLURM_ARRAY_TASK_COUNT.
     #[arg(
         long,
-        allow_negative_numbers = true,
+        allow_negative_numbers = true, value_parser = config::whole::<u64>,
         value_name = "N",
         requires = "shard"
     )]
@@ -407,7 +407,7 @@ struct RateArgs {
 
     /// Recursion budget per puzzle of the search that tells a puzzle with one solution (rated)
     /// from one with several (not rated); a search that needs more gives `gave_up`.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS, help_heading = "Search")]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS, help_heading = "Search")]
     max_recursions: u64,
 
     /// Exit with 1 when a record is not `rated`.
@@ -506,7 +506,7 @@ struct StatsArgs {
 
     /// With --by: the most groups; a column with more distinct values is refused as soon as
     /// a row makes one too many.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by", help_heading = "Groups")]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<usize>, value_name = "N", default_value_t = config::DEFAULT_MAX_GROUPS, requires = "by", help_heading = "Groups")]
     max_groups: usize,
     /// With --by COLUMN, a column of numbers: N quantile bins of about equal size, bins at
     /// the edges A,B,... ([A,B], (B,C], ..., with < A and > the last for values outside), or
@@ -544,7 +544,7 @@ struct StatsArgs {
 
     /// --canonical: the most distinct puzzles to count (each takes 20 to 60 bytes of memory);
     /// one more ends the run with an error.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "canonical",
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", requires = "canonical",
           default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES)]
     max_classes: u64,
 }
@@ -574,7 +574,7 @@ struct CanonArgs {
 
     /// --dedupe: the most classes to remember (each takes 40 to 115 bytes of memory); one
     /// more ends the run with an error.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", requires = "dedupe",
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", requires = "dedupe",
           default_value_t = DedupeOptions::DEFAULT_MAX_CLASSES, help_heading = "Duplicates")]
     max_classes: u64,
 
@@ -650,7 +650,7 @@ struct AugmentArgs {
     /// Copies per record (1 to 1000).
     #[arg(
         long,
-        allow_negative_numbers = true,
+        allow_negative_numbers = true, value_parser = config::whole::<u32>,
         value_name = "K",
         default_value_t = 1,
         help_heading = "Copies"
@@ -660,7 +660,7 @@ struct AugmentArgs {
     /// The seed: the copies of a record are drawn from (SEED, its input, its line) alone.
     #[arg(
         long,
-        allow_negative_numbers = true,
+        allow_negative_numbers = true, value_parser = config::whole::<u64>,
         value_name = "S",
         default_value_t = 0,
         help_heading = "Copies"
@@ -693,13 +693,13 @@ struct AugmentArgs {
 #[derive(Debug, Args)]
 struct GenerateArgs {
     /// How many puzzles.
-    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N")]
     count: u64,
 
     /// The seed: puzzle I is made from (SEED, I) alone.
     #[arg(
         long,
-        allow_negative_numbers = true,
+        allow_negative_numbers = true, value_parser = config::whole::<u64>,
         value_name = "S",
         default_value_t = 0
     )]
@@ -725,7 +725,7 @@ struct GenerateArgs {
     regions: Option<OsString>,
 
     /// Attempts per puzzle (each from a new complete grid) before giving up with an error.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u32>, value_name = "N", default_value_t = GenerateOptions::default().max_attempts)]
     max_attempts: u32,
 
     /// Only puzzles that `rate` puts at this HoDoKu level, or between two (hard-extreme).
@@ -744,7 +744,7 @@ struct GenerateArgs {
 
     /// With --level, --score or --needs: moves of one given tried from a puzzle that misses
     /// the target before a new grid is drawn (0: a new grid at once, measured the faster).
-    #[arg(long, allow_negative_numbers = true, value_name = "N",
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u32>, value_name = "N",
           default_value_t = GenerateOptions::default().walk, help_heading = "Difficulty")]
     walk: u32,
 
@@ -766,7 +766,7 @@ struct GenerateArgs {
     parquet_compression: String,
 
     /// Worker threads [default: one per core].
-    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<usize>, value_name = "N")]
     threads: Option<usize>,
 
     /// No progress bar and no summary line; only errors.
@@ -868,7 +868,7 @@ struct VerifyArgs {
     unique: bool,
 
     /// Recursion budget of the `--unique` search per puzzle.
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS, help_heading = "Search")]
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u64>, value_name = "N", default_value_t = config::DEFAULT_MAX_RECURSIONS, help_heading = "Search")]
     max_recursions: u64,
 }
 
@@ -1336,6 +1336,39 @@ mod tests {
         assert_eq!(run.pipeline.output_format, OutputFormat::Csv);
         assert!(run.pipeline.threads >= 1);
         assert_eq!(run.checkpoints, Checkpoints::default());
+    }
+
+    /// A count that is not one says how: negative, too large or no number (clap's own parser
+    /// said "invalid digit found in string" of `-1`).
+    #[test]
+    fn counts_that_are_not_whole_numbers_are_told_why() {
+        let message = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("sudoku-bulk").chain(args.iter().copied()))
+                .unwrap_err()
+                .to_string()
+        };
+        for (args, wanted) in [
+            (
+                &["solve", "--max-solutions", "-1", "a"][..],
+                "'-1' is negative",
+            ),
+            (&["augment", "--copies", "-2", "a"], "'-2' is negative"),
+            (&["generate", "--count", "1x"], "'1x' is not a whole number"),
+            (
+                &["augment", "--copies", "99999999999", "a"],
+                "'99999999999' is too large: at most 4294967295",
+            ),
+            (&["solve", "--threads", "", "a"], "'' is not a whole number"),
+        ] {
+            let got = message(args);
+            assert!(got.contains(wanted), "{args:?}: {got}");
+        }
+        assert_eq!(
+            bulk_of(&["solve", "a", "--threads", " 2 "])
+                .pipeline
+                .threads,
+            2
+        );
     }
 
     #[test]

@@ -182,7 +182,9 @@ impl Shard {
             let spans_ids = max.is_none_or(|max| {
                 total.checked_sub(1).and_then(|n| n.checked_mul(step)) == max.checked_sub(min)
             });
-            if offset % step != 0 || !spans_ids {
+            // A task past the array's count (its variables set by hand, or not by one array)
+            // is named by the variables, not by the K they make.
+            if offset % step != 0 || !spans_ids || offset / step >= total {
                 return Err(uneven);
             }
             if let Some(given) = count.filter(|&c| c != total) {
@@ -451,6 +453,16 @@ mod tests {
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ]);
         assert_eq!(Shard::from_env(stepped, None), shard(2, 4));
+        // Task 4 of an array of 3 from 1, no MAX given: past the array.
+        let past = env(&[
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_STEP", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ]);
+        let err = Shard::from_env(past, None).unwrap_err();
+        assert!(matches!(err, ShardError::Uneven { id: 4, .. }), "{err}");
+        assert!(err.to_string().contains("--array=0-2"), "{err}");
         // --array=1,4,9: three tasks whose ids are not a range.
         assert!(matches!(
             Shard::from_env(slurm("4", "1", "9", "3"), None),

@@ -237,6 +237,38 @@ pub struct BulkRun {
     pub layout_file: Option<PathBuf>,
 }
 
+/// The integer types of counts on the command line, with the largest each holds.
+pub trait Whole: std::str::FromStr {
+    /// The largest value.
+    const MOST: u64;
+}
+
+impl Whole for u32 {
+    const MOST: u64 = u32::MAX as u64;
+}
+
+impl Whole for u64 {
+    const MOST: u64 = u64::MAX;
+}
+
+impl Whole for usize {
+    const MOST: u64 = usize::MAX as u64;
+}
+
+/// A whole number as given on the command line, 0 up; a value that is not one is told which
+/// way it is wrong (clap's own parser said "invalid digit found in string" of `-1`).
+pub fn whole<T: Whole>(text: &str) -> Result<T, String> {
+    let trimmed = text.trim();
+    trimmed.parse().map_err(|_| {
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        match trimmed.strip_prefix('-') {
+            Some(rest) if digits(rest) => format!("'{text}' is negative"),
+            _ if digits(trimmed) => format!("'{text}' is too large: at most {}", T::MOST),
+            _ => format!("'{text}' is not a whole number"),
+        }
+    })
+}
+
 /// A number of seconds as given on the command line: not negative, finite.
 pub fn seconds(text: &str) -> Result<std::time::Duration, String> {
     // A whole number is taken exactly (a float rounds the largest up, past what a duration holds).
