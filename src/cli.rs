@@ -650,12 +650,13 @@ struct AugmentArgs {
     /// Copies per record (1 to 1000).
     #[arg(
         long,
-        allow_negative_numbers = true, value_parser = config::whole::<u32>,
+        allow_negative_numbers = true,
+        value_parser = config::whole::<u64>,
         value_name = "K",
         default_value_t = 1,
         help_heading = "Copies"
     )]
-    copies: u32,
+    copies: u64,
 
     /// The seed: the copies of a record are drawn from (SEED, its input, its line) alone.
     #[arg(
@@ -915,14 +916,14 @@ impl Cli {
                 )
             }
             Command::Augment(args) => {
-                if args.copies > MAX_COPIES {
+                if args.copies > u64::from(MAX_COPIES) {
                     return Err(ConfigError::TooManyCopies {
                         asked: args.copies,
                         most: MAX_COPIES,
                     });
                 }
                 let augment = AugmentOptions {
-                    copies: config::positive("--copies", args.copies.into())? as u32,
+                    copies: config::positive("--copies", args.copies)? as u32,
                     seed: args.seed,
                     distinct: args.distinct,
                     solutions: args.solutions,
@@ -1355,7 +1356,7 @@ mod tests {
             (&["augment", "--copies", "-2", "a"], "'-2' is negative"),
             (&["generate", "--count", "1x"], "'1x' is not a whole number"),
             (
-                &["augment", "--copies", "99999999999", "a"],
+                &["generate", "--max-attempts", "99999999999"],
                 "'99999999999' is too large: at most 4294967295",
             ),
             (&["solve", "--threads", "", "a"], "'' is not a whole number"),

@@ -328,7 +328,7 @@ pub enum ConfigError {
     )]
     TooManyCopies {
         /// The number asked for.
-        asked: u32,
+        asked: u64,
         /// [`crate::pipeline::MAX_COPIES`].
         most: u32,
     },
