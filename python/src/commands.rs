@@ -352,11 +352,18 @@ fn difficulty_of(
     let score = match score.filter(|s| !s.is_none()) {
         None => None,
         Some(s) => {
+            // Each bound checked as any count is, so that a negative or huge one is named.
+            let bound = |b: &Bound<'_, PyAny>| crate::arguments::count("score", Some(b), 0, 0);
             let range = if let Ok(tuple) = s.cast::<PyTuple>() {
-                let (min, max): (u32, u32) = tuple.extract()?;
-                format!("{min}-{max}")
+                if tuple.len() != 2 {
+                    return Err(PyValueError::new_err(format!(
+                        "score: expected a (min, max) pair, not a tuple of {}",
+                        tuple.len()
+                    )));
+                }
+                format!("{}-{}", bound(&tuple.get_item(0)?)?, bound(&tuple.get_item(1)?)?)
             } else if s.cast::<PyInt>().is_ok() {
-                s.extract::<u32>()?.to_string()
+                bound(s)?.to_string()
             } else {
                 text("score", Some(s))?.unwrap_or_default()
             };
