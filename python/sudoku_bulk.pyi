@@ -271,6 +271,49 @@ def generate(
         (3, True)
     """
 
+def show(
+    puzzle: str,
+    *,
+    trace: bool = False,
+    max_trace_lines: int = 10_000,
+    explain: Union[bool, Literal["never", "start", "advanced", "every"]] = False,
+    scale: Literal["hodoku", "se"] = "hodoku",
+    max_solutions: int = 2,
+    algorithm: Algorithm = "fast",
+    max_recursions: int = 10_000_000,
+    seed: int = 0,
+    regions: Optional[str] = None,
+) -> str:
+    """The report ``sudoku-bulk show PUZZLE`` prints: the puzzle and its solution drawn as
+    grids, the status, the independent check and the search's counters; with ``trace``, every
+    propagation step, guess and backtrack; with ``explain``, the puzzle rated as ``rate`` does
+    and its human solution path, step by step (HoDoKu's, or with ``scale="se"`` Sudoku
+    Explainer's).
+
+    Args:
+        puzzle: one str of 81 cells (digits; ``.``, ``0``, ``_`` or ``*`` for a blank).
+        trace: add the trace of the search, at most ``max_trace_lines`` lines (a board drawn
+            counts its lines; at most 1,000,000).
+        explain: add the solution path: ``True`` (the candidates drawn at the start and before
+            every step harder than a single), or where to draw them: ``"never"``,
+            ``"start"``, ``"advanced"``, ``"every"``.
+        scale: with ``explain``, ``"hodoku"`` or ``"se"``.
+        max_solutions, algorithm, max_recursions, seed: as for :func:`solve`.
+        regions: a jigsaw layout of 81 labels (``None``: the 3x3 boxes).
+
+    Returns:
+        The report, ending with a newline: the command line's standard output. Givens that
+        conflict are part of it (the command line exits 1 there), not an error.
+
+    Raises:
+        ValueError: a puzzle that is not 81 cells, with the command line's message.
+
+    Example:
+        >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+        >>> "status: solved" in sudoku_bulk.show(p)
+        True
+    """
+
 class Batches(Iterator[pyarrow.RecordBatch]):
     """The record batches of a :func:`solve_file` run, in input order.
 

@@ -1,13 +1,15 @@
-//! The commands beside `solve` and `verify`: `rate`, `canon` and `generate`, each the
-//! library's run of the command line (the same job, pool and rows), its arguments checked and
-//! converted here, its rows handed back as a pyarrow.Table.
+//! The commands beside `solve` and `verify`: `rate`, `canon`, `augment` and `generate`, each
+//! the library's run of the command line (the same job, pool and rows), its arguments checked
+//! and converted here, its rows handed back as a pyarrow.Table; and `show`, its report as a str.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 
-use sudoku_bulk::command::config::DEFAULT_MAX_RECURSIONS;
+use sudoku_bulk::Grid;
+use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_TRACE_LINES, MAX_TRACE_LINES};
 use sudoku_bulk::command::generate::{CHUNK, columns, rows_of};
+use sudoku_bulk::command::show::ShowOptions;
 use sudoku_bulk::format::{OutputFormat, RowWriter, Rows};
 use sudoku_bulk::generate::{
     Difficulty, DifficultyError, GenerateOptions, Generator, GivensRange, LevelRange, Regions,
@@ -15,7 +17,9 @@ use sudoku_bulk::generate::{
 };
 use sudoku_bulk::pipeline::{
     AugmentOptions, CanonOptions, DedupeOptions, Job, MAX_COPIES, RatingOptions, RecordSource,
+    Scale,
 };
+use sudoku_bulk::rate::CandidatesShown;
 
 use crate::arguments::{count, flag, layout_of, records, settings, text, threads_of};
 use crate::errors::type_name;
@@ -361,7 +365,11 @@ fn difficulty_of(
                         tuple.len()
                     )));
                 }
-                format!("{}-{}", bound(&tuple.get_item(0)?)?, bound(&tuple.get_item(1)?)?)
+                format!(
+                    "{}-{}",
+                    bound(&tuple.get_item(0)?)?,
+                    bound(&tuple.get_item(1)?)?
+                )
             } else if s.cast::<PyInt>().is_ok() {
                 bound(s)?.to_string()
             } else {
@@ -430,4 +438,105 @@ fn givens_of(givens: Option<&Bound<'_, PyAny>>) -> PyResult<Option<GivensRange>>
         "givens: {}; expected an int, a (min, max) tuple or a str 'A-B'",
         type_name(givens)?
     )))
+}
+
+/// The report `sudoku-bulk show` prints for one puzzle: the puzzle and its solution drawn as
+/// grids, the status, the independent check and the search's counters; with `trace`, every
+/// propagation step, guess and backtrack; with `explain`, the puzzle rated as `rate` does and
+/// its human solution path, step by step (HoDoKu's, or with `scale='se'` Sudoku Explainer's).
+///
+/// puzzle: one str of 81 cells (digits; '.', '0', '_' or '*' for a blank).
+/// trace: add the trace of the search, at most `max_trace_lines` lines (a board drawn counts
+///     its lines; at most 1,000,000, as the report is drawn in memory).
+/// explain: add the solution path: True (the candidates drawn at the start and before every
+///     step harder than a single), or where to draw them: 'never', 'start', 'advanced',
+///     'every'.
+/// scale: with `explain`, 'hodoku' (the default) or 'se'.
+/// max_solutions, algorithm, max_recursions, seed: as for `solve`.
+/// regions: a jigsaw layout of 81 labels (no layout: the 3x3 boxes).
+///
+/// Returns the report as a str, ending with a newline. Givens that conflict are part of the
+/// report (the command line exits 1 there), not an error. Raises ValueError for a puzzle that
+/// is not 81 cells, with the command line's message.
+///
+/// >>> import sudoku_bulk
+/// >>> p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+/// >>> "status: solved" in sudoku_bulk.show(p)
+/// True
+#[pyfunction]
+#[pyo3(
+    signature = (
+        puzzle, *, trace=None, max_trace_lines=None, explain=None, scale=None,
+        max_solutions=None, algorithm=None, max_recursions=None, seed=None, regions=None
+    ),
+    text_signature = "(puzzle, *, trace=False, max_trace_lines=10000, explain=False, scale='hodoku', max_solutions=2, algorithm='fast', max_recursions=10000000, seed=0, regions=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn show(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    trace: Option<&Bound<'_, PyAny>>,
+    max_trace_lines: Option<&Bound<'_, PyAny>>,
+    explain: Option<&Bound<'_, PyAny>>,
+    scale: Option<&Bound<'_, PyAny>>,
+    max_solutions: Option<&Bound<'_, PyAny>>,
+    algorithm: Option<&Bound<'_, PyAny>>,
+    max_recursions: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    regions: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    if !puzzle.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "puzzle: expected a str, not {}",
+            type_name(puzzle).unwrap_or_default()
+        )));
+    }
+    let text_of_puzzle = text("puzzle", Some(puzzle))?.unwrap_or_default();
+    let grid = Grid::parse(text_of_puzzle.as_bytes())
+        .map_err(|e| PyValueError::new_err(format!("puzzle: {e}")))?;
+    let max_trace_lines = count(
+        "max_trace_lines",
+        max_trace_lines,
+        DEFAULT_TRACE_LINES as u64,
+        0,
+    )?;
+    if max_trace_lines > MAX_TRACE_LINES as u64 {
+        return Err(PyValueError::new_err(format!(
+            "max_trace_lines: {max_trace_lines} is more than {MAX_TRACE_LINES}, the most: the \
+             report is drawn in memory"
+        )));
+    }
+    let explain = match explain.filter(|e| !e.is_none()) {
+        None => None,
+        Some(e) if e.is_instance_of::<PyBool>() => {
+            flag("explain", Some(e), false)?.then(CandidatesShown::default)
+        }
+        Some(e) => {
+            let name = text("explain", Some(e))?.unwrap_or_default();
+            Some(CandidatesShown::from_name(&name).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "explain: '{name}' is not one of True, 'never', 'start', 'advanced', 'every'"
+                ))
+            })?)
+        }
+    };
+    let scale: Scale = text("scale", scale)?
+        .as_deref()
+        .unwrap_or("hodoku")
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("scale: {e}")))?;
+    let options = crate::arguments::solve_options(max_solutions, algorithm, max_recursions, seed)?;
+    let layout = layout_of(text("regions", regions)?.as_deref())?;
+    let show_options = ShowOptions {
+        trace: flag("trace", trace, false)?,
+        max_trace_lines: max_trace_lines as usize,
+        explain,
+        scale,
+    };
+    // A hard puzzle's explanation takes a while: other Python threads run meanwhile.
+    Ok(
+        py.detach(|| {
+            sudoku_bulk::command::show::show(&grid, &layout, &options, &show_options).text
+        }),
+    )
 }

@@ -491,6 +491,7 @@ fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::canon, m)?)?;
     m.add_function(wrap_pyfunction!(commands::generate, m)?)?;
     m.add_function(wrap_pyfunction!(commands::augment, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::show, m)?)?;
     m.add_function(wrap_pyfunction!(solve_file, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_class::<Batches>()?;

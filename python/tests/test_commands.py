@@ -306,3 +306,40 @@ def test_the_module_and_every_function_say_what_they_do():
     for name in ("solve", "verify", "rate", "canon", "generate", "solve_file", "summarize"):
         doc = getattr(sudoku_bulk, name).__doc__
         assert doc and ">>> " in doc, name
+
+
+#: A jigsaw layout (nine connected regions of nine cells) and a hard puzzle (forum hardest).
+JIGSAW_LAYOUT = "aaabbbbbbaaabbbcccaaddcccccadddeeecfdddeeeeffdgeefffffggghhhhfiggghhhiiigghhiiiii"
+
+
+@pytest.mark.parametrize("options,args", [
+    ({}, []),
+    ({"trace": True, "max_trace_lines": 40}, ["--trace", "--max-trace-lines", "40"]),
+    ({"explain": True}, ["--explain"]),
+    ({"explain": "every"}, ["--explain=every"]),
+    ({"explain": "start", "scale": "se"}, ["--explain=start", "--scale", "se"]),
+    ({"algorithm": "logic"}, ["--algorithm", "logic"]),
+    ({"max_solutions": 1, "algorithm": "random", "seed": 3},
+     ["--max-solutions", "1", "--algorithm", "random", "--seed", "3"]),
+], ids=["plain", "trace", "explain", "every", "se", "logic", "random"])
+def test_show_prints_what_the_command_line_prints(cli, options, args):
+    for puzzle in (PUZZLE, puzzles_of(SHIPPED[-1])[0], "." * 81, "55" + PUZZLE[2:]):
+        done = run_cli(cli, "show", puzzle, *args)
+        assert sudoku_bulk.show(puzzle, **options) == done.stdout.decode(), (puzzle, options)
+
+
+def test_show_on_a_jigsaw_layout_and_its_refusals(cli):
+    puzzle = "." * 81
+    done = run_cli(cli, "show", puzzle, "--regions", JIGSAW_LAYOUT)
+    assert sudoku_bulk.show(puzzle, regions=JIGSAW_LAYOUT) == done.stdout.decode()
+    for call, error, words in [
+        (lambda: sudoku_bulk.show("1234"), ValueError, "puzzle: expected 81 cells, found 4"),
+        (lambda: sudoku_bulk.show([PUZZLE]), TypeError, "puzzle: expected a str"),
+        (lambda: sudoku_bulk.show(PUZZLE, explain="often"), ValueError, "explain: 'often'"),
+        (lambda: sudoku_bulk.show(PUZZLE, max_trace_lines=10**7), ValueError, "is more than"),
+        (lambda: sudoku_bulk.show(PUZZLE, scale="x"), ValueError, "scale: "),
+        (lambda: sudoku_bulk.show(PUZZLE, regions="abc"), ValueError, "regions: "),
+    ]:
+        with pytest.raises(error) as raised:
+            call()
+        assert words in str(raised.value)
