@@ -233,6 +233,7 @@ def generate(
     score: Union[int, tuple[int, int], str, None] = None,
     needs: Union[Sequence[str], str, None] = None,
     max_attempts: int = 10_000,
+    walk: int = 0,
     threads: Optional[int] = None,
 ) -> pyarrow.Table:
     """Make ``count`` puzzles with exactly one solution, as ``sudoku-bulk generate`` does.
@@ -257,6 +258,8 @@ def generate(
         needs: techniques the rating's path must use, by the names ``rate`` writes
             (``["x-wing"]`` or ``"x-wing,swordfish"``).
         max_attempts: attempts per puzzle before giving up with ValueError.
+        walk: with a target, moves of one given tried from a puzzle that misses it before a
+            new grid is drawn, as ``--walk`` (0: a new grid at once; at most 1,000).
         threads: worker threads (default: one per core).
 
     Raises:

@@ -244,6 +244,8 @@ pub(crate) fn augment<'py>(
 ///     writes (['x-wing', 'swordfish']) or one comma-separated str.
 /// max_attempts: attempts per puzzle (each from a new complete grid) before giving up with a
 ///     ValueError.
+/// walk: with a target, moves of one given tried from a puzzle that misses it before a new
+///     grid is drawn, as `--walk` (0, the default: a new grid at once; at most 1,000).
 /// threads: worker threads (default: one per core).
 ///
 /// Returns a pyarrow.Table. Raises ValueError for options no puzzle can meet (at most 16
@@ -258,9 +260,9 @@ pub(crate) fn augment<'py>(
 #[pyo3(
     signature = (
         count, *, seed=None, givens=None, minimal=None, symmetry=None, regions=None,
-        level=None, score=None, needs=None, max_attempts=None, threads=None
+        level=None, score=None, needs=None, max_attempts=None, walk=None, threads=None
     ),
-    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, max_attempts=10000, threads=None)"
+    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, max_attempts=10000, walk=0, threads=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn generate<'py>(
@@ -275,6 +277,7 @@ pub(crate) fn generate<'py>(
     score: Option<&Bound<'py, PyAny>>,
     needs: Option<&Bound<'py, PyAny>>,
     max_attempts: Option<&Bound<'py, PyAny>>,
+    walk: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let defaults = GenerateOptions::default();
@@ -314,7 +317,14 @@ pub(crate) fn generate<'py>(
             ))
         })?,
         difficulty: difficulty_of(level, score, needs)?,
-        ..defaults
+        // Past u32, the library's own bound (MAX_WALK) names the most.
+        walk: u32::try_from(crate::arguments::count(
+            "walk",
+            walk,
+            defaults.walk.into(),
+            0,
+        )?)
+        .unwrap_or(u32::MAX),
     };
     let threads = threads_of(threads)?;
     let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;

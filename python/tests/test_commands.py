@@ -159,7 +159,8 @@ def test_canon_dedupe_exact_leaves_out_identical_puzzles_only_as_the_command_lin
     {"seed": 2, "level": "medium-hard"},
     {"seed": 4, "score": (100, 400)},
     {"seed": 6, "needs": "x-wing"},
-], ids=["defaults", "givens", "symmetry", "minimal", "jigsaw", "level", "score", "needs"])
+    {"seed": 8, "level": "hard", "walk": 5},
+], ids=["defaults", "givens", "symmetry", "minimal", "jigsaw", "level", "score", "needs", "walk"])
 def test_generate_equals_the_command_line_cell_for_cell(cli, tmp_path, options):
     args = []
     for name, value in options.items():
@@ -243,6 +244,9 @@ def test_generate_of_no_puzzles_has_the_columns():
     (lambda: sudoku_bulk.generate(2, score=(5,)), ValueError, "score: expected a (min, max) pair"),
     (lambda: sudoku_bulk.generate(2, score=(1.5, 3)), TypeError, "score: expected an int"),
     (lambda: sudoku_bulk.generate(2, max_attempts=0), ValueError, "max_attempts must be"),
+    (lambda: sudoku_bulk.generate(2, level="hard", walk=1001), ValueError, "at most 1000 steps"),
+    (lambda: sudoku_bulk.generate(2, level="hard", walk=2**40), ValueError, "at most 1000 steps"),
+    (lambda: sudoku_bulk.generate(2, walk=-1), ValueError, "walk must be an integer"),
     (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
      "puzzle 0: no puzzle met the options in 1 attempts"),
     (lambda: sudoku_bulk.canon([PUZZLE], max_classes=5), ValueError, "only with dedupe=True"),
