@@ -387,6 +387,38 @@ def solve_file(
         ...         out.write_batch(batch)
     """
 
+def rate_file(
+    path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    max_recursions: int = 10_000_000,
+    scale: Literal["hodoku", "se"] = "hodoku",
+    invariant: bool = False,
+    regions: Optional[str] = None,
+    threads: Optional[int] = None,
+    batch_size: int = 16_384,
+    input_format: Optional[InputFormat] = None,
+    puzzle_column: Optional[str] = None,
+    keep_columns: Optional[Sequence[str]] = None,
+    regions_column: Optional[str] = None,
+) -> Batches:
+    """Rate every puzzle of files for a person, as ``sudoku-bulk rate FILE...`` does, batch by
+    batch in bounded memory: the rows of the command line's ``rate`` output for the same files
+    (``rate --scale se``'s with ``scale="se"``), in input order.
+
+    Args:
+        path, regions, threads, batch_size, input_format, puzzle_column, keep_columns,
+            regions_column: as for :func:`solve_file`.
+        max_recursions, scale, invariant: as for :func:`rate`.
+
+    Raises:
+        As :func:`solve_file`.
+
+    Example:
+        >>> batches = sudoku_bulk.rate_file("puzzles.txt.gz", scale="se")
+        >>> for batch in batches:
+        ...     print(batch.num_rows)
+    """
+
 def summarize(
     results: Union[pyarrow.Table, pyarrow.RecordBatch, Any, Iterable[pyarrow.RecordBatch]],
     by: Optional[str] = None,

@@ -34,6 +34,23 @@ const RANDOM_LAYOUT_SWAPS: usize = 40;
 // them): they must stay the library's.
 const _: () = assert!(DedupeOptions::DEFAULT_MAX_CLASSES == 10_000_000);
 
+/// The job of `rate` and `rate_file`: its options checked.
+pub(crate) fn rate_job(
+    max_recursions: Option<&Bound<'_, PyAny>>,
+    scale: Option<&Bound<'_, PyAny>>,
+    invariant: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Job> {
+    Ok(Job::Rate(RatingOptions {
+        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+        scale: text("scale", scale)?
+            .as_deref()
+            .unwrap_or("hodoku")
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("scale: {e}")))?,
+        invariant: flag("invariant", invariant, false)?,
+    }))
+}
+
 /// Rate puzzles held in memory for a person, as `sudoku-bulk rate` does: on HoDoKu's scale
 /// (techniques, scores and levels), or with `scale='se'` on Sudoku Explainer's (ER, EP, ED).
 ///
@@ -73,15 +90,7 @@ pub(crate) fn rate<'py>(
     regions: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let job = Job::Rate(RatingOptions {
-        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
-        scale: text("scale", scale)?
-            .as_deref()
-            .unwrap_or("hodoku")
-            .parse()
-            .map_err(|e| PyValueError::new_err(format!("scale: {e}")))?,
-        invariant: flag("invariant", invariant, false)?,
-    });
+    let job = rate_job(max_recursions, scale, invariant)?;
     crate::rows_of_puzzles(py, job, puzzles, regions, threads)
 }
 

@@ -255,6 +255,105 @@ fn solve_file<'py>(
         max_recursions,
         seed,
     )?);
+    file_batches(
+        py,
+        job,
+        path,
+        FileArguments {
+            regions,
+            threads,
+            batch_size,
+            input_format,
+            puzzle_column,
+            keep_columns,
+            regions_column,
+        },
+    )
+}
+
+/// Rate the puzzles of files for a person, as `sudoku-bulk rate FILE...` does, in bounded
+/// memory: an iterator of pyarrow.RecordBatch, in input order, with the columns and types of
+/// the command line's `rate` output for the same files (`rate --scale se`'s with
+/// `scale='se'`).
+///
+/// path, input_format, puzzle_column, keep_columns, regions, regions_column, batch_size,
+///     threads: as for `solve_file`.
+/// max_recursions, scale, invariant: as for `rate`.
+///
+/// Raises as `solve_file` does.
+///
+/// >>> import sudoku_bulk
+/// >>> batches = sudoku_bulk.rate_file("puzzles.txt.gz", scale="se")
+/// >>> for batch in batches:
+/// ...     print(batch.num_rows)
+#[pyfunction]
+#[pyo3(
+    signature = (
+        path, *, max_recursions=None, scale=None, invariant=None, regions=None, threads=None,
+        batch_size=None, input_format=None, puzzle_column=None, keep_columns=None,
+        regions_column=None
+    ),
+    text_signature = "(path, *, max_recursions=10000000, scale='hodoku', invariant=False, regions=None, threads=None, batch_size=16384, input_format=None, puzzle_column=None, keep_columns=None, regions_column=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn rate_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    max_recursions: Option<&Bound<'py, PyAny>>,
+    scale: Option<&Bound<'py, PyAny>>,
+    invariant: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    batch_size: Option<&Bound<'py, PyAny>>,
+    input_format: Option<&Bound<'py, PyAny>>,
+    puzzle_column: Option<&Bound<'py, PyAny>>,
+    keep_columns: Option<&Bound<'py, PyAny>>,
+    regions_column: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Batches> {
+    let job = commands::rate_job(max_recursions, scale, invariant)?;
+    file_batches(
+        py,
+        job,
+        path,
+        FileArguments {
+            regions,
+            threads,
+            batch_size,
+            input_format,
+            puzzle_column,
+            keep_columns,
+            regions_column,
+        },
+    )
+}
+
+/// The arguments of a run over files that every `*_file` function takes.
+struct FileArguments<'a, 'py> {
+    regions: Option<&'a Bound<'py, PyAny>>,
+    threads: Option<&'a Bound<'py, PyAny>>,
+    batch_size: Option<&'a Bound<'py, PyAny>>,
+    input_format: Option<&'a Bound<'py, PyAny>>,
+    puzzle_column: Option<&'a Bound<'py, PyAny>>,
+    keep_columns: Option<&'a Bound<'py, PyAny>>,
+    regions_column: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// `job` over the files `path` names, started: its batches as they come.
+fn file_batches(
+    py: Python<'_>,
+    job: Job,
+    path: &Bound<'_, PyAny>,
+    arguments: FileArguments<'_, '_>,
+) -> PyResult<Batches> {
+    let FileArguments {
+        regions,
+        threads,
+        batch_size,
+        input_format,
+        puzzle_column,
+        keep_columns,
+        regions_column,
+    } = arguments;
     let inputs: Vec<Input> = paths(path)?.into_iter().map(Input::file).collect();
     let regions = text("regions", regions)?;
     let mut settings = settings(job, layout_of(regions.as_deref())?, threads_of(threads)?);
@@ -471,9 +570,9 @@ impl Batches {
 /// 'invalid' and the reason in `error`; a bad argument raises TypeError or ValueError, with the
 /// command line's message; Ctrl-C raises KeyboardInterrupt within a fraction of a second.
 ///
-/// Functions: solve, verify, rate, canon, generate (puzzles in memory); solve_file (files in
-/// every input format, batch by batch, in bounded memory); summarize (the numbers of
-/// `sudoku-bulk stats --json`).
+/// Functions: solve, verify, rate, canon, augment, generate (puzzles in memory); show (the
+/// report of one puzzle, as a str); solve_file and rate_file (files in every input format,
+/// batch by batch, in bounded memory); summarize (the numbers of `sudoku-bulk stats --json`).
 ///
 /// `line` is a row's position among the puzzles given, from 1, in solve, verify, rate and
 /// canon; in solve_file (and the command line) it is the line of the file where the record
@@ -493,6 +592,7 @@ fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::augment, m)?)?;
     m.add_function(wrap_pyfunction!(commands::show, m)?)?;
     m.add_function(wrap_pyfunction!(solve_file, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_file, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_class::<Batches>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

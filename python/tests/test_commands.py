@@ -2,6 +2,8 @@
 on the same input and options; pandas and polars inputs; errors with the command line's
 messages; the smaller refusals (threads, a dict of puzzles, summarize's groups)."""
 
+import gzip
+
 import pandas as pd
 import polars as pl
 import pyarrow as pa
@@ -11,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import sudoku_bulk
-from conftest import PUZZLE, SHIPPED, cli_stats, cli_table, puzzles_of, run_cli
+from conftest import DATA, PUZZLE, SHIPPED, cli_stats, cli_table, puzzles_of, run_cli
 
 def sample():
     """Puzzles of two shipped sets and the troubles a dataset holds."""
@@ -307,7 +309,8 @@ def test_summarize_takes_a_polars_dataframe():
 
 def test_the_module_and_every_function_say_what_they_do():
     assert sudoku_bulk.__doc__.startswith("Solve, verify, rate, canonicalise, generate")
-    for name in ("solve", "verify", "rate", "canon", "generate", "solve_file", "summarize"):
+    for name in ("solve", "verify", "rate", "canon", "generate", "augment", "show", "solve_file",
+                 "rate_file", "summarize"):
         doc = getattr(sudoku_bulk, name).__doc__
         assert doc and ">>> " in doc, name
 
@@ -347,3 +350,22 @@ def test_show_on_a_jigsaw_layout_and_its_refusals(cli):
         with pytest.raises(error) as raised:
             call()
         assert words in str(raised.value)
+
+
+@pytest.mark.parametrize("scale", ["hodoku", "se"])
+def test_rate_file_equals_the_command_line_on_files(cli, tmp_path, scale):
+    # A Kaggle-style CSV (its solutions kept under another name) and a gzip line file, read as
+    # one stream in small batches: the rows of `rate FILE... -o out.parquet`.
+    kaggle = str(DATA / "kaggle_sample.csv")
+    hard = tmp_path / "some.txt.gz"
+    with gzip.open(hard, "wt") as out:
+        out.write("# 17-clue puzzles\n" + "\n".join(puzzles_of(SHIPPED[0])[:200]) + "\n")
+    hard = str(hard)
+    for paths, keep in [([kaggle, hard], None), ([kaggle], ["solutions=kaggle_solution"])]:
+        args = ["--keep-columns", ",".join(keep)] if keep else []
+        expected = cli_table(cli, tmp_path, "rate", *paths, "--scale", scale, *args)
+        batches = sudoku_bulk.rate_file(paths, scale=scale, batch_size=300, keep_columns=keep)
+        got = pa.Table.from_batches(list(batches), schema=batches.schema)
+        assert got.schema == expected.schema, paths
+        assert got.equals(expected), paths
+    assert max(b.num_rows for b in sudoku_bulk.rate_file(kaggle, batch_size=300)) == 300
