@@ -419,6 +419,77 @@ def rate_file(
         ...     print(batch.num_rows)
     """
 
+def verify_file(
+    path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    unique: bool = False,
+    max_recursions: int = 10_000_000,
+    solution_column: Optional[str] = None,
+    regions: Optional[str] = None,
+    threads: Optional[int] = None,
+    batch_size: int = 16_384,
+    input_format: Optional[InputFormat] = None,
+    puzzle_column: Optional[str] = None,
+    keep_columns: Optional[Sequence[str]] = None,
+    regions_column: Optional[str] = None,
+) -> Batches:
+    """Verify the solutions files ship, as ``sudoku-bulk verify FILE...`` does, batch by batch
+    in bounded memory: the rows of the command line's ``verify`` output for the same files.
+
+    Args:
+        solution_column: the column of the solutions (default: the first of ``solution``,
+            ``solutions``, ``answer``; the second field of a line).
+        unique, max_recursions: as for :func:`verify`.
+        The others: as for :func:`solve_file`.
+    """
+
+def canon_file(
+    path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    dedupe: bool = False,
+    exact: bool = False,
+    max_classes: int = 10_000_000,
+    threads: Optional[int] = None,
+    batch_size: int = 16_384,
+    input_format: Optional[InputFormat] = None,
+    puzzle_column: Optional[str] = None,
+    keep_columns: Optional[Sequence[str]] = None,
+) -> Batches:
+    """The canonical form of every puzzle of files, as ``sudoku-bulk canon FILE...`` writes
+    it, batch by batch in bounded memory; with ``dedupe=True`` only the first record of each
+    class, as ``canon --dedupe``.
+
+    Args:
+        dedupe, exact, max_classes: as for :func:`canon`.
+        The others: as for :func:`solve_file` (the 3x3 boxes only).
+    """
+
+def augment_file(
+    path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    copies: int = 1,
+    seed: int = 0,
+    distinct: bool = False,
+    solutions: bool = False,
+    solution_column: Optional[str] = None,
+    threads: Optional[int] = None,
+    batch_size: int = 16_384,
+    input_format: Optional[InputFormat] = None,
+    puzzle_column: Optional[str] = None,
+    keep_columns: Optional[Sequence[str]] = None,
+) -> Batches:
+    """Random equivalent copies of every puzzle of files, as ``sudoku-bulk augment FILE...``
+    writes them (drawn from the seed, the input and the record's line: the command line's
+    copies), batch by batch in bounded memory.
+
+    Args:
+        copies, seed, distinct: as for :func:`augment`.
+        solutions: transform each record's solution alike, read from ``solution_column``
+            (default: the first of ``solution``, ``solutions``, ``answer``; the second field of
+            a line).
+        The others: as for :func:`solve_file` (the 3x3 boxes only).
+    """
+
 def summarize(
     results: Union[pyarrow.Table, pyarrow.RecordBatch, Any, Iterable[pyarrow.RecordBatch]],
     by: Optional[str] = None,

@@ -51,6 +51,59 @@ pub(crate) fn rate_job(
     }))
 }
 
+/// The job of `canon` and `canon_file`: its options checked.
+pub(crate) fn canon_job(
+    dedupe: Option<&Bound<'_, PyAny>>,
+    exact: Option<&Bound<'_, PyAny>>,
+    max_classes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Job> {
+    let dedupe = flag("dedupe", dedupe, false)?;
+    let max_classes = count(
+        "max_classes",
+        max_classes,
+        DedupeOptions::DEFAULT_MAX_CLASSES,
+        1,
+    )?;
+    let exact = flag("exact", exact, false)?;
+    if !dedupe && exact {
+        return Err(PyValueError::new_err(
+            "exact: only with dedupe=True (it says which puzzles are one class)",
+        ));
+    }
+    if !dedupe && max_classes != DedupeOptions::DEFAULT_MAX_CLASSES {
+        return Err(PyValueError::new_err(
+            "max_classes: only with dedupe=True (it bounds the classes remembered)",
+        ));
+    }
+    Ok(Job::Canon(CanonOptions {
+        dedupe: dedupe.then_some(DedupeOptions {
+            max_classes,
+            exact,
+            // Rows have no input text to write as it was: they are columns.
+            as_input: false,
+        }),
+    }))
+}
+
+/// The job of `augment` and `augment_file`: its options checked; `solutions`, whether the
+/// records have solutions to transform alike.
+pub(crate) fn augment_job(
+    copies: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    distinct: Option<&Bound<'_, PyAny>>,
+    solutions: bool,
+) -> PyResult<Job> {
+    Ok(Job::Augment(AugmentOptions {
+        copies: u32::try_from(count("copies", copies, 1, 1)?)
+            .ok()
+            .filter(|&k| k <= MAX_COPIES)
+            .ok_or_else(|| PyValueError::new_err(format!("copies must be at most {MAX_COPIES}")))?,
+        seed: count("seed", seed, 0, 0)?,
+        distinct: flag("distinct", distinct, false)?,
+        solutions,
+    }))
+}
+
 /// Rate puzzles held in memory for a person, as `sudoku-bulk rate` does: on HoDoKu's scale
 /// (techniques, scores and levels), or with `scale='se'` on Sudoku Explainer's (ER, EP, ED).
 ///
@@ -132,32 +185,7 @@ pub(crate) fn canon<'py>(
     max_classes: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let dedupe = flag("dedupe", dedupe, false)?;
-    let max_classes = count(
-        "max_classes",
-        max_classes,
-        DedupeOptions::DEFAULT_MAX_CLASSES,
-        1,
-    )?;
-    let exact = flag("exact", exact, false)?;
-    if !dedupe && exact {
-        return Err(PyValueError::new_err(
-            "exact: only with dedupe=True (it says which puzzles are one class)",
-        ));
-    }
-    if !dedupe && max_classes != DedupeOptions::DEFAULT_MAX_CLASSES {
-        return Err(PyValueError::new_err(
-            "max_classes: only with dedupe=True (it bounds the classes remembered)",
-        ));
-    }
-    let job = Job::Canon(CanonOptions {
-        dedupe: dedupe.then_some(DedupeOptions {
-            max_classes,
-            exact,
-            // Rows in memory have no input text to write as it was.
-            as_input: false,
-        }),
-    });
+    let job = canon_job(dedupe, exact, max_classes)?;
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;
     let records = records(puzzles, None, None);
@@ -206,15 +234,7 @@ pub(crate) fn augment<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let solutions = solutions.filter(|s| !s.is_none());
-    let job = Job::Augment(AugmentOptions {
-        copies: u32::try_from(count("copies", copies, 1, 1)?)
-            .ok()
-            .filter(|&k| k <= MAX_COPIES)
-            .ok_or_else(|| PyValueError::new_err(format!("copies must be at most {MAX_COPIES}")))?,
-        seed: count("seed", seed, 0, 0)?,
-        distinct: flag("distinct", distinct, false)?,
-        solutions: solutions.is_some(),
-    });
+    let job = augment_job(copies, seed, distinct, solutions.is_some())?;
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;
     let solutions = solutions

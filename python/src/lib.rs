@@ -267,6 +267,7 @@ fn solve_file<'py>(
             puzzle_column,
             keep_columns,
             regions_column,
+            solution_column: None,
         },
     )
 }
@@ -323,6 +324,168 @@ fn rate_file<'py>(
             puzzle_column,
             keep_columns,
             regions_column,
+            solution_column: None,
+        },
+    )
+}
+
+/// Verify the solutions files ship, as `sudoku-bulk verify FILE...` does, batch by batch in
+/// bounded memory: the rows of the command line's `verify` output for the same files.
+///
+/// solution_column: the column of the solutions (default: the first of solution, solutions,
+///     answer; the second field of a line).
+/// unique, max_recursions: as for `verify`.
+/// The other arguments are those of `solve_file`.
+///
+/// >>> import sudoku_bulk
+/// >>> batches = sudoku_bulk.verify_file("kaggle.csv", unique=True)
+#[pyfunction]
+#[pyo3(
+    signature = (
+        path, *, unique=None, max_recursions=None, solution_column=None, regions=None,
+        threads=None, batch_size=None, input_format=None, puzzle_column=None,
+        keep_columns=None, regions_column=None
+    ),
+    text_signature = "(path, *, unique=False, max_recursions=10000000, solution_column=None, regions=None, threads=None, batch_size=16384, input_format=None, puzzle_column=None, keep_columns=None, regions_column=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn verify_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    unique: Option<&Bound<'py, PyAny>>,
+    max_recursions: Option<&Bound<'py, PyAny>>,
+    solution_column: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    batch_size: Option<&Bound<'py, PyAny>>,
+    input_format: Option<&Bound<'py, PyAny>>,
+    puzzle_column: Option<&Bound<'py, PyAny>>,
+    keep_columns: Option<&Bound<'py, PyAny>>,
+    regions_column: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Batches> {
+    let job = Job::Verify(VerifyOptions {
+        unique: flag("unique", unique, false)?,
+        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+    });
+    file_batches(
+        py,
+        job,
+        path,
+        FileArguments {
+            regions,
+            threads,
+            batch_size,
+            input_format,
+            puzzle_column,
+            keep_columns,
+            regions_column,
+            solution_column,
+        },
+    )
+}
+
+/// The canonical form of every puzzle of files, as `sudoku-bulk canon FILE...` writes it,
+/// batch by batch in bounded memory; with `dedupe=True` only the first record of each class,
+/// as `canon --dedupe`.
+///
+/// dedupe, exact, max_classes: as for `canon`.
+/// The other arguments are those of `solve_file` (the 3x3 boxes only).
+///
+/// >>> import sudoku_bulk
+/// >>> batches = sudoku_bulk.canon_file("puzzles.txt.gz", dedupe=True)
+#[pyfunction]
+#[pyo3(
+    signature = (
+        path, *, dedupe=None, exact=None, max_classes=None, threads=None, batch_size=None,
+        input_format=None, puzzle_column=None, keep_columns=None
+    ),
+    text_signature = "(path, *, dedupe=False, exact=False, max_classes=10000000, threads=None, batch_size=16384, input_format=None, puzzle_column=None, keep_columns=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn canon_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    dedupe: Option<&Bound<'py, PyAny>>,
+    exact: Option<&Bound<'py, PyAny>>,
+    max_classes: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    batch_size: Option<&Bound<'py, PyAny>>,
+    input_format: Option<&Bound<'py, PyAny>>,
+    puzzle_column: Option<&Bound<'py, PyAny>>,
+    keep_columns: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Batches> {
+    let job = commands::canon_job(dedupe, exact, max_classes)?;
+    file_batches(
+        py,
+        job,
+        path,
+        FileArguments {
+            regions: None,
+            threads,
+            batch_size,
+            input_format,
+            puzzle_column,
+            keep_columns,
+            regions_column: None,
+            solution_column: None,
+        },
+    )
+}
+
+/// Random equivalent copies of every puzzle of files, as `sudoku-bulk augment FILE...` writes
+/// them (drawn from the seed, the input and the record's line: the command line's copies),
+/// batch by batch in bounded memory.
+///
+/// copies, seed, distinct: as for `augment`.
+/// solutions: transform each record's solution alike, read from `solution_column` (default:
+///     the first of solution, solutions, answer; the second field of a line).
+/// The other arguments are those of `solve_file` (the 3x3 boxes only).
+///
+/// >>> import sudoku_bulk
+/// >>> batches = sudoku_bulk.augment_file("kaggle.csv", copies=4, solutions=True)
+#[pyfunction]
+#[pyo3(
+    signature = (
+        path, *, copies=None, seed=None, distinct=None, solutions=None, solution_column=None,
+        threads=None, batch_size=None, input_format=None, puzzle_column=None, keep_columns=None
+    ),
+    text_signature = "(path, *, copies=1, seed=0, distinct=False, solutions=False, solution_column=None, threads=None, batch_size=16384, input_format=None, puzzle_column=None, keep_columns=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn augment_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    copies: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    distinct: Option<&Bound<'py, PyAny>>,
+    solutions: Option<&Bound<'py, PyAny>>,
+    solution_column: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    batch_size: Option<&Bound<'py, PyAny>>,
+    input_format: Option<&Bound<'py, PyAny>>,
+    puzzle_column: Option<&Bound<'py, PyAny>>,
+    keep_columns: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Batches> {
+    let with_solutions = flag("solutions", solutions, false)?;
+    if !with_solutions && solution_column.is_some_and(|c| !c.is_none()) {
+        return Err(PyValueError::new_err(
+            "solution_column: only with solutions=True (it names the column they are read from)",
+        ));
+    }
+    let job = commands::augment_job(copies, seed, distinct, with_solutions)?;
+    file_batches(
+        py,
+        job,
+        path,
+        FileArguments {
+            regions: None,
+            threads,
+            batch_size,
+            input_format,
+            puzzle_column,
+            keep_columns,
+            regions_column: None,
+            solution_column,
         },
     )
 }
@@ -336,6 +499,8 @@ struct FileArguments<'a, 'py> {
     puzzle_column: Option<&'a Bound<'py, PyAny>>,
     keep_columns: Option<&'a Bound<'py, PyAny>>,
     regions_column: Option<&'a Bound<'py, PyAny>>,
+    /// The column of the solutions (`verify_file`, `augment_file`); `None` for the others.
+    solution_column: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// `job` over the files `path` names, started: its batches as they come.
@@ -353,6 +518,7 @@ fn file_batches(
         puzzle_column,
         keep_columns,
         regions_column,
+        solution_column,
     } = arguments;
     let inputs: Vec<Input> = paths(path)?.into_iter().map(Input::file).collect();
     let regions = text("regions", regions)?;
@@ -378,7 +544,7 @@ fn file_batches(
         .map_err(|e| PyValueError::new_err(format!("keep_columns: {e}")))?;
     settings.columns = Columns {
         puzzle: text("puzzle_column", puzzle_column)?,
-        solution: None,
+        solution: text("solution_column", solution_column)?,
         keep,
         keep_as,
         regions: text("regions_column", regions_column)?,
@@ -571,8 +737,8 @@ impl Batches {
 /// command line's message; Ctrl-C raises KeyboardInterrupt within a fraction of a second.
 ///
 /// Functions: solve, verify, rate, canon, augment, generate (puzzles in memory); show (the
-/// report of one puzzle, as a str); solve_file and rate_file (files in every input format,
-/// batch by batch, in bounded memory); summarize (the numbers of `sudoku-bulk stats --json`).
+/// report of one puzzle, as a str); solve_file, verify_file, rate_file, canon_file and
+/// augment_file (files in every input format, batch by batch, in bounded memory); summarize (the numbers of `sudoku-bulk stats --json`).
 ///
 /// `line` is a row's position among the puzzles given, from 1, in solve, verify, rate and
 /// canon; in solve_file (and the command line) it is the line of the file where the record
@@ -593,6 +759,9 @@ fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::show, m)?)?;
     m.add_function(wrap_pyfunction!(solve_file, m)?)?;
     m.add_function(wrap_pyfunction!(rate_file, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_file, m)?)?;
+    m.add_function(wrap_pyfunction!(canon_file, m)?)?;
+    m.add_function(wrap_pyfunction!(augment_file, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_class::<Batches>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -310,7 +310,7 @@ def test_summarize_takes_a_polars_dataframe():
 def test_the_module_and_every_function_say_what_they_do():
     assert sudoku_bulk.__doc__.startswith("Solve, verify, rate, canonicalise, generate")
     for name in ("solve", "verify", "rate", "canon", "generate", "augment", "show", "solve_file",
-                 "rate_file", "summarize"):
+                 "verify_file", "rate_file", "canon_file", "augment_file", "summarize"):
         doc = getattr(sudoku_bulk, name).__doc__
         assert doc and ">>> " in doc, name
 
@@ -369,3 +369,35 @@ def test_rate_file_equals_the_command_line_on_files(cli, tmp_path, scale):
         assert got.schema == expected.schema, paths
         assert got.equals(expected), paths
     assert max(b.num_rows for b in sudoku_bulk.rate_file(kaggle, batch_size=300)) == 300
+
+
+@pytest.mark.parametrize("function,command,options,args", [
+    ("verify_file", "verify", {"unique": True}, ["--unique"]),
+    ("canon_file", "canon", {}, []),
+    ("canon_file", "canon", {"dedupe": True}, ["--dedupe"]),
+    ("augment_file", "augment", {"copies": 2, "seed": 4, "solutions": True},
+     ["--copies", "2", "--seed", "4", "--solutions"]),
+    ("augment_file", "augment", {"copies": 3, "distinct": True}, ["--copies", "3", "--distinct"]),
+], ids=["verify", "canon", "dedupe", "augment", "distinct"])
+def test_the_file_functions_equal_the_command_line_on_a_kaggle_file(
+        cli, tmp_path, function, command, options, args):
+    # The Kaggle layout: a header, then quizzes,solutions; lines are the file's, as the
+    # command line's (augment draws its copies from them).
+    kaggle = str(DATA / "kaggle_sample.csv")
+    expected = cli_table(cli, tmp_path, command, kaggle, *args)
+    batches = getattr(sudoku_bulk, function)(kaggle, batch_size=128, **options)
+    got = pa.Table.from_batches(list(batches), schema=batches.schema)
+    assert got.schema == expected.schema
+    assert got.equals(expected)
+
+
+def test_the_file_functions_refuse_as_the_command_line_does(tmp_path):
+    kaggle = str(DATA / "kaggle_sample.csv")
+    with pytest.raises(ValueError) as raised:
+        sudoku_bulk.augment_file(kaggle, solution_column="solutions")
+    assert "only with solutions=True" in str(raised.value)
+    with pytest.raises(FileNotFoundError):
+        sudoku_bulk.verify_file(str(tmp_path / "missing.csv"))
+    with pytest.raises(ValueError) as raised:
+        sudoku_bulk.canon_file(kaggle, exact=True)
+    assert "only with dedupe=True" in str(raised.value)
