@@ -175,10 +175,7 @@ fn verify<'py>(
     regions: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let job = Job::Verify(VerifyOptions {
-        unique: flag("unique", unique, false)?,
-        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
-    });
+    let job = verify_job(unique, max_recursions)?;
     let threads = threads_of(threads)?;
     let puzzles = texts(py, puzzles, "puzzles")?;
     let solutions = puzzles::solutions_for(py, solutions, puzzles.len())?;
@@ -189,6 +186,17 @@ fn verify<'py>(
         RecordSource::Records(records),
         settings(job, layout, threads),
     )
+}
+
+/// The job of `verify` and `verify_file`: its options checked.
+fn verify_job(
+    unique: Option<&Bound<'_, PyAny>>,
+    max_recursions: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Job> {
+    Ok(Job::Verify(VerifyOptions {
+        unique: flag("unique", unique, false)?,
+        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
+    }))
 }
 
 /// Solve every puzzle of files, as `sudoku-bulk solve` reads them, batch by batch.
@@ -267,7 +275,7 @@ fn solve_file<'py>(
             puzzle_column,
             keep_columns,
             regions_column,
-            solution_column: None,
+            ..FileArguments::default()
         },
     )
 }
@@ -324,7 +332,7 @@ fn rate_file<'py>(
             puzzle_column,
             keep_columns,
             regions_column,
-            solution_column: None,
+            ..FileArguments::default()
         },
     )
 }
@@ -363,10 +371,7 @@ fn verify_file<'py>(
     keep_columns: Option<&Bound<'py, PyAny>>,
     regions_column: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Batches> {
-    let job = Job::Verify(VerifyOptions {
-        unique: flag("unique", unique, false)?,
-        max_recursions: count("max_recursions", max_recursions, DEFAULT_MAX_RECURSIONS, 1)?,
-    });
+    let job = verify_job(unique, max_recursions)?;
     file_batches(
         py,
         job,
@@ -420,14 +425,12 @@ fn canon_file<'py>(
         job,
         path,
         FileArguments {
-            regions: None,
             threads,
             batch_size,
             input_format,
             puzzle_column,
             keep_columns,
-            regions_column: None,
-            solution_column: None,
+            ..FileArguments::default()
         },
     )
 }
@@ -478,19 +481,20 @@ fn augment_file<'py>(
         job,
         path,
         FileArguments {
-            regions: None,
             threads,
             batch_size,
             input_format,
             puzzle_column,
             keep_columns,
-            regions_column: None,
             solution_column,
+            ..FileArguments::default()
         },
     )
 }
 
-/// The arguments of a run over files that every `*_file` function takes.
+/// The arguments of a run over files that every `*_file` function takes (those a function
+/// does not take: `None`, their defaults).
+#[derive(Default)]
 struct FileArguments<'a, 'py> {
     regions: Option<&'a Bound<'py, PyAny>>,
     threads: Option<&'a Bound<'py, PyAny>>,

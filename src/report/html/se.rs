@@ -28,7 +28,7 @@ pub(super) fn section(page: &mut String, summary: &Summary) {
     };
     let highest = match (se.er().max(), se.er_at_least().max()) {
         (exact, Some(least)) if exact.is_none_or(|exact| least > exact) => {
-            format!("&ge;{}", tenths(Some(least)))
+            format!("&ge;{}", decimal(least))
         }
         (exact, _) => tenths(exact),
     };

@@ -234,8 +234,7 @@ impl<'a> SeRow<'a> {
 
 /// Whether a rating's figures agree (see the [module page](self)).
 fn check_row(rated: &SeRated) -> Result<(), RatingProblem> {
-    let shown =
-        |t: Option<u64>| t.map_or("(none)".to_string(), |t| format!("{}.{}", t / 10, t % 10));
+    let shown = |t: Option<u64>| t.map_or("(none)".to_string(), decimal);
     let disagrees = |column: &'static str, found: Option<u64>, rule: String| {
         Err(RatingProblem::Breaks {
             column,
