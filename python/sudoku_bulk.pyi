@@ -234,6 +234,7 @@ def generate(
     needs: Union[Sequence[str], str, None] = None,
     max_attempts: int = 10_000,
     walk: int = 0,
+    neighbours: int = 0,
     threads: Optional[int] = None,
 ) -> pyarrow.Table:
     """Make ``count`` puzzles with exactly one solution, as ``sudoku-bulk generate`` does.
@@ -260,13 +261,16 @@ def generate(
         max_attempts: attempts per puzzle before giving up with ValueError.
         walk: with a target, moves of one given tried from a puzzle that misses it before a
             new grid is drawn, as ``--walk`` (0: a new grid at once; at most 1,000).
+        neighbours: with a target, up to this many more puzzles made from each one that meets
+            it by moving one given, as ``--neighbours``: families of ``neighbours + 1`` rows
+            share their solution grid (0: a grid each; at most 100).
         threads: worker threads (default: one per core).
 
     Raises:
         ValueError: options no puzzle can meet (16 givens or fewer on the boxes, a count the
             symmetry cannot have), or a puzzle not found in ``max_attempts``: the command
             line's message.
-        KeyboardInterrupt: Ctrl-C, between chunks of 256 puzzles.
+        KeyboardInterrupt: Ctrl-C, between chunks of about 256 puzzles (whole families).
 
     Example:
         >>> t = sudoku_bulk.generate(3, seed=7, givens=(24, 30))

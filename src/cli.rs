@@ -749,6 +749,13 @@ struct GenerateArgs {
           default_value_t = GenerateOptions::default().walk, help_heading = "Difficulty")]
     walk: u32,
 
+    /// Up to N more puzzles made from each one that meets the target, by moving one given
+    /// (each rated again), before a new grid is drawn: families of N + 1 puzzles share their
+    /// solution grid (at most 100).
+    #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u32>, value_name = "N",
+          default_value_t = GenerateOptions::default().neighbours, help_heading = "Difficulty")]
+    neighbours: u32,
+
     /// Write the puzzles to OUT (replaced only when all are written) instead of standard output.
     #[arg(short, long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
@@ -837,6 +844,7 @@ impl GenerateArgs {
                     needs: self.needs.map(|n| n.0).unwrap_or_default(),
                 },
                 walk: self.walk,
+                neighbours: self.neighbours,
             },
             count: self.count,
             output,

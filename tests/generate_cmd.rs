@@ -229,6 +229,48 @@ fn puzzles_made_to_a_level_are_the_same_bytes_for_any_thread_count() {
     }
 }
 
+/// Families of puzzles (`--neighbours`): the same bytes for any thread count, a count that
+/// cuts a family and chunks of any size included; each family shares its grid; rated as
+/// written, and unique, when rated and verified again.
+#[test]
+fn neighbours_come_in_families_the_same_for_any_thread_count() {
+    let dir = Workdir::new();
+    let args = [
+        "generate",
+        "--count",
+        "263",
+        "--seed",
+        "5",
+        "--level",
+        "hard",
+        "--neighbours",
+        "6",
+        "-q",
+    ];
+    let one = dir.same_output_on_one_and_two_threads(&args);
+    let rows = csv_rows(&one);
+    assert_eq!(rows.len(), 263);
+    let families = rows
+        .chunks(7)
+        .filter(|f| f.iter().all(|r| r["solution"] == f[0]["solution"]));
+    assert!(
+        families.count() >= 30,
+        "most families keep one grid throughout"
+    );
+    dir.write("gen.csv", &one);
+    let rated = dir.run(&["rate", "gen.csv", "-q"]);
+    assert_eq!(rated.code, Some(0), "{}", rated.stderr);
+    for (m, r) in rows.iter().zip(csv_rows(&rated.stdout)) {
+        assert_eq!(
+            (&m["puzzle"], &m["level"], &m["score"], &m["hardest"]),
+            (&r["puzzle"], &r["level"], &r["score"], &r["hardest"])
+        );
+        assert_eq!(r["level"], "hard");
+    }
+    let verified = dir.run(&["verify", "gen.csv", "--unique", "-q"]);
+    assert_eq!(verified.code, Some(0), "{}", verified.stdout);
+}
+
 #[test]
 fn difficulty_targets_that_cannot_be_met_are_refused_with_what_to_do() {
     let dir = Workdir::new();
@@ -265,6 +307,7 @@ fn difficulty_targets_that_cannot_be_met_are_refused_with_what_to_do() {
             "scores 204 at least",
         ),
         (&["--walk", "1001"], "at most 1000 steps"),
+        (&["--neighbours", "101"], "--neighbours 101: at most 100"),
     ] {
         let run = dir.run(&[&["generate", "--count", "1"][..], args].concat());
         assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);

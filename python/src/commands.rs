@@ -8,7 +8,7 @@ use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 
 use sudoku_bulk::Grid;
 use sudoku_bulk::command::config::{DEFAULT_MAX_RECURSIONS, DEFAULT_TRACE_LINES, MAX_TRACE_LINES};
-use sudoku_bulk::command::generate::{CHUNK, columns, rows_of};
+use sudoku_bulk::command::generate::{chunk, columns, rows_of};
 use sudoku_bulk::command::show::ShowOptions;
 use sudoku_bulk::format::{OutputFormat, RowWriter, Rows};
 use sudoku_bulk::generate::{
@@ -275,6 +275,9 @@ pub(crate) fn augment<'py>(
 ///     ValueError.
 /// walk: with a target, moves of one given tried from a puzzle that misses it before a new
 ///     grid is drawn, as `--walk` (0, the default: a new grid at once; at most 1,000).
+/// neighbours: with a target, up to this many more puzzles made from each one that meets it
+///     by moving one given, as `--neighbours`: families of neighbours + 1 rows share their
+///     solution grid (0, the default: a grid each; at most 100).
 /// threads: worker threads (default: one per core).
 ///
 /// Returns a pyarrow.Table. Raises ValueError for options no puzzle can meet (at most 16
@@ -289,9 +292,10 @@ pub(crate) fn augment<'py>(
 #[pyo3(
     signature = (
         count, *, seed=None, givens=None, minimal=None, symmetry=None, regions=None,
-        level=None, score=None, needs=None, max_attempts=None, walk=None, threads=None
+        level=None, score=None, needs=None, max_attempts=None, walk=None, neighbours=None,
+        threads=None
     ),
-    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, max_attempts=10000, walk=0, threads=None)"
+    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, max_attempts=10000, walk=0, neighbours=0, threads=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn generate<'py>(
@@ -307,6 +311,7 @@ pub(crate) fn generate<'py>(
     needs: Option<&Bound<'py, PyAny>>,
     max_attempts: Option<&Bound<'py, PyAny>>,
     walk: Option<&Bound<'py, PyAny>>,
+    neighbours: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let defaults = GenerateOptions::default();
@@ -354,6 +359,14 @@ pub(crate) fn generate<'py>(
             0,
         )?)
         .unwrap_or(u32::MAX),
+        // The same for MAX_NEIGHBOURS.
+        neighbours: u32::try_from(crate::arguments::count(
+            "neighbours",
+            neighbours,
+            defaults.neighbours.into(),
+            0,
+        )?)
+        .unwrap_or(u32::MAX),
     };
     let threads = threads_of(threads)?;
     let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -367,7 +380,7 @@ pub(crate) fn generate<'py>(
     let mut gathered = Gathered::new(columns, &kinds);
     let mut next = 0;
     while next < puzzles {
-        let end = puzzles.min(next + CHUNK);
+        let end = puzzles.min(next + chunk(&generator));
         let rows = py
             .detach(|| rows_of(&generator, &pool, next..end, &writer))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;

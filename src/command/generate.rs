@@ -99,13 +99,8 @@ fn make_and_write(run: &GenerateRun, interrupt: &AtomicBool) -> Result<Exit, Com
             if interrupt.load(Ordering::Relaxed) {
                 break;
             }
-            let end = (next + CHUNK).min(run.count);
-            let made: Vec<_> = pool.install(|| {
-                (next..end)
-                    .into_par_iter()
-                    .map(|i| generator.puzzle_unless(i, interrupt))
-                    .collect()
-            });
+            let end = (next + chunk(&generator)).min(run.count);
+            let made = make(&generator, &pool, next..end, interrupt);
             let mut batch = match &rows {
                 Some(rows) => rows.rows(made.len()),
                 None => Rows::Text(Vec::with_capacity(made.len() * (2 * CELLS + 2))),
@@ -193,18 +188,57 @@ pub fn rows_of(
     rows: &RowWriter,
 ) -> Result<Rows, crate::generate::GenerateError> {
     let jigsaw = is_jigsaw(&generator.options().regions);
-    let made: Vec<_> = pool.install(|| {
-        indexes
-            .clone()
-            .into_par_iter()
-            .map(|i| generator.puzzle(i))
-            .collect()
-    });
+    let made = make(generator, pool, indexes.clone(), &AtomicBool::new(false));
     let mut out = rows.rows(made.len());
     for (index, generated) in indexes.zip(made) {
         write_puzzle(Some(rows), index, &generated?, jigsaw, &mut out);
     }
     Ok(out)
+}
+
+/// Puzzles made a chunk at a time: about [`CHUNK`], whole families (none is made twice).
+pub fn chunk(generator: &Generator) -> u64 {
+    let size = generator.family_size();
+    CHUNK.div_ceil(size) * size
+}
+
+/// Puzzles `indexes` in index order, made on `pool` a family at a time (see
+/// [`Generator::family_unless`]): a family the range cuts is made up to the range's end, and
+/// one it starts inside of from its first puzzle. A failure ends the list.
+fn make(
+    generator: &Generator,
+    pool: &rayon::ThreadPool,
+    indexes: std::ops::Range<u64>,
+    stop: &AtomicBool,
+) -> Vec<Result<Generated, GenerateError>> {
+    let size = generator.family_size();
+    let families = indexes.start / size..indexes.end.div_ceil(size);
+    let made: Vec<_> = pool.install(|| {
+        families
+            .clone()
+            .into_par_iter()
+            .map(|f| {
+                let count = (indexes.end - f * size).min(size) as usize;
+                generator.family_unless(f, count, stop)
+            })
+            .collect()
+    });
+    let mut puzzles = Vec::with_capacity((indexes.end - indexes.start) as usize);
+    for (f, family) in families.zip(made) {
+        match family {
+            Ok(members) => puzzles.extend(
+                (f * size..)
+                    .zip(members)
+                    .filter(|(i, _)| *i >= indexes.start)
+                    .map(|(_, g)| Ok(g)),
+            ),
+            Err(e) => {
+                puzzles.push(Err(e));
+                break;
+            }
+        }
+    }
+    puzzles
 }
 
 /// Appends one puzzle: `PUZZLE SOLUTION` in the line format, else a row.

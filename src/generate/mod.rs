@@ -7,7 +7,8 @@
 //! # One puzzle
 //! [`Generator::puzzle`]`(i)` draws only from its own generator, seeded with output `i` of the
 //! batch seed ([`SplitMix64::output_at`]): puzzle `i` is the same whichever thread makes it and
-//! whatever was made before. It makes attempts, each from a new complete grid:
+//! whatever was made before (with neighbours, the same holds for a family: see below). It
+//! makes attempts, each from a new complete grid:
 //!
 //! 1. a complete grid: for the boxes, [`random_standard_grid`]; for a jigsaw layout, the
 //!    `random` algorithm on the empty grid ([`random_solution`], 100,000 recursions), after
@@ -39,6 +40,22 @@
 //! walked from when its score is at least the last one. A puzzle above the ceiling ends the
 //! attempt. Every step draws from the puzzle's own generator, so the output stays a function
 //! of the seed and the index.
+//!
+//! # Neighbours
+//! With [`GenerateOptions::neighbours`] `N`, puzzles come in families of `N + 1`: family `f`
+//! (puzzles `f * (N + 1)` to `f * (N + 1) + N`) draws from the generator seeded with output `f`
+//! of the batch seed, and its first puzzle is made as above. Each next one is made from the
+//! one before it by a move: one given (orbit) blanked; while the solution is not unique (a
+//! search for a solution other than the grid), a blank cell (orbit) where such a solution
+//! differs is given, at most three times; then a removal pass down to as many givens as before
+//! the move at most (with `minimal`, every given that can go), and the puzzle is kept when its
+//! givens are as asked, it is not already in the family, and it meets the target. After 16
+//! moves in a row that keep nothing, a new grid is drawn for the family's next puzzle. The
+//! puzzles of a family share their grid until then; a family cut by the end of the batch is its
+//! first puzzles, the same as in a longer batch. A move costs a search or two and a rating,
+//! far less than a new minimal puzzle, and neighbours of a puzzle that meets a target meet it
+//! far more often than new puzzles do (measured: 48% of the unique neighbours of hard puzzles
+//! are hard, against 18% of minimal puzzles).
 //!
 //! Two levels are made more directly (unless `minimal` is asked for):
 //! - HoDoKu's easy level (`easy`): the removals of step 2 keep a
@@ -90,6 +107,13 @@ pub use options::{
 };
 pub use removal::remove_clues;
 
+/// Moves in a row that give no new puzzle meeting the target before a family's walk ends
+/// and a new grid is drawn.
+const NEIGHBOUR_MISSES: u32 = 16;
+
+/// Givens added at most, one orbit at a time, to make a puzzle unique again after a move.
+const MOVE_GIVES: u32 = 3;
+
 /// Recursions the `random` algorithm may spend on one jigsaw grid before the attempt is
 /// abandoned.
 const JIGSAW_GRID_BUDGET: u64 = 100_000;
@@ -139,18 +163,58 @@ impl Generator {
         self.puzzle_unless(index, &AtomicBool::new(false))
     }
 
+    /// How many puzzles a family holds: [`GenerateOptions::neighbours`] and the one they are
+    /// made from. Puzzles `f * size .. (f + 1) * size` are family `f`.
+    pub fn family_size(&self) -> u64 {
+        u64::from(self.options.neighbours) + 1
+    }
+
     /// Puzzle `index` of the batch, or [`GenerateError::Interrupted`] once `stop` is set: it is
-    /// looked at before every attempt (an attempt takes milliseconds at most).
+    /// looked at before every attempt (an attempt takes milliseconds at most). In a family the
+    /// puzzles before it are made too ([`Generator::family_unless`]).
     pub fn puzzle_unless(&self, index: u64, stop: &AtomicBool) -> Result<Generated, GenerateError> {
-        let options = &self.options;
-        let mut rng = SplitMix64::new(SplitMix64::output_at(options.seed, index));
-        let mut grids_found = 0;
+        let size = self.family_size();
+        let mut family = self.family_unless(index / size, (index % size) as usize + 1, stop)?;
+        Ok(family.pop().expect("a family of at least one"))
+    }
+
+    /// The first `count` puzzles (at most [`Generator::family_size`]) of family `family`, made
+    /// in order from the family's own generator (see the module page): the same puzzles
+    /// whichever thread makes them, and a shorter count gives the first of the same ones.
+    pub fn family_unless(
+        &self,
+        family: u64,
+        count: usize,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Generated>, GenerateError> {
+        let first = family * self.family_size();
+        let count = count.min(self.family_size() as usize);
+        let mut rng = SplitMix64::new(SplitMix64::output_at(self.options.seed, family));
         let mut rater: Option<Rater> = None;
+        let mut members = Vec::with_capacity(count);
+        while members.len() < count {
+            let index = first + members.len() as u64;
+            members.push(self.fresh(index, &mut rng, &mut rater, stop)?);
+            self.neighbours(first, &mut members, count, &mut rng, &mut rater, stop)?;
+        }
+        Ok(members)
+    }
+
+    /// Puzzle `index` made from new grids, attempt after attempt.
+    fn fresh(
+        &self,
+        index: u64,
+        rng: &mut SplitMix64,
+        rater: &mut Option<Rater>,
+        stop: &AtomicBool,
+    ) -> Result<Generated, GenerateError> {
+        let options = &self.options;
+        let mut grids_found = 0;
         for attempt in 1..=options.max_attempts {
             if stop.load(Ordering::Relaxed) {
                 return Err(GenerateError::Interrupted { index });
             }
-            let Some((layout, solution)) = self.complete_grid(&mut rng) else {
+            let Some((layout, solution)) = self.complete_grid(rng) else {
                 continue;
             };
             grids_found += 1;
@@ -164,7 +228,7 @@ impl Generator {
             };
             let climbs = self.climbs();
             if !climbs {
-                thinning.pass(&mut rng, options.symmetry, floor, stop_at);
+                thinning.pass(rng, options.symmetry, floor, stop_at);
                 if !self.meets_givens(&mut thinning) {
                     continue;
                 }
@@ -176,15 +240,15 @@ impl Generator {
                         index,
                         solution: &solution,
                         layout: &layout,
-                        rater: &mut rater,
+                        rater,
                         floor,
                         stop_at,
                     };
                     let found = match climbs {
                         true => self
-                            .climb(&mut candidate, &mut thinning, &mut rng)?
+                            .climb(&mut candidate, &mut thinning, rng)?
                             .map(|accepted| (thinning.puzzle(), accepted)),
-                        false => self.search(&mut candidate, thinning, &mut rng, stop)?,
+                        false => self.search(&mut candidate, thinning, rng, stop)?,
                     };
                     match found {
                         Some((puzzle, accepted)) => (puzzle, Some(accepted)),
@@ -215,6 +279,122 @@ impl Generator {
                 difficulty: options.difficulty.clone(),
             }),
         }
+    }
+
+    /// Neighbours of the last of `members` added until there are `count` (see the module
+    /// page): each one a given moved from the last one made, thinned again, and rated; the
+    /// walk ends after [`NEIGHBOUR_MISSES`] moves in a row give nothing new.
+    fn neighbours(
+        &self,
+        first: u64,
+        members: &mut Vec<Generated>,
+        count: usize,
+        rng: &mut SplitMix64,
+        rater: &mut Option<Rater>,
+        stop: &AtomicBool,
+    ) -> Result<(), GenerateError> {
+        let options = &self.options;
+        let base = members.last().expect("a puzzle to move givens of");
+        let (layout, solution) = (base.layout.clone(), base.solution);
+        let mut thinning =
+            removal::Thinning::new(&solution, &layout, self.keep()).with_puzzle(&base.puzzle);
+        let floor = options.givens.map_or(0, |r| r.min());
+        let mut misses = 0;
+        while members.len() < count && misses < NEIGHBOUR_MISSES {
+            let index = first + members.len() as u64;
+            if stop.load(Ordering::Relaxed) {
+                return Err(GenerateError::Interrupted { index });
+            }
+            misses += 1;
+            let Some(mut next) = self.moved(&thinning, rng) else {
+                continue;
+            };
+            // Back to as many givens as before the move at most (all that can go when the
+            // puzzles must be minimal), never below the range.
+            let stop_at = match options.minimal {
+                false => thinning.givens(),
+                true => 0,
+            };
+            next.pass(rng, options.symmetry, floor, stop_at);
+            let puzzle = next.puzzle();
+            if !self.meets_givens(&mut next) || members.iter().any(|m| m.puzzle == puzzle) {
+                continue;
+            }
+            let rating = match options.difficulty.is_set() {
+                false => None,
+                true => {
+                    let mut candidate = Candidate {
+                        index,
+                        solution: &solution,
+                        layout: &layout,
+                        rater,
+                        floor,
+                        stop_at,
+                    };
+                    match self.rate(&mut candidate, &puzzle)? {
+                        Rated::Accepted(accepted) => Some(accepted),
+                        Rated::Below(_) | Rated::Above => continue,
+                    }
+                }
+            };
+            check(index, &puzzle, &solution, &layout)?;
+            members.push(Generated {
+                puzzle,
+                solution,
+                layout: layout.clone(),
+                attempts: 0,
+                rating,
+            });
+            thinning = next;
+            misses = 0;
+        }
+        Ok(())
+    }
+
+    /// `thinning`'s puzzle with one given (orbit) blanked and, while the solution is not
+    /// unique, a blank cell (orbit) given where another solution differs; `None` when a few
+    /// such givens leave it not unique.
+    fn moved<'a>(
+        &self,
+        thinning: &removal::Thinning<'a>,
+        rng: &mut SplitMix64,
+    ) -> Option<removal::Thinning<'a>> {
+        let symmetry = self.options.symmetry;
+        let puzzle = thinning.puzzle();
+        let given = loop {
+            let cell = rng.below(crate::grid::CELLS);
+            if puzzle.get(cell) != 0 {
+                break cell;
+            }
+        };
+        let (removed, n) = symmetry.orbit(given);
+        let removed = &removed[..n];
+        let mut next = thinning.clone();
+        next.blank(removed);
+        for _ in 0..MOVE_GIVES {
+            let Some(other) = next.other_solution() else {
+                return Some(next);
+            };
+            let now = next.puzzle();
+            let mut differ = [0usize; crate::grid::CELLS];
+            let mut k = 0;
+            let solution = next.solution();
+            for cell in 0..crate::grid::CELLS {
+                if now.get(cell) == 0
+                    && !removed.contains(&cell)
+                    && other.get(cell) != solution.get(cell)
+                {
+                    differ[k] = cell;
+                    k += 1;
+                }
+            }
+            if k == 0 {
+                return None;
+            }
+            let (added, m) = symmetry.orbit(differ[rng.below(k)]);
+            next.give(&added[..m]);
+        }
+        next.other_solution().is_none().then_some(next)
     }
 
     /// A puzzle of `thinning`'s grid that meets the difficulty, with its rating: the thinned

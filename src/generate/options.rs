@@ -229,11 +229,19 @@ pub struct GenerateOptions {
     /// fewer puzzles a second than none at every level: a neighbour costs about what a new
     /// grid does and is seldom harder.
     pub walk: u32,
+    /// Puzzles made from each puzzle that meets the target before a new grid is drawn, by
+    /// moving one given (see the [module page](super)): puzzles come in families of
+    /// `neighbours + 1` that share their solution grid. 0 (the default): every puzzle from a
+    /// grid of its own.
+    pub neighbours: u32,
 }
 
 /// The most steps [`GenerateOptions::walk`] may take: each costs about a new grid, so a walk
 /// this long already takes about as long as a thousand attempts.
 pub const MAX_WALK: u32 = 1000;
+
+/// The most [`GenerateOptions::neighbours`]: a family is made by one thread, in order.
+pub const MAX_NEIGHBOURS: u32 = 100;
 
 impl Default for GenerateOptions {
     fn default() -> Self {
@@ -246,6 +254,7 @@ impl Default for GenerateOptions {
             max_attempts: 10_000,
             difficulty: Difficulty::default(),
             walk: 0,
+            neighbours: 0,
         }
     }
 }
@@ -308,6 +317,15 @@ pub enum GenerateError {
         /// The steps asked for.
         walk: u32,
     },
+    /// `--neighbours` above [`MAX_NEIGHBOURS`].
+    #[error(
+        "--neighbours {neighbours}: at most {MAX_NEIGHBOURS} (a family of puzzles is made by one \
+         thread)"
+    )]
+    TooManyNeighbours {
+        /// The neighbours asked for.
+        neighbours: u32,
+    },
     /// A technique that needs 3x3 boxes was asked for on a jigsaw layout.
     #[error("{technique} needs 3x3 boxes; it is never used on a jigsaw layout")]
     NeedsBoxes {
@@ -345,6 +363,11 @@ impl GenerateOptions {
     pub fn check(&self) -> Result<(), GenerateError> {
         if self.walk > MAX_WALK {
             return Err(GenerateError::WalkTooLong { walk: self.walk });
+        }
+        if self.neighbours > MAX_NEIGHBOURS {
+            return Err(GenerateError::TooManyNeighbours {
+                neighbours: self.neighbours,
+            });
         }
         let reason = self
             .difficulty

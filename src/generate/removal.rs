@@ -30,11 +30,13 @@
 //! (the removal stands: singles only gain from more placements, so they finish as before) or
 //! nothing more is found (refused). No search at all.
 
+use std::ops::ControlFlow;
+
 use crate::grid::{CELLS, Grid};
 use crate::layout::Layout;
 use crate::rate::Houses;
 use crate::rng::SplitMix64;
-use crate::solver::{Algorithm, SolveOptions, Status, solve};
+use crate::solver::{Algorithm, SolveOptions, Status, for_each_solution, solve};
 
 use super::Symmetry;
 use super::unavoidable::{CellSet, cell, two_line_sets};
@@ -117,6 +119,15 @@ const UNIQUENESS: SolveOptions = SolveOptions {
     seed: 0,
 };
 
+/// The budget of [`Thinning::other_solution`]: far above what a puzzle a few givens from a
+/// unique one takes.
+const OTHER_SOLUTION: SolveOptions = SolveOptions {
+    algorithm: Algorithm::Fast,
+    max_solutions: 2,
+    max_recursions: 1 << 20,
+    seed: 0,
+};
+
 impl<'a> Thinning<'a> {
     /// Starts from `solution`, a complete grid valid under `layout`; every removal keeps
     /// what `keep` says.
@@ -155,6 +166,11 @@ impl<'a> Thinning<'a> {
     /// The puzzle as it stands.
     pub fn puzzle(&self) -> Grid {
         self.puzzle
+    }
+
+    /// The grid it is thinned from.
+    pub fn solution(&self) -> &Grid {
+        &self.solution
     }
 
     /// Givens left.
@@ -455,6 +471,48 @@ impl<'a> Thinning<'a> {
             if self.puzzle.get(i) == 0 {
                 self.mark(i, self.solution.get(i), true);
             }
+        }
+    }
+
+    /// The thinning of `puzzle`, a puzzle of this thinning's grid: its blank cells blanked.
+    pub fn with_puzzle(mut self, puzzle: &Grid) -> Thinning<'a> {
+        for i in 0..CELLS {
+            if puzzle.get(i) == 0 && self.puzzle.get(i) != 0 {
+                self.mark(i, self.solution.get(i), false);
+            }
+        }
+        self
+    }
+
+    /// Blanks the givens of `orbit` whatever that leaves: the solution may no longer be
+    /// unique ([`Thinning::other_solution`] tells).
+    pub fn blank(&mut self, orbit: &[usize]) {
+        for &i in orbit {
+            if self.puzzle.get(i) != 0 {
+                self.mark(i, self.solution.get(i), false);
+            }
+        }
+    }
+
+    /// A solution of the puzzle as it stands other than the grid it was thinned from; `None`
+    /// when there is none. A search that runs out of its budget gives the grid itself back
+    /// (not another solution, but no proof of uniqueness either).
+    pub fn other_solution(&self) -> Option<Grid> {
+        let mut other = None;
+        let found =
+            for_each_solution(&self.puzzle, self.layout, &OTHER_SOLUTION, |grid| {
+                match *grid == self.solution {
+                    true => ControlFlow::Continue(()),
+                    false => {
+                        other = Some(*grid);
+                        ControlFlow::Break(())
+                    }
+                }
+            });
+        match found {
+            Ok((_, false)) => other,
+            // Out of budget (or conflicting givens, which a thinning never has): not unique.
+            _ => Some(other.unwrap_or(self.solution)),
         }
     }
 

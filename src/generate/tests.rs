@@ -334,3 +334,93 @@ fn an_interrupt_ends_the_attempts_of_a_puzzle() {
         Err(GenerateError::Interrupted { index: 0 })
     );
 }
+
+/// Families: each neighbour made by a move from the puzzle before it shares its grid, is
+/// unique, rated as accepted, and keeps the symmetry and minimality asked for; a puzzle alone
+/// is the one its family holds at its place, and families of one are the puzzles without
+/// neighbours.
+#[test]
+fn neighbours_share_their_grid_and_meet_the_target() {
+    use crate::rate::{Level, RateOptions, rate};
+    let stop = AtomicBool::new(false);
+    for (symmetry, minimal) in [
+        (Symmetry::None, false),
+        (Symmetry::Rot180, false),
+        (Symmetry::None, true),
+    ] {
+        let generator = Generator::new(GenerateOptions {
+            difficulty: Difficulty {
+                levels: Some("hard".parse().unwrap()),
+                ..Difficulty::default()
+            },
+            symmetry,
+            minimal,
+            neighbours: 4,
+            ..options(8)
+        })
+        .unwrap();
+        assert_eq!(generator.family_size(), 5);
+        let mut moved = 0;
+        for f in 0..2 {
+            let family = generator.family_unless(f, 5, &stop).unwrap();
+            assert_eq!(family.len(), 5);
+            assert!(family[0].attempts >= 1);
+            for (k, g) in family.iter().enumerate() {
+                assert_unique(g);
+                assert!(symmetry.holds_for(&g.puzzle), "{}", g.puzzle);
+                if minimal {
+                    assert_minimal(g);
+                }
+                let again = rate(
+                    &g.puzzle,
+                    &g.layout,
+                    &RateOptions {
+                        unique: true,
+                        ..RateOptions::default()
+                    },
+                )
+                .unwrap();
+                let accepted = g.rating.unwrap();
+                assert_eq!(
+                    (again.level, again.score, again.hardest),
+                    (accepted.level, accepted.score, accepted.hardest)
+                );
+                assert_eq!(again.level, Level::Hard);
+                assert!(family[..k].iter().all(|h| h.puzzle != g.puzzle));
+                if g.attempts == 0 {
+                    moved += 1;
+                    assert_eq!(
+                        g.solution,
+                        family[k - 1].solution,
+                        "a neighbour keeps the grid"
+                    );
+                }
+            }
+            // The first puzzles of a family are the same made alone.
+            let shorter = generator.family_unless(f, 3, &stop).unwrap();
+            assert_eq!(shorter[..], family[..3]);
+            assert_eq!(generator.puzzle(f * 5 + 3).unwrap(), family[3]);
+        }
+        assert!(
+            moved >= 4,
+            "{symmetry:?}: {moved} of 8 neighbours made by moves"
+        );
+    }
+    let alone = Generator::new(GenerateOptions {
+        neighbours: 0,
+        ..options(3)
+    })
+    .unwrap();
+    let first = alone.family_unless(7, 5, &stop).unwrap();
+    assert_eq!(first, vec![alone.puzzle(7).unwrap()]);
+    assert_eq!(
+        Generator::new(GenerateOptions {
+            neighbours: options::MAX_NEIGHBOURS + 1,
+            ..options(3)
+        })
+        .err(),
+        Some(GenerateError::TooManyNeighbours {
+            neighbours: options::MAX_NEIGHBOURS + 1
+        })
+    );
+}
