@@ -71,54 +71,50 @@ fn step(t: Technique, d: usize, pattern: Cells, removed: Cells) -> Step {
     s
 }
 
-/// Simple Colors: digits 1..9, clusters in order, wrap before trap.
+/// Simple Colors on digit `d` (0-based): clusters in order, wrap before trap.
 #[inline(never)]
-pub fn simple(board: &Board, houses: &Houses) -> Option<Step> {
+pub fn simple(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
     let mut list = Vec::new();
-    for d in 0..9 {
-        clusters(board, houses, d, &mut list);
-        for cl in &list {
-            for colour in [cl.a, cl.b] {
-                if cells_of(colour).any(|c| houses.peers[c] & colour != 0) {
-                    return Some(step(Technique::SimpleColors, d, cl.a | cl.b, colour));
-                }
+    clusters(board, houses, d, &mut list);
+    for cl in &list {
+        for colour in [cl.a, cl.b] {
+            if cells_of(colour).any(|c| houses.peers[c] & colour != 0) {
+                return Some(step(Technique::SimpleColors, d, cl.a | cl.b, colour));
             }
-            let removed =
-                board.digit[d] & seen_by(houses, cl.a) & seen_by(houses, cl.b) & !(cl.a | cl.b);
-            if removed != 0 {
-                return Some(step(Technique::SimpleColors, d, cl.a | cl.b, removed));
-            }
+        }
+        let removed =
+            board.digit[d] & seen_by(houses, cl.a) & seen_by(houses, cl.b) & !(cl.a | cl.b);
+        if removed != 0 {
+            return Some(step(Technique::SimpleColors, d, cl.a | cl.b, removed));
         }
     }
     None
 }
 
-/// Multi Colors: digits 1..9, pairs of clusters in order.
+/// Multi Colors on digit `d` (0-based): pairs of clusters in order.
 #[inline(never)]
-pub fn multi(board: &Board, houses: &Houses) -> Option<Step> {
+pub fn multi(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
     let mut list = Vec::new();
-    for d in 0..9 {
-        clusters(board, houses, d, &mut list);
-        for (i, c1) in list.iter().enumerate() {
-            for (j, c2) in list.iter().enumerate() {
-                if i == j {
-                    continue;
+    clusters(board, houses, d, &mut list);
+    for (i, c1) in list.iter().enumerate() {
+        for (j, c2) in list.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            let pattern = c1.a | c1.b | c2.a | c2.b;
+            for (x, y) in [(c1.a, c1.b), (c1.b, c1.a)] {
+                let sx = seen_by(houses, x);
+                // x sees both colours of the other cluster: x is false.
+                if sx & c2.a != 0 && sx & c2.b != 0 {
+                    return Some(step(Technique::MultiColors, d, pattern, x));
                 }
-                let pattern = c1.a | c1.b | c2.a | c2.b;
-                for (x, y) in [(c1.a, c1.b), (c1.b, c1.a)] {
-                    let sx = seen_by(houses, x);
-                    // x sees both colours of the other cluster: x is false.
-                    if sx & c2.a != 0 && sx & c2.b != 0 {
-                        return Some(step(Technique::MultiColors, d, pattern, x));
-                    }
-                    for (u, v) in [(c2.a, c2.b), (c2.b, c2.a)] {
-                        if sx & u != 0 {
-                            // x and u cannot both be true: y or v is.
-                            let removed =
-                                board.digit[d] & seen_by(houses, y) & seen_by(houses, v) & !(y | v);
-                            if removed != 0 {
-                                return Some(step(Technique::MultiColors, d, pattern, removed));
-                            }
+                for (u, v) in [(c2.a, c2.b), (c2.b, c2.a)] {
+                    if sx & u != 0 {
+                        // x and u cannot both be true: y or v is.
+                        let removed =
+                            board.digit[d] & seen_by(houses, y) & seen_by(houses, v) & !(y | v);
+                        if removed != 0 {
+                            return Some(step(Technique::MultiColors, d, pattern, removed));
                         }
                     }
                 }
@@ -132,7 +128,7 @@ pub fn multi(board: &Board, houses: &Houses) -> Option<Step> {
 mod tests {
     use super::*;
     use crate::rate::step::Candidate;
-    use crate::rate::test_support::TestBoard;
+    use crate::rate::test_support::{TestBoard, any_digit};
 
     #[test]
     fn simple_colors_trap() {
@@ -143,14 +139,14 @@ mod tests {
         b.only(box1, &[0, 11], 4);
         b.only((0..9).map(|r| r * 9 + 2), &[11, 65], 4);
         b.only(63..72, &[65, 69], 4);
-        let s = simple(&b.board, &b.houses).unwrap();
+        let s = any_digit(|d| simple(&b.board, &b.houses, d)).unwrap();
         assert_eq!(s.technique, Technique::SimpleColors);
         assert!(s.eliminations.contains(&Candidate::new(6, 4)), "{s}");
         for e in &s.eliminations {
             let c = e.cell as usize;
             assert!(![0, 11, 65, 69].contains(&c));
         }
-        assert!(simple(&TestBoard::empty().board, &b.houses).is_none());
+        assert!(any_digit(|d| simple(&TestBoard::empty().board, &b.houses, d)).is_none());
     }
 
     #[test]
@@ -160,11 +156,14 @@ mod tests {
         let mut b = TestBoard::empty();
         b.only(0..9, &[0, 4], 7);
         b.only((0..9).map(|r| r * 9 + 1), &[10, 64], 7);
-        let s = multi(&b.board, &b.houses).unwrap();
+        let s = any_digit(|d| multi(&b.board, &b.houses, d)).unwrap();
         assert_eq!(s.technique, Technique::MultiColors);
         assert_eq!(s.eliminations, vec![Candidate::new(67, 7)]);
         let mut b = TestBoard::empty();
         b.only(0..9, &[0, 4], 7);
-        assert!(multi(&b.board, &b.houses).is_none(), "one cluster only");
+        assert!(
+            any_digit(|d| multi(&b.board, &b.houses, d)).is_none(),
+            "one cluster only"
+        );
     }
 }

@@ -39,64 +39,62 @@ fn technique(n: usize, fins: Fins) -> Technique {
     }
 }
 
-/// The first fish of size `n` of the given kind: digits 1..9, rows as base lines before
-/// columns.
-pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins) -> Option<Step> {
-    for d in 0..9 {
-        for rows_base in [true, false] {
-            let mut search = Search {
-                board,
-                houses,
-                d,
-                n,
-                fins,
-                base_first: if rows_base { 0 } else { 9 },
-                cover_first: if rows_base { 9 } else { 0 },
-                lines: [0; 9],
-                cover: [0; 9],
-                cover_in: [[0; 9]; 9],
-                cover_out: [[0; 9]; 9],
-                chosen: [0; 4],
-                usable: [0; 9],
-                len: 0,
+/// The first fish of size `n` of the given kind on digit `d` (0-based): rows as base lines
+/// before columns.
+pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins, d: usize) -> Option<Step> {
+    for rows_base in [true, false] {
+        let mut search = Search {
+            board,
+            houses,
+            d,
+            n,
+            fins,
+            base_first: if rows_base { 0 } else { 9 },
+            cover_first: if rows_base { 9 } else { 0 },
+            lines: [0; 9],
+            cover: [0; 9],
+            cover_in: [[0; 9]; 9],
+            cover_out: [[0; 9]; 9],
+            chosen: [0; 4],
+            usable: [0; 9],
+            len: 0,
+        };
+        for k in 0..9 {
+            let cells = board.digit[d] & houses.house[search.base_first + k];
+            search.lines[k] = cells;
+            search.cover[k] = search.cover_mask(cells);
+            if fins != Fins::None {
+                for i in cells_of(cells) {
+                    let line = if rows_base { i % 9 } else { i / 9 };
+                    search.cover_in[k][houses.region_of(i) - 18] |= 1 << line;
+                }
+                // Outside region g: the regions before it and those after it.
+                let inside = search.cover_in[k];
+                let mut after = [0u16; 10];
+                for g in (0..9).rev() {
+                    after[g] = after[g + 1] | inside[g];
+                }
+                let mut before = 0;
+                for g in 0..9 {
+                    search.cover_out[k][g] = before | after[g + 1];
+                    before |= inside[g];
+                }
+            }
+            let c = count(cells) as usize;
+            let fits = match fins {
+                Fins::None => c >= 1 && c <= n,
+                _ => c >= 1,
             };
-            for k in 0..9 {
-                let cells = board.digit[d] & houses.house[search.base_first + k];
-                search.lines[k] = cells;
-                search.cover[k] = search.cover_mask(cells);
-                if fins != Fins::None {
-                    for i in cells_of(cells) {
-                        let line = if rows_base { i % 9 } else { i / 9 };
-                        search.cover_in[k][houses.region_of(i) - 18] |= 1 << line;
-                    }
-                    // Outside region g: the regions before it and those after it.
-                    let inside = search.cover_in[k];
-                    let mut after = [0u16; 10];
-                    for g in (0..9).rev() {
-                        after[g] = after[g + 1] | inside[g];
-                    }
-                    let mut before = 0;
-                    for g in 0..9 {
-                        search.cover_out[k][g] = before | after[g + 1];
-                        before |= inside[g];
-                    }
-                }
-                let c = count(cells) as usize;
-                let fits = match fins {
-                    Fins::None => c >= 1 && c <= n,
-                    _ => c >= 1,
-                };
-                if fits {
-                    search.usable[search.len] = k as u8;
-                    search.len += 1;
-                }
+            if fits {
+                search.usable[search.len] = k as u8;
+                search.len += 1;
             }
-            if search.len < n {
-                continue;
-            }
-            if let Some(step) = search.combos(0, 0, 0, [0; 9]) {
-                return Some(step);
-            }
+        }
+        if search.len < n {
+            continue;
+        }
+        if let Some(step) = search.combos(0, 0, 0, [0; 9]) {
+            return Some(step);
         }
     }
     None
@@ -261,7 +259,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rate::test_support::TestBoard;
+    use crate::rate::test_support::{TestBoard, any_digit};
 
     /// Keeps digit `d` in row `r` only at the given columns (0-based).
     fn row_only(b: &mut TestBoard, r: usize, cols: &[usize], d: usize) {
@@ -277,7 +275,7 @@ mod tests {
         let mut b = TestBoard::empty();
         row_only(&mut b, 1, &[1, 7], 3);
         row_only(&mut b, 6, &[1, 7], 3);
-        let s = find(&b.board, &b.houses, 2, Fins::None).unwrap();
+        let s = any_digit(|d| find(&b.board, &b.houses, 2, Fins::None, d)).unwrap();
         assert_eq!(s.technique, Technique::XWing);
         assert_eq!(s.eliminations.len(), 14);
         assert!(
@@ -285,9 +283,11 @@ mod tests {
                 .iter()
                 .all(|e| e.cell % 9 == 1 || e.cell % 9 == 7)
         );
-        assert!(find(&TestBoard::empty().board, &b.houses, 2, Fins::None).is_none());
         assert!(
-            find(&b.board, &b.houses, 2, Fins::Finned).is_none(),
+            any_digit(|d| find(&TestBoard::empty().board, &b.houses, 2, Fins::None, d)).is_none()
+        );
+        assert!(
+            any_digit(|d| find(&b.board, &b.houses, 2, Fins::Finned, d)).is_none(),
             "no fins"
         );
     }
@@ -298,8 +298,8 @@ mod tests {
         row_only(&mut b, 0, &[0, 4], 5);
         row_only(&mut b, 4, &[4, 8], 5);
         row_only(&mut b, 8, &[0, 8], 5);
-        assert!(find(&b.board, &b.houses, 2, Fins::None).is_none());
-        let s = find(&b.board, &b.houses, 3, Fins::None).unwrap();
+        assert!(any_digit(|d| find(&b.board, &b.houses, 2, Fins::None, d)).is_none());
+        let s = any_digit(|d| find(&b.board, &b.houses, 3, Fins::None, d)).unwrap();
         assert_eq!(s.technique, Technique::Swordfish);
         assert_eq!(s.eliminations.len(), 18);
     }
@@ -310,8 +310,8 @@ mod tests {
         let mut b = TestBoard::empty();
         row_only(&mut b, 1, &[1, 7], 3);
         row_only(&mut b, 6, &[1, 7, 8], 3);
-        assert!(find(&b.board, &b.houses, 2, Fins::None).is_none());
-        let s = find(&b.board, &b.houses, 2, Fins::Finned).unwrap();
+        assert!(any_digit(|d| find(&b.board, &b.houses, 2, Fins::None, d)).is_none());
+        let s = any_digit(|d| find(&b.board, &b.houses, 2, Fins::Finned, d)).unwrap();
         assert_eq!(s.technique, Technique::FinnedXWing);
         let mut cells: Vec<u8> = s.eliminations.iter().map(|e| e.cell).collect();
         cells.sort();
@@ -320,8 +320,8 @@ mod tests {
         let mut b = TestBoard::empty();
         row_only(&mut b, 1, &[1, 7], 3);
         row_only(&mut b, 6, &[1, 8], 3);
-        assert!(find(&b.board, &b.houses, 2, Fins::Finned).is_none());
-        let s = find(&b.board, &b.houses, 2, Fins::Sashimi).unwrap();
+        assert!(any_digit(|d| find(&b.board, &b.houses, 2, Fins::Finned, d)).is_none());
+        let s = any_digit(|d| find(&b.board, &b.houses, 2, Fins::Sashimi, d)).unwrap();
         assert_eq!(s.technique, Technique::SashimiXWing);
         // Rows 2 and 7 on columns 2 and 9 with the fin r2c8 (box 3) come first: r1c9, r3c9.
         let mut cells: Vec<u8> = s.eliminations.iter().map(|e| e.cell).collect();

@@ -79,6 +79,8 @@ pub use technique::{Family, LADDER, Level, Technique};
 
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
+use fish::Fins;
+use houses::Cells;
 
 /// What the caller knows about the puzzle and wants back.
 #[derive(Debug, Clone, Default)]
@@ -163,7 +165,40 @@ pub struct Rater {
     queues: singles::Queues,
     scratch: als::Scratch,
     forcing: forcing::Scratch,
+    fruitless: Fruitless,
+    /// Whether searches found fruitless are skipped (always, but in a test that compares).
+    skips: bool,
 }
+
+/// The digits each single-digit search (fish, skyscraper, kites, colouring, ...) found nothing
+/// on in the puzzle being rated, with the digit's candidate cells at the time. Such a search
+/// reads only its digit's cells, so while they are unchanged it would find nothing again and
+/// is skipped ([`Rater::per_digit`]); the digits are still searched in order, so the step
+/// found is the one a search over every digit finds.
+#[derive(Debug, Clone)]
+struct Fruitless {
+    /// Per technique (its index), bit `d` when the search on digit `d` found nothing.
+    digits: [u16; Technique::COUNT],
+    /// Per technique and digit, the digit's cells when it found nothing.
+    cells: [[Cells; 9]; Technique::COUNT],
+    /// The same for the subset searches, house by house: per [`SUBSETS`] entry, bit `h`
+    /// when house `h` held nothing that fewer candidates could reveal.
+    houses: [u32; SUBSETS.len()],
+    /// Per subset search and house, the candidates of the house's cells then.
+    house_cands: [[[u16; 9]; 27]; SUBSETS.len()],
+}
+
+/// The searches of one house at a time that [`Fruitless`] keeps track of.
+const SUBSETS: [Technique; 8] = [
+    Technique::LockedPair,
+    Technique::LockedTriple,
+    Technique::NakedPair,
+    Technique::NakedTriple,
+    Technique::HiddenPair,
+    Technique::HiddenTriple,
+    Technique::NakedQuad,
+    Technique::HiddenQuad,
+];
 
 /// Rates one puzzle (builds a [`Rater`]; keep one to rate many puzzles of a layout).
 pub fn rate(grid: &Grid, layout: &Layout, options: &RateOptions) -> Result<Rating, RateError> {
@@ -179,6 +214,13 @@ impl Rater {
             queues: singles::Queues::default(),
             scratch: als::Scratch::default(),
             forcing: forcing::Scratch::default(),
+            fruitless: Fruitless {
+                digits: [0; Technique::COUNT],
+                cells: [[0; 9]; Technique::COUNT],
+                houses: [0; SUBSETS.len()],
+                house_cands: [[[0; 9]; 27]; SUBSETS.len()],
+            },
+            skips: true,
         }
     }
 
@@ -236,6 +278,8 @@ impl Rater {
     ) -> Result<Option<Rating>, RateError> {
         self.layout.check_givens(grid)?;
         self.queues.clear();
+        self.fruitless.digits = [0; Technique::COUNT];
+        self.fruitless.houses = [0; SUBSETS.len()];
         let mut board = Board::new(grid, &self.houses, &mut self.queues);
         let mut solution = options.solution;
         if solution.is_none() && cfg!(debug_assertions) {
@@ -340,25 +384,43 @@ impl Rater {
             T::FullHouse => singles::full_house(board, h, &self.queues),
             T::NakedSingle => singles::naked_single(board, &mut self.queues),
             T::HiddenSingle => singles::hidden_single(board, h, &mut self.queues),
-            T::LockedPair => subsets::locked(board, h, 2),
-            T::LockedTriple => subsets::locked(board, h, 3),
+            T::LockedPair => self.per_house(t, board, &subsets::HOUSE_ORDER[..9], |b, h, i, s| {
+                subsets::locked_in(b, h, i, 2, s)
+            }),
+            T::LockedTriple => {
+                self.per_house(t, board, &subsets::HOUSE_ORDER[..9], |b, h, i, s| {
+                    subsets::locked_in(b, h, i, 3, s)
+                })
+            }
             T::LockedCandidatesPointing => intersections::pointing(board, h),
             T::LockedCandidatesClaiming => intersections::claiming(board, h),
-            T::NakedPair => subsets::naked(board, h, 2),
-            T::NakedTriple => subsets::naked(board, h, 3),
-            T::HiddenPair => subsets::hidden(board, h, 2),
-            T::HiddenTriple => subsets::hidden(board, h, 3),
-            T::NakedQuad => subsets::naked(board, h, 4),
-            T::HiddenQuad => subsets::hidden(board, h, 4),
-            T::XWing => fish::find(board, h, 2, fish::Fins::None),
-            T::Swordfish => fish::find(board, h, 3, fish::Fins::None),
-            T::Jellyfish => fish::find(board, h, 4, fish::Fins::None),
+            T::NakedPair => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
+                subsets::naked_in(b, h, i, 2, s)
+            }),
+            T::NakedTriple => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
+                subsets::naked_in(b, h, i, 3, s)
+            }),
+            T::HiddenPair => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
+                subsets::hidden_in(b, h, i, 2, s)
+            }),
+            T::HiddenTriple => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
+                subsets::hidden_in(b, h, i, 3, s)
+            }),
+            T::NakedQuad => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
+                subsets::naked_in(b, h, i, 4, s)
+            }),
+            T::HiddenQuad => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
+                subsets::hidden_in(b, h, i, 4, s)
+            }),
+            T::XWing => self.per_digit(t, board, |b, h, d| fish::find(b, h, 2, Fins::None, d)),
+            T::Swordfish => self.per_digit(t, board, |b, h, d| fish::find(b, h, 3, Fins::None, d)),
+            T::Jellyfish => self.per_digit(t, board, |b, h, d| fish::find(b, h, 4, Fins::None, d)),
             T::RemotePair => wings::remote_pair(board, h),
             T::BugPlusOne => uniqueness::bug_plus_one(board, h),
-            T::Skyscraper => single_digit::skyscraper(board, h),
-            T::TwoStringKite => single_digit::two_string_kite(board, h),
-            T::TurbotFish => single_digit::turbot_fish(board, h),
-            T::EmptyRectangle => single_digit::empty_rectangle(board, h),
+            T::Skyscraper => self.per_digit(t, board, single_digit::skyscraper),
+            T::TwoStringKite => self.per_digit(t, board, single_digit::two_string_kite),
+            T::TurbotFish => self.per_digit(t, board, single_digit::turbot_fish),
+            T::EmptyRectangle => self.per_digit(t, board, single_digit::empty_rectangle),
             T::WWing => wings::w_wing(board, h),
             T::XyWing => wings::xy_wing(board, h),
             T::XyzWing => wings::xyz_wing(board, h),
@@ -367,15 +429,27 @@ impl Rater {
             T::UniqueRectangle3 => uniqueness::rectangle(board, h, T::UniqueRectangle3),
             T::UniqueRectangle4 => uniqueness::rectangle(board, h, T::UniqueRectangle4),
             T::HiddenRectangle => uniqueness::rectangle(board, h, T::HiddenRectangle),
-            T::FinnedXWing => fish::find(board, h, 2, fish::Fins::Finned),
-            T::SashimiXWing => fish::find(board, h, 2, fish::Fins::Sashimi),
-            T::FinnedSwordfish => fish::find(board, h, 3, fish::Fins::Finned),
-            T::SashimiSwordfish => fish::find(board, h, 3, fish::Fins::Sashimi),
-            T::FinnedJellyfish => fish::find(board, h, 4, fish::Fins::Finned),
-            T::SashimiJellyfish => fish::find(board, h, 4, fish::Fins::Sashimi),
+            T::FinnedXWing => {
+                self.per_digit(t, board, |b, h, d| fish::find(b, h, 2, Fins::Finned, d))
+            }
+            T::SashimiXWing => {
+                self.per_digit(t, board, |b, h, d| fish::find(b, h, 2, Fins::Sashimi, d))
+            }
+            T::FinnedSwordfish => {
+                self.per_digit(t, board, |b, h, d| fish::find(b, h, 3, Fins::Finned, d))
+            }
+            T::SashimiSwordfish => {
+                self.per_digit(t, board, |b, h, d| fish::find(b, h, 3, Fins::Sashimi, d))
+            }
+            T::FinnedJellyfish => {
+                self.per_digit(t, board, |b, h, d| fish::find(b, h, 4, Fins::Finned, d))
+            }
+            T::SashimiJellyfish => {
+                self.per_digit(t, board, |b, h, d| fish::find(b, h, 4, Fins::Sashimi, d))
+            }
             T::SueDeCoq => sue_de_coq::find(board, h),
-            T::SimpleColors => coloring::simple(board, h),
-            T::MultiColors => coloring::multi(board, h),
+            T::SimpleColors => self.per_digit(t, board, coloring::simple),
+            T::MultiColors => self.per_digit(t, board, coloring::multi),
             T::XChain => chains::find(board, h, chains::Kind::X),
             T::XyChain => chains::find(board, h, chains::Kind::Xy),
             T::NiceLoop => chains::find(board, h, chains::Kind::Aic),
@@ -385,6 +459,70 @@ impl Rater {
             T::ForcingNet => forcing::net(board, h, &mut self.forcing),
             T::BruteForce => None,
         }
+    }
+
+    /// The first step of a single-digit search over the digits in order, skipping those it
+    /// found nothing on with the same cells ([`Fruitless`]).
+    fn per_digit(
+        &mut self,
+        t: Technique,
+        board: &Board,
+        search: impl Fn(&Board, &Houses, usize) -> Option<Step>,
+    ) -> Option<Step> {
+        let i = t.index();
+        let fruitless = &mut self.fruitless;
+        for d in 0..9 {
+            let cells = board.digit[d];
+            if self.skips && fruitless.digits[i] & (1 << d) != 0 && fruitless.cells[i][d] == cells {
+                continue;
+            }
+            if let Some(step) = search(board, &self.houses, d) {
+                return Some(step);
+            }
+            fruitless.digits[i] |= 1 << d;
+            fruitless.cells[i][d] = cells;
+        }
+        None
+    }
+
+    /// The first step of a one-house search over `order`, skipping the houses it found
+    /// nothing in with the same candidates in their cells and said so would hold
+    /// ([`Fruitless`]; the search clears its last argument when not).
+    fn per_house(
+        &mut self,
+        t: Technique,
+        board: &Board,
+        order: &[usize],
+        search: impl Fn(&Board, &Houses, usize, &mut bool) -> Option<Step>,
+    ) -> Option<Step> {
+        let slot = SUBSETS
+            .iter()
+            .position(|&s| s == t)
+            .expect("a subset technique");
+        let fruitless = &mut self.fruitless;
+        for &h in order {
+            let mut cands = [0u16; 9];
+            for (k, &c) in self.houses.house_cells[h].iter().enumerate() {
+                cands[k] = board.cand[c as usize];
+            }
+            if self.skips
+                && fruitless.houses[slot] & (1 << h) != 0
+                && fruitless.house_cands[slot][h] == cands
+            {
+                continue;
+            }
+            let mut settled = true;
+            if let Some(step) = search(board, &self.houses, h, &mut settled) {
+                return Some(step);
+            }
+            if settled {
+                fruitless.houses[slot] |= 1 << h;
+                fruitless.house_cands[slot][h] = cands;
+            } else {
+                fruitless.houses[slot] &= !(1 << h);
+            }
+        }
+        None
     }
 
     /// Applies a step; whether it changed the board.

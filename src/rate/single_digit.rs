@@ -56,36 +56,34 @@ fn seen_by_both(
     board.digit[d] & houses.peers[a] & houses.peers[b] & !pattern
 }
 
-/// Skyscraper: rows first, then columns; digits 1..9.
+/// Skyscraper on digit `d` (0-based): rows first, then columns.
 #[inline(never)]
-pub fn skyscraper(board: &Board, houses: &Houses) -> Option<Step> {
-    for d in 0..9 {
-        for (from, line_of) in [(0usize, 1usize), (9, 0)] {
-            // line_of: which house of a cell must be shared by the near ends (column for
-            // row links, row for column links).
-            let (l, n) = links(board, houses, d, from, from + 9);
-            for i in 0..n {
-                for j in i + 1..n {
-                    let (a1, b1) = l[i];
-                    let (a2, b2) = l[j];
-                    for (near1, far1) in [(a1, b1), (b1, a1)] {
-                        for (near2, far2) in [(a2, b2), (b2, a2)] {
-                            let same = |x: usize, y: usize| {
-                                houses.cell_houses[x][line_of] == houses.cell_houses[y][line_of]
-                            };
-                            if !same(near1, near2) || same(far1, far2) {
-                                continue;
-                            }
-                            let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
-                            let removed = seen_by_both(board, houses, d, far1, far2, pattern);
-                            if removed != 0 {
-                                return Some(step(
-                                    Technique::Skyscraper,
-                                    d,
-                                    &[far1, near1, near2, far2],
-                                    removed,
-                                ));
-                            }
+pub fn skyscraper(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
+    for (from, line_of) in [(0usize, 1usize), (9, 0)] {
+        // line_of: which house of a cell must be shared by the near ends (column for
+        // row links, row for column links).
+        let (l, n) = links(board, houses, d, from, from + 9);
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a1, b1) = l[i];
+                let (a2, b2) = l[j];
+                for (near1, far1) in [(a1, b1), (b1, a1)] {
+                    for (near2, far2) in [(a2, b2), (b2, a2)] {
+                        let same = |x: usize, y: usize| {
+                            houses.cell_houses[x][line_of] == houses.cell_houses[y][line_of]
+                        };
+                        if !same(near1, near2) || same(far1, far2) {
+                            continue;
+                        }
+                        let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
+                        let removed = seen_by_both(board, houses, d, far1, far2, pattern);
+                        if removed != 0 {
+                            return Some(step(
+                                Technique::Skyscraper,
+                                d,
+                                &[far1, near1, near2, far2],
+                                removed,
+                            ));
                         }
                     }
                 }
@@ -97,30 +95,28 @@ pub fn skyscraper(board: &Board, houses: &Houses) -> Option<Step> {
 
 /// 2-String Kite: a row link and a column link with one end each in one region.
 #[inline(never)]
-pub fn two_string_kite(board: &Board, houses: &Houses) -> Option<Step> {
-    for d in 0..9 {
-        let (rows, nr) = links(board, houses, d, 0, 9);
-        let (cols, nc) = links(board, houses, d, 9, 18);
-        for &(a1, b1) in &rows[..nr] {
-            for &(a2, b2) in &cols[..nc] {
-                let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
-                if count(pattern) != 4 {
-                    continue;
-                }
-                for (near1, far1) in [(a1, b1), (b1, a1)] {
-                    for (near2, far2) in [(a2, b2), (b2, a2)] {
-                        if houses.region_of(near1) != houses.region_of(near2) {
-                            continue;
-                        }
-                        let removed = seen_by_both(board, houses, d, far1, far2, pattern);
-                        if removed != 0 {
-                            return Some(step(
-                                Technique::TwoStringKite,
-                                d,
-                                &[far1, near1, near2, far2],
-                                removed,
-                            ));
-                        }
+pub fn two_string_kite(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
+    let (rows, nr) = links(board, houses, d, 0, 9);
+    let (cols, nc) = links(board, houses, d, 9, 18);
+    for &(a1, b1) in &rows[..nr] {
+        for &(a2, b2) in &cols[..nc] {
+            let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
+            if count(pattern) != 4 {
+                continue;
+            }
+            for (near1, far1) in [(a1, b1), (b1, a1)] {
+                for (near2, far2) in [(a2, b2), (b2, a2)] {
+                    if houses.region_of(near1) != houses.region_of(near2) {
+                        continue;
+                    }
+                    let removed = seen_by_both(board, houses, d, far1, far2, pattern);
+                    if removed != 0 {
+                        return Some(step(
+                            Technique::TwoStringKite,
+                            d,
+                            &[far1, near1, near2, far2],
+                            removed,
+                        ));
                     }
                 }
             }
@@ -131,34 +127,32 @@ pub fn two_string_kite(board: &Board, houses: &Houses) -> Option<Step> {
 
 /// Turbot Fish: any two strong links whose near ends see each other.
 #[inline(never)]
-pub fn turbot_fish(board: &Board, houses: &Houses) -> Option<Step> {
-    for d in 0..9 {
-        let (l, n) = links(board, houses, d, 0, 27);
-        for i in 0..n {
-            for j in 0..n {
-                if i == j {
-                    continue;
-                }
-                let (a1, b1) = l[i];
-                let (a2, b2) = l[j];
-                let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
-                if count(pattern) != 4 {
-                    continue;
-                }
-                for (near1, far1) in [(a1, b1), (b1, a1)] {
-                    for (near2, far2) in [(a2, b2), (b2, a2)] {
-                        if !houses.sees(near1, near2) {
-                            continue;
-                        }
-                        let removed = seen_by_both(board, houses, d, far1, far2, pattern);
-                        if removed != 0 {
-                            return Some(step(
-                                Technique::TurbotFish,
-                                d,
-                                &[far1, near1, near2, far2],
-                                removed,
-                            ));
-                        }
+pub fn turbot_fish(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
+    let (l, n) = links(board, houses, d, 0, 27);
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let (a1, b1) = l[i];
+            let (a2, b2) = l[j];
+            let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
+            if count(pattern) != 4 {
+                continue;
+            }
+            for (near1, far1) in [(a1, b1), (b1, a1)] {
+                for (near2, far2) in [(a2, b2), (b2, a2)] {
+                    if !houses.sees(near1, near2) {
+                        continue;
+                    }
+                    let removed = seen_by_both(board, houses, d, far1, far2, pattern);
+                    if removed != 0 {
+                        return Some(step(
+                            Technique::TurbotFish,
+                            d,
+                            &[far1, near1, near2, far2],
+                            removed,
+                        ));
                     }
                 }
             }
@@ -169,57 +163,55 @@ pub fn turbot_fish(board: &Board, houses: &Houses) -> Option<Step> {
 
 /// Empty Rectangle (standard layout only).
 #[inline(never)]
-pub fn empty_rectangle(board: &Board, houses: &Houses) -> Option<Step> {
+pub fn empty_rectangle(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
     if !houses.standard() {
         return None;
     }
-    for d in 0..9 {
-        for b in 0..9 {
-            let in_box = board.digit[d] & houses.house[18 + b];
-            if count(in_box) < 2 {
-                continue;
-            }
-            let (r0, c0) = ((b / 3) * 3, (b % 3) * 3);
-            for r in r0..r0 + 3 {
-                for c in c0..c0 + 3 {
-                    let row = houses.house[r];
-                    let col = houses.house[9 + c];
-                    if in_box & !(row | col) != 0 || in_box & !row == 0 || in_box & !col == 0 {
+    for b in 0..9 {
+        let in_box = board.digit[d] & houses.house[18 + b];
+        if count(in_box) < 2 {
+            continue;
+        }
+        let (r0, c0) = ((b / 3) * 3, (b % 3) * 3);
+        for r in r0..r0 + 3 {
+            for c in c0..c0 + 3 {
+                let row = houses.house[r];
+                let col = houses.house[9 + c];
+                if in_box & !(row | col) != 0 || in_box & !row == 0 || in_box & !col == 0 {
+                    continue;
+                }
+                // Strong links in columns outside the box, one end on row r.
+                for c2 in (0..9).filter(|&x| x / 3 != b % 3) {
+                    let link = board.digit[d] & houses.house[9 + c2];
+                    if count(link) != 2 || link & row == 0 {
                         continue;
                     }
-                    // Strong links in columns outside the box, one end on row r.
-                    for c2 in (0..9).filter(|&x| x / 3 != b % 3) {
-                        let link = board.digit[d] & houses.house[9 + c2];
-                        if count(link) != 2 || link & row == 0 {
-                            continue;
-                        }
-                        let far = first(link & !row);
-                        if far / 9 / 3 == b / 3 {
-                            continue;
-                        }
-                        let target = (far / 9) * 9 + c;
-                        if board.has(target, d) {
-                            let mut pattern: Vec<usize> = cells_of(in_box).collect();
-                            pattern.extend(cells_of(link));
-                            return Some(step(Technique::EmptyRectangle, d, &pattern, bit(target)));
-                        }
+                    let far = first(link & !row);
+                    if far / 9 / 3 == b / 3 {
+                        continue;
                     }
-                    // Strong links in rows outside the box, one end on column c.
-                    for r2 in (0..9).filter(|&x| x / 3 != b / 3) {
-                        let link = board.digit[d] & houses.house[r2];
-                        if count(link) != 2 || link & col == 0 {
-                            continue;
-                        }
-                        let far = first(link & !col);
-                        if (far % 9) / 3 == b % 3 {
-                            continue;
-                        }
-                        let target = r * 9 + far % 9;
-                        if board.has(target, d) {
-                            let mut pattern: Vec<usize> = cells_of(in_box).collect();
-                            pattern.extend(cells_of(link));
-                            return Some(step(Technique::EmptyRectangle, d, &pattern, bit(target)));
-                        }
+                    let target = (far / 9) * 9 + c;
+                    if board.has(target, d) {
+                        let mut pattern: Vec<usize> = cells_of(in_box).collect();
+                        pattern.extend(cells_of(link));
+                        return Some(step(Technique::EmptyRectangle, d, &pattern, bit(target)));
+                    }
+                }
+                // Strong links in rows outside the box, one end on column c.
+                for r2 in (0..9).filter(|&x| x / 3 != b / 3) {
+                    let link = board.digit[d] & houses.house[r2];
+                    if count(link) != 2 || link & col == 0 {
+                        continue;
+                    }
+                    let far = first(link & !col);
+                    if (far % 9) / 3 == b % 3 {
+                        continue;
+                    }
+                    let target = r * 9 + far % 9;
+                    if board.has(target, d) {
+                        let mut pattern: Vec<usize> = cells_of(in_box).collect();
+                        pattern.extend(cells_of(link));
+                        return Some(step(Technique::EmptyRectangle, d, &pattern, bit(target)));
                     }
                 }
             }
@@ -232,7 +224,7 @@ pub fn empty_rectangle(board: &Board, houses: &Houses) -> Option<Step> {
 mod tests {
     use super::*;
     use crate::rate::step::Candidate;
-    use crate::rate::test_support::TestBoard;
+    use crate::rate::test_support::{TestBoard, any_digit};
 
     #[test]
     fn skyscraper_on_two_rows() {
@@ -240,12 +232,12 @@ mod tests {
         let mut b = TestBoard::empty();
         b.only(0..9, &[0, 4], 4);
         b.only(36..45, &[36, 41], 4);
-        let s = skyscraper(&b.board, &b.houses).unwrap();
+        let s = any_digit(|d| skyscraper(&b.board, &b.houses, d)).unwrap();
         assert_eq!(s.technique, Technique::Skyscraper);
         let mut cells: Vec<u8> = s.eliminations.iter().map(|e| e.cell).collect();
         cells.sort();
         assert_eq!(cells, vec![14, 23, 31, 49]);
-        assert!(skyscraper(&TestBoard::empty().board, &b.houses).is_none());
+        assert!(any_digit(|d| skyscraper(&TestBoard::empty().board, &b.houses, d)).is_none());
     }
 
     #[test]
@@ -254,11 +246,11 @@ mod tests {
         let mut b = TestBoard::empty();
         b.only(0..9, &[1, 8], 6);
         b.only((0..9).map(|r| r * 9), &[9, 63], 6);
-        let s = two_string_kite(&b.board, &b.houses).unwrap();
+        let s = any_digit(|d| two_string_kite(&b.board, &b.houses, d)).unwrap();
         assert_eq!(s.technique, Technique::TwoStringKite);
         // r8c9 sees r1c9 (column) and r8c1 (row).
         assert_eq!(s.eliminations, vec![Candidate::new(71, 6)]);
-        assert!(two_string_kite(&TestBoard::empty().board, &b.houses).is_none());
+        assert!(any_digit(|d| two_string_kite(&TestBoard::empty().board, &b.houses, d)).is_none());
     }
 
     #[test]
@@ -268,13 +260,13 @@ mod tests {
         let box1: Vec<usize> = cells_of(b.houses.house(18)).collect();
         b.only(box1, &[0, 11], 2);
         b.only(36..45, &[38, 42], 2);
-        let s = turbot_fish(&b.board, &b.houses).unwrap();
+        let s = any_digit(|d| turbot_fish(&b.board, &b.houses, d)).unwrap();
         assert_eq!(s.technique, Technique::TurbotFish);
         assert!(s.eliminations.iter().all(|e| {
             let c = e.cell as usize;
             e.digit == 2 && b.houses.sees(c, 0) && b.houses.sees(c, 42)
         }));
-        assert!(turbot_fish(&TestBoard::empty().board, &b.houses).is_none());
+        assert!(any_digit(|d| turbot_fish(&TestBoard::empty().board, &b.houses, d)).is_none());
     }
 
     #[test]
@@ -285,9 +277,9 @@ mod tests {
         let box1: Vec<usize> = cells_of(b.houses.house(18)).collect();
         b.only(box1, &[9, 10, 11, 1, 19], 9);
         b.only((0..9).map(|r| r * 9 + 5), &[14, 59], 9);
-        let s = empty_rectangle(&b.board, &b.houses).unwrap();
+        let s = any_digit(|d| empty_rectangle(&b.board, &b.houses, d)).unwrap();
         assert_eq!(s.technique, Technique::EmptyRectangle);
         assert_eq!(s.eliminations, vec![Candidate::new(55, 9)]);
-        assert!(empty_rectangle(&TestBoard::empty().board, &b.houses).is_none());
+        assert!(any_digit(|d| empty_rectangle(&TestBoard::empty().board, &b.houses, d)).is_none());
     }
 }

@@ -21,29 +21,79 @@ enum Kind {
     Plain,
 }
 
+/// The houses the searches visit, in order: regions, then rows, then columns.
+pub const HOUSE_ORDER: [usize; 27] = [
+    18, 19, 20, 21, 22, 23, 24, 25, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+    17,
+];
+
 /// The locked pair (`n = 2`) or triple (`n = 3`), in regions.
-#[inline(never)]
+#[cfg(test)]
 pub fn locked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
-    (18..27).find_map(|h| naked_in(board, houses, h, n, Kind::Locked))
+    (18..27).find_map(|h| locked_in(board, houses, h, n, &mut true))
 }
 
 /// The naked subset of `n` cells that is not locked: regions, rows, columns.
-#[inline(never)]
+#[cfg(test)]
 pub fn naked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
-    (18..27)
-        .chain(0..18)
-        .find_map(|h| naked_in(board, houses, h, n, Kind::Plain))
+    HOUSE_ORDER
+        .into_iter()
+        .find_map(|h| naked_in(board, houses, h, n, &mut true))
 }
 
 /// The hidden subset of `n` digits: regions, rows, columns.
-#[inline(never)]
+#[cfg(test)]
 pub fn hidden(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
-    (18..27)
-        .chain(0..18)
-        .find_map(|h| hidden_in(board, houses, h, n))
+    HOUSE_ORDER
+        .into_iter()
+        .find_map(|h| hidden_in(board, houses, h, n, &mut true))
 }
 
-fn naked_in(board: &Board, houses: &Houses, h: usize, n: usize, kind: Kind) -> Option<Step> {
+/// The locked pair or triple of house `h`. Finding none, it leaves `settled` as it is: none is
+/// found while the house's cells keep their candidates (eliminations outside them only go).
+pub fn locked_in(
+    board: &Board,
+    houses: &Houses,
+    h: usize,
+    n: usize,
+    settled: &mut bool,
+) -> Option<Step> {
+    naked_cells(board, houses, h, n, Kind::Locked, settled)
+}
+
+/// The naked subset of `n` cells of house `h` that is not locked. Finding none, it clears
+/// `settled` when a locked subset was passed over: losing candidates outside the house can
+/// make it a plain one.
+pub fn naked_in(
+    board: &Board,
+    houses: &Houses,
+    h: usize,
+    n: usize,
+    settled: &mut bool,
+) -> Option<Step> {
+    naked_cells(board, houses, h, n, Kind::Plain, settled)
+}
+
+/// The hidden subset of `n` digits of house `h`; it reads only the house's cells, so
+/// `settled` is left as it is.
+pub fn hidden_in(
+    board: &Board,
+    houses: &Houses,
+    h: usize,
+    n: usize,
+    _settled: &mut bool,
+) -> Option<Step> {
+    hidden_cells(board, houses, h, n)
+}
+
+fn naked_cells(
+    board: &Board,
+    houses: &Houses,
+    h: usize,
+    n: usize,
+    kind: Kind,
+    settled: &mut bool,
+) -> Option<Step> {
     let mut eligible = [0u8; 9];
     let mut len = 0;
     for &c in &houses.house_cells[h] {
@@ -57,56 +107,65 @@ fn naked_in(board: &Board, houses: &Houses, h: usize, n: usize, kind: Kind) -> O
         return None;
     }
     let mut chosen = [0u8; 4];
-    naked_combos(
+    let mut search = NakedSearch {
         board,
         houses,
-        &eligible[..len],
-        0,
-        0,
+        eligible: &eligible[..len],
         n,
-        0,
-        &mut chosen,
+        chosen: &mut chosen,
         kind,
-    )
+        settled,
+    };
+    search.combos(0, 0, 0)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn naked_combos(
-    board: &Board,
-    houses: &Houses,
-    eligible: &[u8],
-    from: usize,
-    depth: usize,
+/// One house's search for naked subsets.
+struct NakedSearch<'a> {
+    board: &'a Board,
+    houses: &'a Houses,
+    /// Its unsolved cells with at most `n` candidates.
+    eligible: &'a [u8],
     n: usize,
-    union: u16,
-    chosen: &mut [u8; 4],
+    chosen: &'a mut [u8; 4],
     kind: Kind,
-) -> Option<Step> {
-    if depth == n {
-        return naked_step(board, houses, &chosen[..n], union, kind);
-    }
-    for k in from..=eligible.len() - (n - depth) {
-        let u = union | board.cand[eligible[k] as usize];
-        if u.count_ones() as usize > n {
-            continue;
-        }
-        chosen[depth] = eligible[k];
-        if let Some(s) = naked_combos(
-            board,
-            houses,
-            eligible,
-            k + 1,
-            depth + 1,
-            n,
-            u,
-            chosen,
-            kind,
-        ) {
-            return Some(s);
-        }
-    }
-    None
+    /// Cleared when a subset of the other kind was passed over (see [`naked_in`]).
+    settled: &'a mut bool,
 }
+
+impl NakedSearch<'_> {
+    fn combos(&mut self, from: usize, depth: usize, union: u16) -> Option<Step> {
+        let n = self.n;
+        if depth == n {
+            let cells = &self.chosen[..n];
+            return match naked_step(self.board, self.houses, cells, union, self.kind) {
+                Ok(step) => step,
+                Err(OtherKind) => {
+                    // A locked subset passed over can turn plain; an unlocked one stays so.
+                    if self.kind == Kind::Plain {
+                        *self.settled = false;
+                    }
+                    None
+                }
+            };
+        }
+        for k in from..=self.eligible.len() - (n - depth) {
+            let cell = self.eligible[k];
+            let u = union | self.board.cand[cell as usize];
+            if u.count_ones() as usize > n {
+                continue;
+            }
+            self.chosen[depth] = cell;
+            if let Some(s) = self.combos(k + 1, depth + 1, u) {
+                return Some(s);
+            }
+        }
+        None
+    }
+}
+
+/// A naked subset with eliminations, passed over for being locked (or not locked) when the
+/// other kind was asked for.
+struct OtherKind;
 
 /// HoDoKu's `createSubsetStep` for naked subsets: eliminations in every shared house; locked
 /// when the cells share a region and a line and candidates go from the region and from the
@@ -117,9 +176,9 @@ fn naked_step(
     cells: &[u8],
     digits: u16,
     kind: Kind,
-) -> Option<Step> {
+) -> Result<Option<Step>, OtherKind> {
     if digits.count_ones() as usize != cells.len() {
-        return None;
+        return Ok(None);
     }
     let set: Cells = cells.iter().fold(0, |s, &c| s | bit(c as usize));
     let shared = houses.common_houses(set);
@@ -145,14 +204,14 @@ fn naked_step(
         houses_hit += hit as u32;
     }
     if removed.iter().all(|&r| r == 0) {
-        return None;
+        return Ok(None);
     }
     let is_locked = cells.len() < 4
         && houses_hit > 1
         && shared[2].is_some()
         && (shared[0].is_some() || shared[1].is_some());
     if is_locked != (kind == Kind::Locked) {
-        return None;
+        return Err(OtherKind);
     }
     let technique = match (cells.len(), is_locked) {
         (2, true) => Technique::LockedPair,
@@ -171,10 +230,10 @@ fn naked_step(
             }
         }
     }
-    Some(step)
+    Ok(Some(step))
 }
 
-fn hidden_in(board: &Board, houses: &Houses, h: usize, n: usize) -> Option<Step> {
+fn hidden_cells(board: &Board, houses: &Houses, h: usize, n: usize) -> Option<Step> {
     let house = houses.house[h];
     if count(board.unsolved & house) as usize <= n {
         return None;

@@ -90,3 +90,8 @@ pub(crate) fn assert_sound(step: &Step, solution: &str) {
         assert_ne!(solution.get(e.cell as usize), e.digit, "{step}");
     }
 }
+
+/// The first step of a one-digit search over the digits in order, as the rater takes it.
+pub fn any_digit(search: impl Fn(usize) -> Option<super::Step>) -> Option<super::Step> {
+    (0..9).find_map(search)
+}

@@ -416,6 +416,37 @@ fn shipped(name: &str, step: usize) -> Vec<Grid> {
         .collect()
 }
 
+/// Skipping the searches found fruitless changes no step: every step of hard puzzles (and of
+/// jigsaws) the same with one rater kept from puzzle to puzzle as with a rater that searches
+/// everything every time.
+#[test]
+fn skipping_fruitless_searches_changes_no_step() {
+    let mut puzzles = shipped("puzzles3_magictour_top1465.txt.gz", 7);
+    puzzles.extend(shipped("puzzles2_17_clue.txt.gz", 997));
+    let layout = Layout::standard();
+    let mut kept = Rater::new(&layout);
+    let mut full = Rater::new(&layout);
+    full.skips = false;
+    for grid in &puzzles {
+        for unique in [true, false] {
+            let options = checked(grid, &layout, unique);
+            let skipped = kept.rate(grid, &options).unwrap();
+            assert_eq!(skipped, full.rate(grid, &options).unwrap(), "{grid}");
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/jigsaw_sample.csv");
+    for line in std::fs::read_to_string(path).unwrap().lines().skip(1) {
+        let mut fields = line.split(',');
+        let grid: Grid = fields.next().unwrap().parse().unwrap();
+        let layout = Layout::parse(fields.next().unwrap().as_bytes()).unwrap();
+        let mut full = Rater::new(&layout);
+        full.skips = false;
+        let options = checked(&grid, &layout, true);
+        let skipped = Rater::new(&layout).rate(&grid, &options).unwrap();
+        assert_eq!(skipped, full.rate(&grid, &options).unwrap(), "{grid}");
+    }
+}
+
 /// The safety net over a set: every step of every puzzle checked against its solution.
 fn safety_net(puzzles: &[Grid], unique: bool) {
     let layout = Layout::standard();
