@@ -9,6 +9,8 @@
 //! columns exist on every layout and fins are taken per region, so all of this works on
 //! jigsaw layouts.
 
+use std::cell::Cell;
+
 use super::board::Board;
 use super::houses::{Cells, Houses, cells_of, count};
 use super::step::{Candidate, Step};
@@ -42,6 +44,21 @@ fn technique(n: usize, fins: Fins) -> Technique {
 /// The first fish of size `n` of the given kind on digit `d` (0-based): rows as base lines
 /// before columns.
 pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins, d: usize) -> Option<Step> {
+    find_telling(board, houses, n, fins, d, &mut false)
+}
+
+/// [`find`], telling in `sashimi_too` whether a search for finned fish that finds none has
+/// shown that there is no sashimi fish of the size on the digit either (the two differ only in
+/// the kind they keep, so it passed over every sashimi fish there is).
+pub fn find_telling(
+    board: &Board,
+    houses: &Houses,
+    n: usize,
+    fins: Fins,
+    d: usize,
+    sashimi_too: &mut bool,
+) -> Option<Step> {
+    let sashimi_seen = Cell::new(false);
     for rows_base in [true, false] {
         let mut search = Search {
             board,
@@ -58,6 +75,7 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins, d: usize) -> O
             chosen: [0; 4],
             usable: [0; 9],
             len: 0,
+            sashimi_seen: &sashimi_seen,
         };
         for k in 0..9 {
             let cells = board.digit[d] & houses.house[search.base_first + k];
@@ -97,6 +115,7 @@ pub fn find(board: &Board, houses: &Houses, n: usize, fins: Fins, d: usize) -> O
             return Some(step);
         }
     }
+    *sashimi_too = fins == Fins::Finned && !sashimi_seen.get();
     None
 }
 
@@ -119,6 +138,8 @@ struct Search<'a> {
     chosen: [u8; 4],
     usable: [u8; 9],
     len: usize,
+    /// Set when a fish of the other finned kind with eliminations was passed over.
+    sashimi_seen: &'a Cell<bool>,
 }
 
 impl Search<'_> {
@@ -239,6 +260,9 @@ impl Search<'_> {
             .iter()
             .any(|&k| count(self.lines[k as usize] & !fins) <= 1);
         let kind = if sashimi { Fins::Sashimi } else { Fins::Finned };
+        if kind != self.fins && kind == Fins::Sashimi {
+            self.sashimi_seen.set(true);
+        }
         (kind == self.fins).then(|| self.step(base_cells, fins, removed, kind))
     }
 

@@ -429,20 +429,24 @@ impl Rater {
             T::UniqueRectangle3 => uniqueness::rectangle(board, h, T::UniqueRectangle3),
             T::UniqueRectangle4 => uniqueness::rectangle(board, h, T::UniqueRectangle4),
             T::HiddenRectangle => uniqueness::rectangle(board, h, T::HiddenRectangle),
-            T::FinnedXWing => {
-                self.per_digit(t, board, |b, h, d| fish::find(b, h, 2, Fins::Finned, d))
-            }
+            T::FinnedXWing => self.per_digit_twin(t, T::SashimiXWing, board, |b, h, d, twin| {
+                fish::find_telling(b, h, 2, Fins::Finned, d, twin)
+            }),
             T::SashimiXWing => {
                 self.per_digit(t, board, |b, h, d| fish::find(b, h, 2, Fins::Sashimi, d))
             }
             T::FinnedSwordfish => {
-                self.per_digit(t, board, |b, h, d| fish::find(b, h, 3, Fins::Finned, d))
+                self.per_digit_twin(t, T::SashimiSwordfish, board, |b, h, d, twin| {
+                    fish::find_telling(b, h, 3, Fins::Finned, d, twin)
+                })
             }
             T::SashimiSwordfish => {
                 self.per_digit(t, board, |b, h, d| fish::find(b, h, 3, Fins::Sashimi, d))
             }
             T::FinnedJellyfish => {
-                self.per_digit(t, board, |b, h, d| fish::find(b, h, 4, Fins::Finned, d))
+                self.per_digit_twin(t, T::SashimiJellyfish, board, |b, h, d, twin| {
+                    fish::find_telling(b, h, 4, Fins::Finned, d, twin)
+                })
             }
             T::SashimiJellyfish => {
                 self.per_digit(t, board, |b, h, d| fish::find(b, h, 4, Fins::Sashimi, d))
@@ -469,6 +473,18 @@ impl Rater {
         board: &Board,
         search: impl Fn(&Board, &Houses, usize) -> Option<Step>,
     ) -> Option<Step> {
+        self.per_digit_twin(t, t, board, |b, h, d, _| search(b, h, d))
+    }
+
+    /// [`Rater::per_digit`] for a search that can tell, when it finds nothing on a digit, that
+    /// the search for `twin` would find nothing there either (its last argument set).
+    fn per_digit_twin(
+        &mut self,
+        t: Technique,
+        twin: Technique,
+        board: &Board,
+        search: impl Fn(&Board, &Houses, usize, &mut bool) -> Option<Step>,
+    ) -> Option<Step> {
         let i = t.index();
         let fruitless = &mut self.fruitless;
         for d in 0..9 {
@@ -476,11 +492,16 @@ impl Rater {
             if self.skips && fruitless.digits[i] & (1 << d) != 0 && fruitless.cells[i][d] == cells {
                 continue;
             }
-            if let Some(step) = search(board, &self.houses, d) {
+            let mut twin_too = false;
+            if let Some(step) = search(board, &self.houses, d, &mut twin_too) {
                 return Some(step);
             }
             fruitless.digits[i] |= 1 << d;
             fruitless.cells[i][d] = cells;
+            if twin_too {
+                fruitless.digits[twin.index()] |= 1 << d;
+                fruitless.cells[twin.index()][d] = cells;
+            }
         }
         None
     }
