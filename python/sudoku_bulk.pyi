@@ -232,6 +232,7 @@ def generate(
     level: Optional[str] = None,
     score: Union[int, tuple[int, int], str, None] = None,
     needs: Union[Sequence[str], str, None] = None,
+    se: Union[float, tuple[float, float], str, None] = None,
     max_attempts: int = 10_000,
     walk: int = 0,
     neighbours: int = 0,
@@ -258,6 +259,9 @@ def generate(
             ``"A-B"``.
         needs: techniques the rating's path must use, by the names ``rate`` writes
             (``["x-wing"]`` or ``"x-wing,swordfish"``).
+        se: Sudoku Explainer's ER each puzzle must have, as ``--se``: a number with one
+            decimal at most, a ``(min, max)`` tuple or ``"A-B"`` (below 9.5); the rows gain
+            ``er``, ``ep`` and ``ed``.
         max_attempts: attempts per puzzle before giving up with ValueError.
         walk: with a target, moves of one given tried from a puzzle that misses it before a
             new grid is drawn, as ``--walk`` (0: a new grid at once; at most 1,000).

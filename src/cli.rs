@@ -16,7 +16,7 @@ use sudoku_bulk::files::file_id::FileId;
 use sudoku_bulk::format::parquet::ParquetCompression;
 use sudoku_bulk::format::{Columns, InputFormat, OutputFormat};
 use sudoku_bulk::generate::{
-    Difficulty, GenerateOptions, GivensRange, LevelRange, Regions, ScoreRange, Symmetry,
+    Difficulty, ErRange, GenerateOptions, GivensRange, LevelRange, Regions, ScoreRange, Symmetry,
     parse_techniques,
 };
 use sudoku_bulk::pipeline::{
@@ -743,6 +743,12 @@ struct GenerateArgs {
           value_parser = |s: &str| parse_techniques(s).map(Needs), help_heading = "Difficulty")]
     needs: Option<Needs>,
 
+    /// Only puzzles whose Sudoku Explainer ER (as `rate --scale se` gives it) is E, or from A to
+    /// B (7.0-8.5; below 9.5, where the nested forcing chains this version does not rate
+    /// begin); the rows gain er, ep and ed.
+    #[arg(long, value_name = "A-B", help_heading = "Difficulty")]
+    se: Option<ErRange>,
+
     /// With --level, --score or --needs: moves of one given tried from a puzzle that misses
     /// the target before a new grid is drawn (0: a new grid at once, measured the faster).
     #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u32>, value_name = "N",
@@ -842,6 +848,7 @@ impl GenerateArgs {
                     levels: self.level,
                     score: self.score,
                     needs: self.needs.map(|n| n.0).unwrap_or_default(),
+                    se: self.se,
                 },
                 walk: self.walk,
                 neighbours: self.neighbours,

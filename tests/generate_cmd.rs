@@ -271,6 +271,52 @@ fn neighbours_come_in_families_the_same_for_any_thread_count() {
     assert_eq!(verified.code, Some(0), "{}", verified.stdout);
 }
 
+/// `--se`: rows carry ER, EP and ED as `rate --scale se` gives them, within the range asked
+/// for, the same bytes for any thread count; ranges no version can meet are refused.
+#[test]
+fn puzzles_made_to_an_se_rating_carry_what_rate_scale_se_gives() {
+    let dir = Workdir::new();
+    let args = [
+        "generate",
+        "--count",
+        "12",
+        "--seed",
+        "4",
+        "--se",
+        "6.6-7.3",
+        "--neighbours",
+        "2",
+        "-q",
+    ];
+    let made = dir.same_output_on_one_and_two_threads(&args);
+    assert_eq!(
+        crate::workdir::csv_header(&made),
+        [
+            "index", "puzzle", "solution", "givens", "level", "score", "hardest", "er", "ep", "ed"
+        ]
+    );
+    dir.write("gen.csv", &made);
+    let rated = dir.run(&["rate", "--scale", "se", "gen.csv", "-q"]);
+    assert_eq!(rated.code, Some(0), "{}", rated.stderr);
+    for (m, r) in csv_rows(&made).iter().zip(csv_rows(&rated.stdout)) {
+        assert_eq!(
+            (&m["er"], &m["ep"], &m["ed"]),
+            (&r["er"], &r["ep"], &r["ed"])
+        );
+        let er: f64 = m["er"].parse().unwrap();
+        assert!((6.6..=7.3).contains(&er), "{m:?}");
+    }
+    for (args, says) in [
+        (&["--se", "9.5-11"][..], "nested forcing chains"),
+        (&["--se", "7.25"], "one decimal at most"),
+        (&["--se", "7", "--regions", "random"], "3x3 boxes only"),
+    ] {
+        let run = dir.run(&[&["generate", "--count", "1"][..], args].concat());
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn difficulty_targets_that_cannot_be_met_are_refused_with_what_to_do() {
     let dir = Workdir::new();

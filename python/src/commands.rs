@@ -12,8 +12,8 @@ use sudoku_bulk::command::generate::{chunk, columns, rows_of};
 use sudoku_bulk::command::show::ShowOptions;
 use sudoku_bulk::format::{OutputFormat, RowWriter, Rows};
 use sudoku_bulk::generate::{
-    Difficulty, DifficultyError, GenerateOptions, Generator, GivensRange, LevelRange, Regions,
-    ScoreRange, Symmetry, parse_techniques,
+    Difficulty, DifficultyError, ErRange, GenerateOptions, Generator, GivensRange, LevelRange,
+    Regions, ScoreRange, Symmetry, parse_techniques,
 };
 use sudoku_bulk::pipeline::{
     AugmentOptions, CanonOptions, DedupeOptions, Job, MAX_COPIES, RatingOptions, RecordSource,
@@ -271,6 +271,8 @@ pub(crate) fn augment<'py>(
 /// score: HoDoKu's score each puzzle must have: an int, a (min, max) tuple, or 'A-B'.
 /// needs: techniques the rating's path must use, each at least once: a list of the names rate
 ///     writes (['x-wing', 'swordfish']) or one comma-separated str.
+/// se: Sudoku Explainer's ER each puzzle must have, as `--se`: a number with one decimal at
+///     most, a (min, max) tuple or 'A-B' (below 9.5); the rows gain er, ep and ed.
 /// max_attempts: attempts per puzzle (each from a new complete grid) before giving up with a
 ///     ValueError.
 /// walk: with a target, moves of one given tried from a puzzle that misses it before a new
@@ -292,10 +294,10 @@ pub(crate) fn augment<'py>(
 #[pyo3(
     signature = (
         count, *, seed=None, givens=None, minimal=None, symmetry=None, regions=None,
-        level=None, score=None, needs=None, max_attempts=None, walk=None, neighbours=None,
-        threads=None
+        level=None, score=None, needs=None, se=None, max_attempts=None, walk=None,
+        neighbours=None, threads=None
     ),
-    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, max_attempts=10000, walk=0, neighbours=0, threads=None)"
+    text_signature = "(count, *, seed=0, givens=None, minimal=False, symmetry='none', regions=None, level=None, score=None, needs=None, se=None, max_attempts=10000, walk=0, neighbours=0, threads=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn generate<'py>(
@@ -309,6 +311,7 @@ pub(crate) fn generate<'py>(
     level: Option<&Bound<'py, PyAny>>,
     score: Option<&Bound<'py, PyAny>>,
     needs: Option<&Bound<'py, PyAny>>,
+    se: Option<&Bound<'py, PyAny>>,
     max_attempts: Option<&Bound<'py, PyAny>>,
     walk: Option<&Bound<'py, PyAny>>,
     neighbours: Option<&Bound<'py, PyAny>>,
@@ -350,7 +353,7 @@ pub(crate) fn generate<'py>(
                 u32::MAX
             ))
         })?,
-        difficulty: difficulty_of(level, score, needs)?,
+        difficulty: difficulty_of(level, score, needs, se)?,
         // Past u32, the library's own bound (MAX_WALK) names the most.
         walk: u32::try_from(crate::arguments::count(
             "walk",
@@ -400,6 +403,7 @@ fn difficulty_of(
     level: Option<&Bound<'_, PyAny>>,
     score: Option<&Bound<'_, PyAny>>,
     needs: Option<&Bound<'_, PyAny>>,
+    se: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Difficulty> {
     let invalid = |name: &str, e: DifficultyError| PyValueError::new_err(format!("{name}: {e}"));
     let levels = text("level", level)?
@@ -451,10 +455,30 @@ fn difficulty_of(
             }
         }
     };
+    let se = match se.filter(|e| !e.is_none()) {
+        None => None,
+        Some(e) => {
+            // Numbers as Python writes them (7.25 stays 7.25, refused: one decimal at most).
+            let range = match e.cast::<PyTuple>() {
+                Ok(pair) if pair.len() == 2 => {
+                    format!("{}-{}", pair.get_item(0)?.str()?, pair.get_item(1)?.str()?)
+                }
+                Ok(other) => {
+                    return Err(PyValueError::new_err(format!(
+                        "se: expected a (min, max) pair, not a tuple of {}",
+                        other.len()
+                    )));
+                }
+                Err(_) => e.str()?.to_string(),
+            };
+            Some(range.parse::<ErRange>().map_err(|e| invalid("se", e))?)
+        }
+    };
     Ok(Difficulty {
         levels,
         score,
         needs,
+        se,
     })
 }
 

@@ -163,8 +163,9 @@ def test_canon_dedupe_exact_leaves_out_identical_puzzles_only_as_the_command_lin
     {"seed": 6, "needs": "x-wing"},
     {"seed": 8, "level": "hard", "walk": 5},
     {"seed": 9, "level": "hard", "neighbours": 6},
+    {"seed": 10, "se": (3.0, 6.5)},
 ], ids=["defaults", "givens", "symmetry", "minimal", "jigsaw", "level", "score", "needs", "walk",
-        "neighbours"])
+        "neighbours", "se"])
 def test_generate_equals_the_command_line_cell_for_cell(cli, tmp_path, options):
     args = []
     for name, value in options.items():
@@ -252,6 +253,9 @@ def test_generate_of_no_puzzles_has_the_columns():
     (lambda: sudoku_bulk.generate(2, level="hard", walk=2**40), ValueError, "at most 1000 steps"),
     (lambda: sudoku_bulk.generate(2, walk=-1), ValueError, "walk must be an integer"),
     (lambda: sudoku_bulk.generate(2, level="hard", neighbours=101), ValueError, "at most 100"),
+    (lambda: sudoku_bulk.generate(2, se=7.25), ValueError, "one decimal at most"),
+    (lambda: sudoku_bulk.generate(2, se=(7, 8, 9)), ValueError, "a tuple of 3"),
+    (lambda: sudoku_bulk.generate(2, se="9.6"), ValueError, "nested forcing chains"),
     (lambda: sudoku_bulk.generate(2, neighbours=-1), ValueError, "neighbours must be an integer"),
     (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
      "puzzle 0: no puzzle met the options in 1 attempts"),

@@ -42,6 +42,9 @@ const KINDS: &[ColumnKind] = &[
 /// as `rate` writes it.
 pub const RATING_COLUMNS: &[&str] = &["level", "score", "hardest"];
 
+/// Sudoku Explainer's rating, with `--se`: ER, EP and ED.
+pub const SE_COLUMNS: &[&str] = &["er", "ep", "ed"];
+
 /// The type of each of [`RATING_COLUMNS`].
 const RATING_KINDS: &[ColumnKind] = &[ColumnKind::Text, ColumnKind::Count, ColumnKind::Text];
 
@@ -164,13 +167,17 @@ pub fn is_jigsaw(regions: &Regions) -> bool {
 }
 
 /// The columns of `generate` rows and their types: [`COLUMNS`], [`RATING_COLUMNS`] when the
-/// options ask for a difficulty, and `regions` for jigsaws.
+/// options ask for a difficulty, [`SE_COLUMNS`] for an SE rating, and `regions` for jigsaws.
 pub fn columns(options: &GenerateOptions) -> (Vec<String>, Vec<ColumnKind>) {
     let mut columns: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
     let mut kinds = KINDS.to_vec();
     if options.difficulty.is_set() {
         columns.extend(RATING_COLUMNS.iter().map(|c| c.to_string()));
         kinds.extend_from_slice(RATING_KINDS);
+    }
+    if options.difficulty.se.is_some() {
+        columns.extend(SE_COLUMNS.iter().map(|c| c.to_string()));
+        kinds.extend_from_slice(&[ColumnKind::Tenths; 3]);
     }
     if is_jigsaw(&options.regions) {
         columns.push(crate::format::csv::REGIONS_NAME.to_string());
@@ -276,10 +283,15 @@ fn write_puzzle(
             r.hardest.map_or(Cell::Null, |t| Cell::Text(t.key())),
         ]
     });
+    let se = generated
+        .rating
+        .and_then(|r| r.se)
+        .map(|se| [se.er, se.ep, se.ed].map(|t| Cell::Tenths(t.into())));
     rows.row(
         cells
             .into_iter()
             .chain(rating.into_iter().flatten())
+            .chain(se.into_iter().flatten())
             .chain(regions.as_deref().map(|r| Cell::Plain(r.as_bytes()))),
         out,
     );

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::rate::se::{UNBUILT_FLOOR, tenths};
 use crate::rate::{Ceiling, LADDER, Level, Rating, Technique};
 
 /// What a generated puzzle's rating must meet; every part set must hold.
@@ -19,6 +20,8 @@ pub struct Difficulty {
     pub score: Option<ScoreRange>,
     /// Techniques the rating's path must use, each at least once.
     pub needs: Vec<Technique>,
+    /// Sudoku Explainer's ER allowed, in tenths (`70..=85` for 7.0 to 8.5).
+    pub se: Option<ErRange>,
 }
 
 /// The rating a puzzle was accepted with.
@@ -30,11 +33,29 @@ pub struct Accepted {
     pub score: u32,
     /// The hardest technique used (`None` for a puzzle with no blank).
     pub hardest: Option<Technique>,
+    /// Sudoku Explainer's rating, when an ER was asked for.
+    pub se: Option<SeAccepted>,
+}
+
+/// The Sudoku Explainer rating a puzzle was accepted with, in tenths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SeAccepted {
+    /// ER: the hardest step.
+    pub er: u32,
+    /// EP: the hardest step up to the first placement.
+    pub ep: u32,
+    /// ED: the first step.
+    pub ed: u32,
 }
 
 impl Difficulty {
     /// Whether anything is asked for.
     pub fn is_set(&self) -> bool {
+        self.on_hodoku() || self.se.is_some()
+    }
+
+    /// Whether anything is asked of HoDoKu's rating.
+    pub fn on_hodoku(&self) -> bool {
         self.levels.is_some() || self.score.is_some() || !self.needs.is_empty()
     }
 
@@ -67,6 +88,15 @@ impl Difficulty {
 
     /// Why no rating can meet it, when that is plain from the parts alone.
     pub(super) fn impossible(&self) -> Option<String> {
+        if let Some(se) = self.se
+            && se.min >= tenths(UNBUILT_FLOOR)
+        {
+            return Some(format!(
+                "an ER of {:.1} or more needs Sudoku Explainer's nested forcing chains, which \
+                 this version does not rate",
+                UNBUILT_FLOOR
+            ));
+        }
         let max_level = self.levels.map_or(Level::Extreme, |l| l.max);
         if let Some(t) = self.needs.iter().find(|t| t.level() > max_level) {
             return Some(format!(
@@ -109,6 +139,9 @@ impl fmt::Display for Difficulty {
             let keys: Vec<&str> = self.needs.iter().map(|t| t.key()).collect();
             parts.push(format!("needs {}", keys.join(",")));
         }
+        if let Some(se) = self.se {
+            parts.push(format!("SE ER {se}"));
+        }
         f.write_str(&parts.join(", "))
     }
 }
@@ -138,6 +171,59 @@ impl fmt::Display for LevelRange {
     }
 }
 
+/// Sudoku Explainer ERs `min..=max`, in tenths: `7.2`, or `7.0-8.5`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ErRange {
+    /// The lowest ER allowed, in tenths.
+    pub min: u32,
+    /// The highest ER allowed, in tenths.
+    pub max: u32,
+}
+
+impl ErRange {
+    /// Whether `er` (tenths) is in the range.
+    pub fn contains(&self, er: u32) -> bool {
+        (self.min..=self.max).contains(&er)
+    }
+}
+
+impl fmt::Display for ErRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = |t: u32| format!("{}.{}", t / 10, t % 10);
+        match self.min == self.max {
+            true => f.write_str(&d(self.min)),
+            false => write!(f, "{}-{}", d(self.min), d(self.max)),
+        }
+    }
+}
+
+impl FromStr for ErRange {
+    type Err = DifficultyError;
+
+    /// `E` or `A-B`, each a number with at most one decimal (`7`, `7.2`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || DifficultyError::Er(s.to_string());
+        let number = |t: &str| {
+            let t = t.trim();
+            let (whole, tenth) = t.split_once('.').unwrap_or((t, "0"));
+            let ok = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+            if !ok(whole) || !ok(tenth) || tenth.len() > 1 || whole.len() > 3 {
+                return Err(bad());
+            }
+            Ok(whole.parse::<u32>().map_err(|_| bad())? * 10
+                + tenth.parse::<u32>().map_err(|_| bad())?)
+        };
+        let (min, max) = match s.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(s)?, number(s)?),
+        };
+        if min > max {
+            return Err(bad());
+        }
+        Ok(ErRange { min, max })
+    }
+}
+
 /// Why a target could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DifficultyError {
@@ -150,6 +236,9 @@ pub enum DifficultyError {
     /// Not `N` or `A-B` with `A <= B`.
     #[error("score '{0}': expected N or A-B with A <= B, for example 1000-1600")]
     Score(String),
+    /// Not `E` or `A-B` with one decimal at most and `A <= B`.
+    #[error("ER '{0}': expected E or A-B with one decimal at most and A <= B, for example 7.0-8.5")]
+    Er(String),
     /// Not a technique's name.
     #[error("unknown technique '{name}'; the techniques (as rate writes them): {known}")]
     Technique {

@@ -27,6 +27,9 @@
 //!    the grid of step 1, and the independent verifier ([`crate::verify`]) must accept it.
 //!
 //! # To a difficulty
+//! (An ER range of Sudoku Explainer's scale is checked after HoDoKu's targets, by
+//! [`crate::rate::se::SeRater::rate_within`], which gives up at a step above the range; a
+//! puzzle SE accepts without a HoDoKu target gets HoDoKu's full rating for its row.)
 //! With a [`Difficulty`] (HoDoKu levels, a score range, techniques the path must use), a puzzle
 //! that passed step 3 is rated by [`crate::rate`] (uniqueness techniques allowed, its solution
 //! as the safety net) with the target's ceiling ([`crate::rate::Rater::rate_within`]: a rating
@@ -85,7 +88,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::Grid;
 use crate::layout::Layout;
-use crate::rate::{RateOptions, Rater};
+use crate::rate::se::{SeRater, tenths};
+use crate::rate::{Ceiling, RateOptions, Rater, Rating};
 use crate::rng::SplitMix64;
 use crate::solver::{SolveOptions, Status, solve};
 
@@ -96,7 +100,8 @@ mod removal;
 mod unavoidable;
 
 pub use difficulty::{
-    Accepted, Difficulty, DifficultyError, LevelRange, ScoreRange, parse_techniques,
+    Accepted, Difficulty, DifficultyError, ErRange, LevelRange, ScoreRange, SeAccepted,
+    parse_techniques,
 };
 pub use grids::{
     random_givens, random_jigsaw, random_layout, random_solution, random_standard_grid,
@@ -190,7 +195,7 @@ impl Generator {
         let first = family * self.family_size();
         let count = count.min(self.family_size() as usize);
         let mut rng = SplitMix64::new(SplitMix64::output_at(self.options.seed, family));
-        let mut rater: Option<Rater> = None;
+        let mut rater = Raters::default();
         let mut members = Vec::with_capacity(count);
         while members.len() < count {
             let index = first + members.len() as u64;
@@ -205,7 +210,7 @@ impl Generator {
         &self,
         index: u64,
         rng: &mut SplitMix64,
-        rater: &mut Option<Rater>,
+        rater: &mut Raters,
         stop: &AtomicBool,
     ) -> Result<Generated, GenerateError> {
         let options = &self.options;
@@ -290,7 +295,7 @@ impl Generator {
         members: &mut Vec<Generated>,
         count: usize,
         rng: &mut SplitMix64,
-        rater: &mut Option<Rater>,
+        rater: &mut Raters,
         stop: &AtomicBool,
     ) -> Result<(), GenerateError> {
         let options = &self.options;
@@ -509,37 +514,80 @@ impl Generator {
             && (!options.minimal || options.symmetry == Symmetry::None || thinning.is_minimal())
     }
 
-    /// Rates `puzzle` against the difficulty asked for, giving up once the rating passes its
-    /// ceiling. The rater is kept from attempt to attempt, and made again for another layout.
+    /// Rates `puzzle` against the difficulty asked for: HoDoKu's rating giving up once it
+    /// passes its ceiling, then Sudoku Explainer's giving up above the highest ER asked for
+    /// (a puzzle whose SE path stops before an unbuilt technique is above, as its ER is not
+    /// known). A puzzle SE accepts without a HoDoKu target gets HoDoKu's full rating for its
+    /// row. The raters are kept from attempt to attempt, and made again for another layout.
     fn rate(&self, at: &mut Candidate<'_>, puzzle: &Grid) -> Result<Rated, GenerateError> {
         let (index, solution, layout) = (at.index, at.solution, at.layout);
-        let rater = &mut *at.rater;
         let difficulty = &self.options.difficulty;
-        if rater.as_ref().is_none_or(|r| r.layout() != layout) {
-            *rater = Some(Rater::new(layout));
+        let failed = |e: String| GenerateError::CheckFailed {
+            index,
+            puzzle: puzzle.to_line(),
+            reason: format!("the rater failed: {e}"),
+        };
+        let raters = &mut *at.rater;
+        if raters.hodoku.as_ref().is_none_or(|r| r.layout() != layout) {
+            raters.hodoku = Some(Rater::new(layout));
         }
-        let rater = rater.as_mut().expect("just made");
+        let rater = raters.hodoku.as_mut().expect("just made");
         let options = RateOptions {
             unique: true,
             solution: Some(*solution),
             record_steps: false,
         };
-        let rating = rater
-            .rate_within(puzzle, &options, difficulty.ceiling())
-            .map_err(|e| GenerateError::CheckFailed {
-                index,
-                puzzle: puzzle.to_line(),
-                reason: format!("the rater failed: {e}"),
-            })?;
-        Ok(match rating {
-            None => Rated::Above,
-            Some(r) if difficulty.accepts(&r) => Rated::Accepted(Accepted {
-                level: r.level,
-                score: r.score,
-                hardest: r.hardest,
+        let ceiling = match difficulty.on_hodoku() {
+            true => difficulty.ceiling(),
+            false => Ceiling::NONE,
+        };
+        let accepted = |r: Rating| Accepted {
+            level: r.level,
+            score: r.score,
+            hardest: r.hardest,
+            se: None,
+        };
+        let hodoku = |rater: &mut Rater| {
+            rater
+                .rate_within(puzzle, &options, ceiling)
+                .map_err(|e| failed(e.to_string()))
+        };
+        let mut found = None;
+        if difficulty.on_hodoku() {
+            found = match hodoku(rater)? {
+                None => return Ok(Rated::Above),
+                Some(r) if difficulty.accepts(&r) => Some(accepted(r)),
+                Some(r) => return Ok(Rated::Below(r.score)),
+            };
+        }
+        let Some(range) = difficulty.se else {
+            return Ok(Rated::Accepted(found.expect("a HoDoKu target")));
+        };
+        let se = raters
+            .se
+            .get_or_insert_with(SeRater::new)
+            .rate_within(puzzle, layout, Some(solution), range.max)
+            .map_err(|e| failed(e.to_string()))?;
+        let Some((Some(er), Some(ep), Some(ed))) = se.map(|r| (r.er, r.ep, r.ed)) else {
+            return Ok(Rated::Above);
+        };
+        let er = tenths(er);
+        if er < range.min {
+            // The walk climbs HoDoKu's score when it has a target, else the ER.
+            return Ok(Rated::Below(found.map_or(er, |a| a.score)));
+        }
+        let found = match found {
+            Some(found) => found,
+            None => accepted(hodoku(rater)?.expect("no ceiling")),
+        };
+        Ok(Rated::Accepted(Accepted {
+            se: Some(SeAccepted {
+                er,
+                ep: tenths(ep),
+                ed: tenths(ed),
             }),
-            Some(r) => Rated::Below(r.score),
-        })
+            ..found
+        }))
     }
 
     /// The layout and complete grid of one attempt; `None` when the jigsaw search ran out of
@@ -559,12 +607,19 @@ impl Generator {
     }
 }
 
+/// The raters of a family's puzzles, made when first needed.
+#[derive(Default)]
+struct Raters {
+    hodoku: Option<Rater>,
+    se: Option<SeRater>,
+}
+
 /// What one attempt's search for a difficulty works with.
 struct Candidate<'a> {
     index: u64,
     solution: &'a Grid,
     layout: &'a Layout,
-    rater: &'a mut Option<Rater>,
+    rater: &'a mut Raters,
     /// The removal pass's bounds (see [`removal::Thinning::pass`]).
     floor: usize,
     stop_at: usize,

@@ -332,6 +332,9 @@ pub enum GenerateError {
         /// The technique's name.
         technique: &'static str,
     },
+    /// An SE rating asked for on a jigsaw layout.
+    #[error("--se: Sudoku Explainer rates puzzles on 3x3 boxes only, not jigsaw layouts")]
+    SeNeedsBoxes,
     /// The run was interrupted while the puzzle was being made.
     #[error("puzzle {index}: interrupted")]
     Interrupted {
@@ -389,6 +392,9 @@ impl GenerateOptions {
             && !standard
         {
             return Err(GenerateError::NeedsBoxes { technique: t.key() });
+        }
+        if self.difficulty.se.is_some() && !standard {
+            return Err(GenerateError::SeNeedsBoxes);
         }
         let Some(range) = self.givens else {
             return Ok(());

@@ -424,3 +424,81 @@ fn neighbours_share_their_grid_and_meet_the_target() {
         })
     );
 }
+
+/// An ER range: every puzzle's Sudoku Explainer rating, rated again, is in it and is the one
+/// the row carries, with HoDoKu's full rating beside it; alone, with a HoDoKu level, and with
+/// neighbours.
+#[test]
+fn puzzles_made_to_an_se_rating_are_rated_so_again() {
+    use crate::rate::se::{SeRater, tenths};
+    use crate::rate::{Level, RateOptions, rate};
+    let mut se = SeRater::new();
+    for (levels, neighbours) in [(None, 0), (Some("hard-extreme"), 0), (None, 3)] {
+        let generator = Generator::new(GenerateOptions {
+            difficulty: Difficulty {
+                levels: levels.map(|l| l.parse().unwrap()),
+                se: Some("3.0-7.1".parse().unwrap()),
+                ..Difficulty::default()
+            },
+            neighbours,
+            ..options(12)
+        })
+        .unwrap();
+        for i in 0..8 {
+            let g = generator.puzzle(i).unwrap();
+            assert_unique(&g);
+            let accepted = g.rating.unwrap();
+            let again = se.rate(&g.puzzle, &g.layout, None, false).unwrap();
+            let t = |d: Option<f64>| tenths(d.unwrap());
+            let se_accepted = accepted.se.unwrap();
+            assert_eq!(
+                (t(again.er), t(again.ep), t(again.ed)),
+                (se_accepted.er, se_accepted.ep, se_accepted.ed)
+            );
+            assert!((30..=71).contains(&se_accepted.er), "{}", g.puzzle);
+            let hodoku = rate(
+                &g.puzzle,
+                &g.layout,
+                &RateOptions {
+                    unique: true,
+                    ..RateOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                (hodoku.level, hodoku.score, hodoku.hardest),
+                (accepted.level, accepted.score, accepted.hardest)
+            );
+            if levels.is_some() {
+                assert!(hodoku.level >= Level::Hard);
+            }
+        }
+    }
+    let refused = |se: &str, regions: Regions| {
+        Generator::new(GenerateOptions {
+            difficulty: Difficulty {
+                se: Some(se.parse().unwrap()),
+                ..Difficulty::default()
+            },
+            regions,
+            ..options(1)
+        })
+        .err()
+    };
+    assert!(matches!(
+        refused("9.5-10", Regions::Standard),
+        Some(GenerateError::Unreachable { .. })
+    ));
+    assert_eq!(
+        refused("7", Regions::RandomJigsaw { swaps: 10 }),
+        Some(GenerateError::SeNeedsBoxes)
+    );
+    for bad in ["7.25", "8-7", "x", "7.", ".5", "-1"] {
+        assert!(bad.parse::<ErRange>().is_err(), "{bad}");
+    }
+    assert_eq!("7".parse::<ErRange>(), Ok(ErRange { min: 70, max: 70 }));
+    assert_eq!(
+        "6.6-10.2".parse::<ErRange>().unwrap().to_string(),
+        "6.6-10.2"
+    );
+}

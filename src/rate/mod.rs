@@ -127,6 +127,14 @@ pub struct Ceiling {
     pub score: u32,
 }
 
+impl Ceiling {
+    /// No ceiling: every rating is given in full.
+    pub const NONE: Ceiling = Ceiling {
+        level: Level::Extreme,
+        score: u32::MAX,
+    };
+}
+
 /// Why a puzzle got no rating.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RateError {

@@ -221,8 +221,35 @@ impl SeRater {
         grid: &Grid,
         layout: &Layout,
         solution: Option<&Grid>,
-        mut on_step: impl FnMut(&SeStep, &Board),
+        on_step: impl FnMut(&SeStep, &Board),
     ) -> Result<SeRating, SeError> {
+        let rating = self.run(grid, layout, solution, None, on_step)?;
+        Ok(rating.expect("no ceiling, no giving up"))
+    }
+
+    /// Rates `grid` as [`SeRater::rate`] does (no path kept), but gives up (`Ok(None)`) as
+    /// soon as a step's difficulty, in tenths as SE writes it, is above `max_er`, or the path
+    /// stops before a technique of [`UNBUILT_FLOOR`] above it. A rating returned is the full
+    /// one.
+    pub fn rate_within(
+        &mut self,
+        grid: &Grid,
+        layout: &Layout,
+        solution: Option<&Grid>,
+        max_er: u32,
+    ) -> Result<Option<SeRating>, SeError> {
+        self.run(grid, layout, solution, Some(max_er), |_, _| {})
+    }
+
+    /// The path walked to the end, or until a step is above `ceiling` (`Ok(None)`).
+    fn run(
+        &mut self,
+        grid: &Grid,
+        layout: &Layout,
+        solution: Option<&Grid>,
+        ceiling: Option<u32>,
+        mut on_step: impl FnMut(&SeStep, &Board),
+    ) -> Result<Option<SeRating>, SeError> {
         if !layout.is_standard() {
             return Err(SeError::NotStandard);
         }
@@ -246,8 +273,14 @@ impl SeRater {
         while board.unsolved != 0 {
             let Some(step) = self.next_step(&board) else {
                 rating.er_at_least = max.max(UNBUILT_FLOOR);
-                return Ok(rating);
+                if ceiling.is_some_and(|c| tenths(rating.er_at_least) > c) {
+                    return Ok(None);
+                }
+                return Ok(Some(rating));
             };
+            if ceiling.is_some_and(|c| tenths(step.difficulty) > c) {
+                return Ok(None);
+            }
             if let Some(s) = &solution {
                 check_step(&step, s)?;
             }
@@ -283,7 +316,7 @@ impl SeRater {
         if solution.is_none() && layout.check_givens(&board.grid()).is_err() {
             return Err(SeError::NoSolution);
         }
-        Ok(rating)
+        Ok(Some(rating))
     }
 
     /// The first step of the first of SE's producers (those built here) that finds one.
