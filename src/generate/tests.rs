@@ -30,6 +30,22 @@ fn assert_minimal(g: &Generated) {
     }
 }
 
+/// HoDoKu's rating of a generated puzzle, rated again: the one it was accepted with.
+fn rated_as_accepted(g: &Generated) -> crate::rate::Rating {
+    use crate::rate::{RateOptions, rate};
+    let options = RateOptions {
+        unique: true,
+        ..RateOptions::default()
+    };
+    let again = rate(&g.puzzle, &g.layout, &options).unwrap();
+    let accepted = g.rating.unwrap();
+    assert_eq!(
+        (again.level, again.score, again.hardest),
+        (accepted.level, accepted.score, accepted.hardest)
+    );
+    again
+}
+
 fn options(seed: u64) -> GenerateOptions {
     GenerateOptions {
         seed,
@@ -227,7 +243,7 @@ fn the_shipped_jigsaw_sample_is_reproduced() {
 
 #[test]
 fn puzzles_made_to_a_difficulty_are_rated_so_with_or_without_the_walk() {
-    use crate::rate::{Level, RateOptions, Technique, rate};
+    use crate::rate::{Level, Technique};
     for walk in [0, 30] {
         let generator = Generator::new(GenerateOptions {
             difficulty: Difficulty {
@@ -242,20 +258,7 @@ fn puzzles_made_to_a_difficulty_are_rated_so_with_or_without_the_walk() {
         for i in 0..6 {
             let g = generator.puzzle(i).unwrap();
             assert_unique(&g);
-            let again = rate(
-                &g.puzzle,
-                &g.layout,
-                &RateOptions {
-                    unique: true,
-                    ..RateOptions::default()
-                },
-            )
-            .unwrap();
-            let accepted = g.rating.unwrap();
-            assert_eq!(
-                (again.level, again.score, again.hardest),
-                (accepted.level, accepted.score, accepted.hardest)
-            );
+            let again = rated_as_accepted(&g);
             assert!((Level::Medium..=Level::Hard).contains(&again.level));
             assert!(again.counts[Technique::LockedCandidatesPointing.index()] > 0);
         }
@@ -341,7 +344,7 @@ fn an_interrupt_ends_the_attempts_of_a_puzzle() {
 /// neighbours.
 #[test]
 fn neighbours_share_their_grid_and_meet_the_target() {
-    use crate::rate::{Level, RateOptions, rate};
+    use crate::rate::Level;
     let stop = AtomicBool::new(false);
     for (symmetry, minimal) in [
         (Symmetry::None, false),
@@ -371,20 +374,7 @@ fn neighbours_share_their_grid_and_meet_the_target() {
                 if minimal {
                     assert_minimal(g);
                 }
-                let again = rate(
-                    &g.puzzle,
-                    &g.layout,
-                    &RateOptions {
-                        unique: true,
-                        ..RateOptions::default()
-                    },
-                )
-                .unwrap();
-                let accepted = g.rating.unwrap();
-                assert_eq!(
-                    (again.level, again.score, again.hardest),
-                    (accepted.level, accepted.score, accepted.hardest)
-                );
+                let again = rated_as_accepted(g);
                 assert_eq!(again.level, Level::Hard);
                 assert!(family[..k].iter().all(|h| h.puzzle != g.puzzle));
                 if g.attempts == 0 {
@@ -430,8 +420,8 @@ fn neighbours_share_their_grid_and_meet_the_target() {
 /// neighbours.
 #[test]
 fn puzzles_made_to_an_se_rating_are_rated_so_again() {
+    use crate::rate::Level;
     use crate::rate::se::{SeRater, tenths};
-    use crate::rate::{Level, RateOptions, rate};
     let mut se = SeRater::new();
     for (levels, neighbours) in [(None, 0), (Some("hard-extreme"), 0), (None, 3)] {
         let generator = Generator::new(GenerateOptions {
@@ -456,19 +446,7 @@ fn puzzles_made_to_an_se_rating_are_rated_so_again() {
                 (se_accepted.er, se_accepted.ep, se_accepted.ed)
             );
             assert!((30..=71).contains(&se_accepted.er), "{}", g.puzzle);
-            let hodoku = rate(
-                &g.puzzle,
-                &g.layout,
-                &RateOptions {
-                    unique: true,
-                    ..RateOptions::default()
-                },
-            )
-            .unwrap();
-            assert_eq!(
-                (hodoku.level, hodoku.score, hodoku.hardest),
-                (accepted.level, accepted.score, accepted.hardest)
-            );
+            let hodoku = rated_as_accepted(&g);
             if levels.is_some() {
                 assert!(hodoku.level >= Level::Hard);
             }
