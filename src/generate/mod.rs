@@ -132,7 +132,8 @@ pub struct Generated {
     pub solution: Grid,
     /// The regions it is played with.
     pub layout: Layout,
-    /// Attempts it took (1 when the first grid gave it).
+    /// Attempts it took (1 when the first grid gave it; 0 for a neighbour, made by moves from
+    /// the puzzle before it).
     pub attempts: u32,
     /// The rating it was accepted with, when a difficulty was asked for.
     pub rating: Option<Accepted>,
