@@ -749,7 +749,7 @@ struct GenerateArgs {
     #[arg(long, value_name = "A-B", help_heading = "Difficulty")]
     se: Option<ErRange>,
 
-    /// With --level, --score or --needs: moves of one given tried from a puzzle that misses
+    /// With --level, --score, --needs or --se: moves of one given tried from a puzzle that misses
     /// the target before a new grid is drawn (0: a new grid at once, measured the faster).
     #[arg(long, allow_negative_numbers = true, value_parser = config::whole::<u32>, value_name = "N",
           default_value_t = GenerateOptions::default().walk, help_heading = "Difficulty")]
