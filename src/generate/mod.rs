@@ -89,7 +89,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::grid::Grid;
 use crate::layout::Layout;
 use crate::rate::se::{SeRater, tenths};
-use crate::rate::{Ceiling, RateOptions, Rater, Rating};
+use crate::rate::{RateOptions, Rater, Rating};
 use crate::rng::SplitMix64;
 use crate::solver::{SolveOptions, Status, solve};
 
@@ -538,10 +538,8 @@ impl Generator {
             solution: Some(*solution),
             record_steps: false,
         };
-        let ceiling = match difficulty.on_hodoku() {
-            true => difficulty.ceiling(),
-            false => Ceiling::NONE,
-        };
+        // Without a HoDoKu target the ceiling is none: the full rating.
+        let ceiling = difficulty.ceiling();
         let accepted = |r: Rating| Accepted {
             level: r.level,
             score: r.score,

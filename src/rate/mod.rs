@@ -127,14 +127,6 @@ pub struct Ceiling {
     pub score: u32,
 }
 
-impl Ceiling {
-    /// No ceiling: every rating is given in full.
-    pub const NONE: Ceiling = Ceiling {
-        level: Level::Extreme,
-        score: u32::MAX,
-    };
-}
-
 /// Why a puzzle got no rating.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RateError {
@@ -392,34 +384,15 @@ impl Rater {
             T::FullHouse => singles::full_house(board, h, &self.queues),
             T::NakedSingle => singles::naked_single(board, &mut self.queues),
             T::HiddenSingle => singles::hidden_single(board, h, &mut self.queues),
-            T::LockedPair => self.per_house(t, board, &subsets::HOUSE_ORDER[..9], |b, h, i, s| {
-                subsets::locked_in(b, h, i, 2, s)
-            }),
-            T::LockedTriple => {
-                self.per_house(t, board, &subsets::HOUSE_ORDER[..9], |b, h, i, s| {
-                    subsets::locked_in(b, h, i, 3, s)
-                })
-            }
+            T::LockedPair | T::LockedTriple => self.subset(t, board),
             T::LockedCandidatesPointing => intersections::pointing(board, h),
             T::LockedCandidatesClaiming => intersections::claiming(board, h),
-            T::NakedPair => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
-                subsets::naked_in(b, h, i, 2, s)
-            }),
-            T::NakedTriple => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
-                subsets::naked_in(b, h, i, 3, s)
-            }),
-            T::HiddenPair => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
-                subsets::hidden_in(b, h, i, 2, s)
-            }),
-            T::HiddenTriple => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
-                subsets::hidden_in(b, h, i, 3, s)
-            }),
-            T::NakedQuad => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
-                subsets::naked_in(b, h, i, 4, s)
-            }),
-            T::HiddenQuad => self.per_house(t, board, &subsets::HOUSE_ORDER, |b, h, i, s| {
-                subsets::hidden_in(b, h, i, 4, s)
-            }),
+            T::NakedPair
+            | T::NakedTriple
+            | T::HiddenPair
+            | T::HiddenTriple
+            | T::NakedQuad
+            | T::HiddenQuad => self.subset(t, board),
             T::XWing => self.per_digit(t, board, |b, h, d| fish::find(b, h, 2, Fins::None, d)),
             T::Swordfish => self.per_digit(t, board, |b, h, d| fish::find(b, h, 3, Fins::None, d)),
             T::Jellyfish => self.per_digit(t, board, |b, h, d| fish::find(b, h, 4, Fins::None, d)),
@@ -512,6 +485,32 @@ impl Rater {
             }
         }
         None
+    }
+
+    /// The first subset of technique `t` (locked, naked or hidden), house by house in
+    /// HoDoKu's order (locked ones in regions only), through [`Rater::per_house`].
+    fn subset(&mut self, t: Technique, board: &Board) -> Option<Step> {
+        use Technique as T;
+        use subsets::Kind::{Locked, Plain};
+        let (n, kind) = match t {
+            T::LockedPair => (2, Some(Locked)),
+            T::LockedTriple => (3, Some(Locked)),
+            T::NakedPair => (2, Some(Plain)),
+            T::NakedTriple => (3, Some(Plain)),
+            T::NakedQuad => (4, Some(Plain)),
+            T::HiddenPair => (2, None),
+            T::HiddenTriple => (3, None),
+            T::HiddenQuad => (4, None),
+            _ => unreachable!("{t:?} is not a subset technique"),
+        };
+        let order = match kind {
+            Some(Locked) => &subsets::HOUSE_ORDER[..9],
+            _ => &subsets::HOUSE_ORDER[..],
+        };
+        self.per_house(t, board, order, |b, h, i, settled| match kind {
+            Some(kind) => subsets::naked_in(b, h, i, n, kind, settled),
+            None => subsets::hidden_in(b, h, i, n),
+        })
     }
 
     /// The first step of a one-house search over `order`, skipping the houses it found

@@ -16,8 +16,10 @@ use super::technique::Technique;
 
 /// Which naked subsets a search accepts.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
+    /// Locked pairs and triples (a region and a line shared, candidates gone from both).
     Locked,
+    /// The others.
     Plain,
 }
 
@@ -30,7 +32,7 @@ pub const HOUSE_ORDER: [usize; 27] = [
 /// The locked pair (`n = 2`) or triple (`n = 3`), in regions.
 #[cfg(test)]
 pub fn locked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
-    (18..27).find_map(|h| locked_in(board, houses, h, n, &mut true))
+    (18..27).find_map(|h| naked_in(board, houses, h, n, Kind::Locked, &mut true))
 }
 
 /// The naked subset of `n` cells that is not locked: regions, rows, columns.
@@ -38,7 +40,7 @@ pub fn locked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
 pub fn naked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
     HOUSE_ORDER
         .into_iter()
-        .find_map(|h| naked_in(board, houses, h, n, &mut true))
+        .find_map(|h| naked_in(board, houses, h, n, Kind::Plain, &mut true))
 }
 
 /// The hidden subset of `n` digits: regions, rows, columns.
@@ -46,47 +48,14 @@ pub fn naked(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
 pub fn hidden(board: &Board, houses: &Houses, n: usize) -> Option<Step> {
     HOUSE_ORDER
         .into_iter()
-        .find_map(|h| hidden_in(board, houses, h, n, &mut true))
+        .find_map(|h| hidden_in(board, houses, h, n))
 }
 
-/// The locked pair or triple of house `h`. Finding none, it leaves `settled` as it is: none is
-/// found while the house's cells keep their candidates (eliminations outside them only go).
-pub fn locked_in(
-    board: &Board,
-    houses: &Houses,
-    h: usize,
-    n: usize,
-    settled: &mut bool,
-) -> Option<Step> {
-    naked_cells(board, houses, h, n, Kind::Locked, settled)
-}
-
-/// The naked subset of `n` cells of house `h` that is not locked. Finding none, it clears
-/// `settled` when a locked subset was passed over: losing candidates outside the house can
-/// make it a plain one.
+/// The naked subset of `n` cells of house `h` of the kind asked for. Finding none, it clears
+/// `settled` when, asked for plain ones, it passed over a locked one (losing candidates outside
+/// the house can make that one plain); otherwise none is found while the house's cells keep
+/// their candidates (eliminations outside them only go, and an unlocked subset stays so).
 pub fn naked_in(
-    board: &Board,
-    houses: &Houses,
-    h: usize,
-    n: usize,
-    settled: &mut bool,
-) -> Option<Step> {
-    naked_cells(board, houses, h, n, Kind::Plain, settled)
-}
-
-/// The hidden subset of `n` digits of house `h`; it reads only the house's cells, so
-/// `settled` is left as it is.
-pub fn hidden_in(
-    board: &Board,
-    houses: &Houses,
-    h: usize,
-    n: usize,
-    _settled: &mut bool,
-) -> Option<Step> {
-    hidden_cells(board, houses, h, n)
-}
-
-fn naked_cells(
     board: &Board,
     houses: &Houses,
     h: usize,
@@ -233,7 +202,8 @@ fn naked_step(
     Ok(Some(step))
 }
 
-fn hidden_cells(board: &Board, houses: &Houses, h: usize, n: usize) -> Option<Step> {
+/// The hidden subset of `n` digits of house `h`: it reads only the house's cells.
+pub fn hidden_in(board: &Board, houses: &Houses, h: usize, n: usize) -> Option<Step> {
     let house = houses.house[h];
     if count(board.unsolved & house) as usize <= n {
         return None;
