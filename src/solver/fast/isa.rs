@@ -75,23 +75,26 @@ pub(super) unsafe trait Isa: Copy {
         b: usize,
         cells: u32,
     ) -> Option<u32> {
-        // The lost bits are summed as a tree.
-        let mut hit = [0u32; 9];
+        // The band's nine lanes read, computed and written back whole, which the compiler
+        // turns into vectors (measured 2-4% faster on hard sets and serg than a lane at a time
+        // with the lost digits summed as a tree).
+        let at = 9 * b;
+        let own: [u32; 9] = found[at..at + 9].try_into().unwrap();
+        let old: [u32; 9] = cand[at..at + 9].try_into().unwrap();
         let mut missing = 0;
+        let mut hit = 0;
+        let mut new = [0u32; 9];
         for d in 0..9 {
-            let own = found[b * 9 + d];
-            let old = cand[b * 9 + d];
-            missing |= own & !old;
-            let gone = cells & !own;
-            cand[b * 9 + d] = old & !gone;
-            hit[d] = u32::from(old & gone != 0);
+            missing |= own[d] & !old[d];
+            let gone = cells & !own[d];
+            new[d] = old[d] & !gone;
+            hit |= u32::from(old[d] & gone != 0) << d;
         }
+        cand[at..at + 9].copy_from_slice(&new);
         if missing != 0 {
             return None;
         }
-        let pairs = [0, 2, 4, 6].map(|d| hit[d] + 2 * hit[d + 1]);
-        let quads = [pairs[0] + 4 * pairs[1], pairs[2] + 4 * pairs[3]];
-        Some(quads[0] + (quads[1] << 4) + (hit[8] << 8))
+        Some(hit)
     }
 
     /// One sweep of the digit-bands `sweep` (step 1 on the [engine's page](super)) in a few
@@ -203,23 +206,27 @@ pub(super) struct ColumnScan {
 /// The column scan in plain Rust, laid out digit by digit so the compiler can use vectors.
 #[inline(always)]
 fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
+    // Per band and digit: the columns holding the digit in at least one row, and in exactly
+    // one; each step a loop over the nine digits, which the compiler turns into vectors.
+    let mut any = [[0u32; 9]; 3];
+    let mut one = [[0u32; 9]; 3];
+    for b in 0..3 {
+        for d in 0..9 {
+            let x = cand[b * 9 + d];
+            let (r0, r1, r2) = (x & 0x1FF, (x >> 9) & 0x1FF, x >> 18);
+            any[b][d] = r0 | r1 | r2;
+            one[b][d] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
+        }
+    }
     let mut found = [[0u32; 9]; 3];
     let mut empty = 0u32;
     let mut any_found = 0u32;
     for d in 0..9 {
-        let x = [cand[d], cand[9 + d], cand[18 + d]];
-        let mut any = [0u32; 3];
-        let mut one = [0u32; 3];
-        for b in 0..3 {
-            let (r0, r1, r2) = (x[b] & 0x1FF, (x[b] >> 9) & 0x1FF, x[b] >> 18);
-            any[b] = r0 | r1 | r2;
-            one[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
-        }
-        let [a0, a1, a2] = any;
+        let [a0, a1, a2] = [any[0][d], any[1][d], any[2][d]];
         empty |= !(a0 | a1 | a2) & 0x1FF;
         let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
         for b in 0..3 {
-            found[b][d] = x[b] & spread_columns(one[b] & one_band) & unsolved[b];
+            found[b][d] = cand[b * 9 + d] & spread_columns(one[b][d] & one_band) & unsolved[b];
             any_found |= found[b][d];
         }
     }
