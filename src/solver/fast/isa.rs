@@ -16,7 +16,7 @@
 // Bands, digits and rows index parallel arrays; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
 
-use super::tables::{BAND, ROW_INFO, spread_columns, unsolved_peers};
+use super::tables::{BAND, ROW_INFO, fold_columns, spread_columns, unsolved_peers};
 // Only the x86-64 instances look these up.
 #[cfg(target_arch = "x86_64")]
 use super::tables::{COLUMN_CELLS_32, OTHER_BANDS, PEERS_IN_BAND, ROW_LOW};
@@ -214,8 +214,8 @@ fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
         for d in 0..9 {
             let x = cand[b * 9 + d];
             let (r0, r1, r2) = (x & 0x1FF, (x >> 9) & 0x1FF, x >> 18);
-            any[b][d] = r0 | r1 | r2;
-            one[b][d] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r1 & r2) | (r0 & r2));
+            any[b][d] = fold_columns(x);
+            one[b][d] = exactly_one(r0, r1, r2);
         }
     }
     let mut found = [[0u32; 9]; 3];
@@ -224,7 +224,7 @@ fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
     for d in 0..9 {
         let [a0, a1, a2] = [any[0][d], any[1][d], any[2][d]];
         empty |= !(a0 | a1 | a2) & 0x1FF;
-        let one_band = (a0 ^ a1 ^ a2) & !((a0 & a1) | (a1 & a2) | (a0 & a2));
+        let one_band = exactly_one(a0, a1, a2);
         for b in 0..3 {
             found[b][d] = cand[b * 9 + d] & spread_columns(one[b][d] & one_band) & unsolved[b];
             any_found |= found[b][d];
@@ -235,6 +235,12 @@ fn column_scan_portable(cand: &[u32; 27], unsolved: &[u32; 3]) -> ColumnScan {
         any_found: any_found != 0,
         empty: empty != 0,
     }
+}
+
+/// The bits set in exactly one of `a`, `b` and `c`.
+#[inline(always)]
+fn exactly_one(a: u32, b: u32, c: u32) -> u32 {
+    (a ^ b ^ c) & !((a & b) | (b & c) | (a & c))
 }
 
 /// Digit-band `i` of `cand`, read on its own. Lanes are written one at a time, and a vector load
