@@ -503,6 +503,8 @@ def summarize(
     by: Optional[str] = None,
     *,
     max_groups: int = 10_000,
+    canonical: bool = False,
+    max_classes: int = 10_000_000,
 ) -> dict[str, Any]:
     """The dataset summary of solve or rate results: the numbers of ``sudoku-bulk stats --json``.
 
@@ -518,6 +520,10 @@ def summarize(
             command puts a column of more than 30 numbers into bins).
         max_groups: with ``by``, the most groups, as ``stats --max-groups``: a row that makes
             one more raises ValueError (each group takes about half a kilobyte).
+        canonical: also count the distinct canonical forms of the ``puzzle`` column, as
+            ``stats --canonical`` (the ``canonical`` part of the dict).
+        max_classes: with ``canonical``, the most distinct puzzles counted, as
+            ``stats --max-classes`` (each takes 20 to 60 bytes); one more raises ValueError.
 
     Returns:
         A dict: ``records``, the count of every status, records solved without a guess, for
@@ -530,7 +536,8 @@ def summarize(
 
     Raises:
         ValueError: a column is missing, a row is not a solve result (the message gives its
-            index), or ``by`` makes more than ``max_groups`` groups.
+            index), ``by`` makes more than ``max_groups`` groups, or ``canonical`` finds more
+            than ``max_classes`` forms.
 
     Example:
         >>> rows = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])

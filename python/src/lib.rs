@@ -33,7 +33,9 @@ use sudoku_bulk::command::config::{
 use sudoku_bulk::files::Input;
 use sudoku_bulk::format::columns::{ColumnBatch, ColumnKind};
 use sudoku_bulk::format::{Columns, InputFormat};
-use sudoku_bulk::pipeline::{ChunkSize, ColumnRun, Job, Next, RecordSource, VerifyOptions};
+use sudoku_bulk::pipeline::{
+    ChunkSize, ColumnRun, DEFAULT_MAX_CLASSES, Job, Next, RecordSource, VerifyOptions,
+};
 
 use arguments::{
     count, flag, layout_of, names, paths, records, regions_of, settings, solve_options, text,
@@ -42,7 +44,7 @@ use arguments::{
 use errors::{arrow_error, is_type, run_error, type_name};
 use puzzles::texts;
 use rows::{arrow_batch, started, table, to_pyarrow};
-use summary::{document, empty_summary, summarize_batch};
+use summary::{Bounds, document, empty_summary, summarize_batch};
 
 /// How long a waiting call sleeps, at most, before it lets Python look for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(100);
@@ -57,6 +59,7 @@ const _: () = assert!(
         && DEFAULT_MAX_SOLUTIONS == 2
         && DEFAULT_BATCH_SIZE == 16_384
         && DEFAULT_MAX_GROUPS == 10_000
+        && DEFAULT_MAX_CLASSES == 10_000_000
 );
 
 /// Solve puzzles held in memory.
@@ -577,6 +580,10 @@ fn file_batches(
 ///     bins are chosen (the command puts a column of more than 30 numbers into bins).
 /// max_groups: with `by`, the most groups (default 10000, as `stats --max-groups`); a row that
 ///     makes one more is refused with ValueError (each group takes about half a kilobyte).
+/// canonical: also count the distinct canonical forms of the `puzzle` column, as
+///     `stats --canonical` (the `canonical` part of the dict).
+/// max_classes: with `canonical`, the most distinct puzzles counted (default 10000000, as
+///     `stats --max-classes`; each takes 20 to 60 bytes); one more raises ValueError.
 ///
 /// Returns a dict: records, the count of every status, records solved without a guess, for
 /// each counter its count, sum, mean, min, max, quantiles and histogram, and the hardest
@@ -591,17 +598,34 @@ fn file_batches(
 /// 1
 #[pyfunction]
 #[pyo3(
-    signature = (results, by=None, *, max_groups=None),
-    text_signature = "(results, by=None, *, max_groups=10000)"
+    signature = (results, by=None, *, max_groups=None, canonical=None, max_classes=None),
+    text_signature = "(results, by=None, *, max_groups=10000, canonical=False, max_classes=10000000)"
 )]
 fn summarize<'py>(
     py: Python<'py>,
     results: &Bound<'py, PyAny>,
     by: Option<&str>,
     max_groups: Option<&Bound<'py, PyAny>>,
+    canonical: Option<&Bound<'py, PyAny>>,
+    max_classes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let max_groups = count("max_groups", max_groups, DEFAULT_MAX_GROUPS as u64, 1)?;
     let max_groups = usize::try_from(max_groups).unwrap_or(usize::MAX);
+    let canonical = flag("canonical", canonical, false)?;
+    if max_classes.is_some_and(|m| !m.is_none()) && !canonical {
+        return Err(PyValueError::new_err(
+            "max_classes: counts canonical forms; give canonical=True as well",
+        ));
+    }
+    let max_classes = count("max_classes", max_classes, DEFAULT_MAX_CLASSES, 1)?;
+    let bounds = Bounds {
+        max_groups,
+        max_classes: canonical.then_some(max_classes),
+    };
+    let empty = || match canonical {
+        true => empty_summary(by).counting_forms(),
+        false => empty_summary(by),
+    };
     let pa = py.import("pyarrow")?;
     let batches: Vec<Bound<'py, PyAny>> = if results.is_instance(&pa.getattr("Table")?)? {
         results.call_method0("to_batches")?.extract()?
@@ -625,7 +649,7 @@ fn summarize<'py>(
             .extract()?
     } else if let Ok(items) = results.try_iter() {
         // Batches taken one at a time: a stream is summarised without being held.
-        let mut total = empty_summary(by);
+        let mut total = empty();
         let mut seen = 0;
         for item in items {
             let item = item?;
@@ -635,7 +659,7 @@ fn summarize<'py>(
                     type_name(&item)?
                 )));
             }
-            seen += summarize_batch(py, &pa, &item, by, max_groups, seen, &mut total)?;
+            seen += summarize_batch(py, &pa, &item, by, bounds, seen, &mut total)?;
         }
         return document(py, &total);
     } else {
@@ -644,10 +668,10 @@ fn summarize<'py>(
             type_name(results)?
         )));
     };
-    let mut total = empty_summary(by);
+    let mut total = empty();
     let mut seen = 0;
     for batch in &batches {
-        seen += summarize_batch(py, &pa, batch, by, max_groups, seen, &mut total)?;
+        seen += summarize_batch(py, &pa, batch, by, bounds, seen, &mut total)?;
     }
     document(py, &total)
 }

@@ -8,9 +8,18 @@ use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use sudoku_bulk::stats::{self, Counter, Summary, rating};
+use sudoku_bulk::canon::Canonicaliser;
+use sudoku_bulk::stats::{self, Counter, Summary, rating, read};
 
 use crate::puzzles::import_array;
+
+/// What a summary may grow to: groups (`stats --max-groups`) and, when canonical forms are
+/// counted, distinct forms (`stats --max-classes`).
+#[derive(Clone, Copy)]
+pub(crate) struct Bounds {
+    pub max_groups: usize,
+    pub max_classes: Option<u64>,
+}
 
 /// The summary of no rows, grouped by `by` when given.
 pub(crate) fn empty_summary(by: Option<&str>) -> Summary {
@@ -19,13 +28,15 @@ pub(crate) fn empty_summary(by: Option<&str>) -> Summary {
 
 /// Adds the rows of one pyarrow.RecordBatch to `total`; `before` rows came before it (for
 /// messages). Returns the batch's rows. With `by`, more than `max_groups` groups in all are
-/// refused as soon as a row makes one too many (as `stats --max-groups`).
+/// refused as soon as a row makes one too many (as `stats --max-groups`); when `total` counts
+/// canonical forms, each row's puzzle is counted (as `stats --canonical`), and more than
+/// `max_classes` forms in all are refused.
 pub(crate) fn summarize_batch(
     py: Python<'_>,
     pa: &Bound<'_, PyModule>,
     batch: &Bound<'_, PyAny>,
     by: Option<&str>,
-    max_groups: usize,
+    bounds: Bounds,
     before: u64,
     total: &mut Summary,
 ) -> PyResult<u64> {
@@ -84,6 +95,12 @@ pub(crate) fn summarize_batch(
     let line = optional_counts("line")?;
     let [file, puzzle, regions] = ["file", "puzzle", "regions"].map(optional_text);
     let (file, puzzle, regions) = (file?, puzzle?, regions?);
+    let max_groups = bounds.max_groups;
+    let canonical = bounds.max_classes.is_some();
+    if canonical && puzzle.is_none() {
+        // The message of a missing column.
+        column("puzzle")?;
+    }
     // The rows of `rate` are told by their columns, as `stats` tells them.
     let scale = if present("er") && present("er_at_least") {
         Some(&rating::se::SE_ROW_COLUMNS[..])
@@ -167,13 +184,38 @@ pub(crate) fn summarize_batch(
     let refused = |e: stats::table::TableError| {
         PyValueError::new_err(format!("results: {}", e.after(before)))
     };
-    let summary = summary.map_err(refused)?;
+    let mut summary = summary.map_err(refused)?;
+    if canonical {
+        summary = summary.counting_forms();
+        let texts = |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_string::<i32>().clone());
+        let (puzzle, regions) = (texts(&puzzle), texts(&regions));
+        py.detach(|| {
+            // The canonical form of each row's puzzle, as `stats --canonical` finds it.
+            let mut canonicaliser = Canonicaliser::new();
+            for i in 0..rows as usize {
+                let Some(puzzle) = text_cell(&puzzle, i) else {
+                    continue;
+                };
+                let regions = text_cell(&regions, i).map(str::as_bytes);
+                if let Some(form) = read::form_of(puzzle.as_bytes(), regions, &mut canonicaliser) {
+                    summary.add_form(form);
+                }
+            }
+        });
+    }
     // Batches of another command's rows (solve with rate): a wrong value, as stats refuses it.
     total
         .merge(&summary)
         .map_err(|e| PyValueError::new_err(format!("results: {e}")))?;
     // The groups of the batches before and this one's together.
     stats::table::check_groups(total, max_groups, rows.saturating_sub(1)).map_err(refused)?;
+    if let (Some(forms), Some(max)) = (total.canonical(), bounds.max_classes)
+        && forms.distinct() > max
+    {
+        return Err(PyValueError::new_err(format!(
+            "results: more than {max} distinct puzzles (canonical forms) to count; raise max_classes (each takes 20 to 60 bytes of memory)"
+        )));
+    }
     Ok(rows)
 }
 

@@ -310,6 +310,31 @@ def test_summarize_by_a_column_of_too_many_values_is_refused_at_max_groups():
         sudoku_bulk.summarize(table, by="puzzle", max_groups=0)
 
 
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_summarize_counts_canonical_forms_as_stats_canonical(cli, tmp_path, command):
+    # The sample holds one puzzle twice and once turned half round: fewer forms than rows.
+    puzzles = sample()
+    path = written(tmp_path, puzzles)
+    cli_table(cli, tmp_path, command, str(path))
+    expected = cli_stats(cli, tmp_path / f"cli-{command}.parquet", "--canonical")
+    forms = expected["canonical"]
+    assert 0 < forms["distinct"] < len(puzzles) - 3, forms
+    table = getattr(sudoku_bulk, command)(puzzles)
+    assert sudoku_bulk.summarize(table, canonical=True) == expected
+    assert sudoku_bulk.summarize(iter(table.to_batches(max_chunksize=7)), canonical=True) == expected
+    assert "canonical" not in sudoku_bulk.summarize(table)
+    # Bounded as the command's --max-classes, across batches too.
+    distinct = forms["distinct"]
+    assert sudoku_bulk.summarize(table, canonical=True, max_classes=distinct) == expected
+    with pytest.raises(ValueError, match=f"more than {distinct - 1} distinct puzzles"):
+        sudoku_bulk.summarize(iter(table.to_batches(max_chunksize=7)), canonical=True,
+                              max_classes=distinct - 1)
+    with pytest.raises(ValueError, match="give canonical=True"):
+        sudoku_bulk.summarize(table, max_classes=10)
+    with pytest.raises(ValueError, match="no column 'puzzle'"):
+        sudoku_bulk.summarize(table.drop_columns(["puzzle"]), canonical=True)
+
+
 def test_summarize_takes_a_polars_dataframe():
     table = sudoku_bulk.solve(puzzles_of(SHIPPED[0])[:100])
     assert sudoku_bulk.summarize(pl.from_arrow(table)) == sudoku_bulk.summarize(table)
