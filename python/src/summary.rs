@@ -28,9 +28,9 @@ pub(crate) fn empty_summary(by: Option<&str>) -> Summary {
 
 /// Adds the rows of one pyarrow.RecordBatch to `total`; `before` rows came before it (for
 /// messages). Returns the batch's rows. With `by`, more than `max_groups` groups in all are
-/// refused as soon as a row makes one too many (as `stats --max-groups`); when `total` counts
-/// canonical forms, each row's puzzle is counted (as `stats --canonical`), and more than
-/// `max_classes` forms in all are refused.
+/// refused as soon as a row makes one too many (as `stats --max-groups`). With a
+/// `max_classes` (and a `total` that counts forms), the canonical form of each row's puzzle is
+/// counted (as `stats --canonical`), and more than `max_classes` forms in all are refused.
 pub(crate) fn summarize_batch(
     py: Python<'_>,
     pa: &Bound<'_, PyModule>,
