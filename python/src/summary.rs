@@ -8,8 +8,7 @@ use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use sudoku_bulk::canon::Canonicaliser;
-use sudoku_bulk::stats::{self, Counter, Summary, rating, read};
+use sudoku_bulk::stats::{self, Counter, Summary, rating};
 
 use crate::puzzles::import_array;
 
@@ -189,19 +188,9 @@ pub(crate) fn summarize_batch(
         summary = summary.counting_forms();
         let texts = |a: &Option<ArrayRef>| a.as_ref().map(|a| a.as_string::<i32>().clone());
         let (puzzle, regions) = (texts(&puzzle), texts(&regions));
-        py.detach(|| {
-            // The canonical form of each row's puzzle, as `stats --canonical` finds it.
-            let mut canonicaliser = Canonicaliser::new();
-            for i in 0..rows as usize {
-                let Some(puzzle) = text_cell(&puzzle, i) else {
-                    continue;
-                };
-                let regions = text_cell(&regions, i).map(str::as_bytes);
-                if let Some(form) = read::form_of(puzzle.as_bytes(), regions, &mut canonicaliser) {
-                    summary.add_form(form);
-                }
-            }
-        });
+        let cells = (0..rows as usize)
+            .filter_map(|i| Some((text_cell(&puzzle, i)?, text_cell(&regions, i))));
+        py.detach(|| stats::table::add_forms(&mut summary, cells));
     }
     // Batches of another command's rows (solve with rate): a wrong value, as stats refuses it.
     total
@@ -209,12 +198,8 @@ pub(crate) fn summarize_batch(
         .map_err(|e| PyValueError::new_err(format!("results: {e}")))?;
     // The groups of the batches before and this one's together.
     stats::table::check_groups(total, max_groups, rows.saturating_sub(1)).map_err(refused)?;
-    if let (Some(forms), Some(max)) = (total.canonical(), bounds.max_classes)
-        && forms.distinct() > max
-    {
-        return Err(PyValueError::new_err(format!(
-            "results: more than {max} distinct puzzles (canonical forms) to count; raise max_classes (each takes 20 to 60 bytes of memory)"
-        )));
+    if let Some(max) = bounds.max_classes {
+        stats::table::check_forms(total, max, rows.saturating_sub(1)).map_err(refused)?;
     }
     Ok(rows)
 }

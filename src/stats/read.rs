@@ -398,7 +398,7 @@ fn is_summary_object(line: &[u8]) -> bool {
 
 /// The digest of the canonical form of a results row's puzzle, if it has one (readable, no
 /// conflict, the 3x3 boxes): what `stats --canonical` counts for the row.
-pub fn form_of(
+pub(super) fn form_of(
     puzzle: &[u8],
     regions: Option<&[u8]>,
     canonicaliser: &mut Canonicaliser,

@@ -3,7 +3,7 @@
 //! gives for the same rows written to a file.
 
 use super::plausible;
-use super::read::{RowProblem, build_row};
+use super::read::{RowProblem, build_row, form_of};
 use super::{Counter, RecordRef, Summary};
 
 /// The cells of one result row that a summary reads.
@@ -23,7 +23,8 @@ pub struct RowCells<'a> {
     pub record: Option<RecordRef<'a>>,
 }
 
-/// A row that is not a result row of `solve`, or one group too many.
+/// A row that is not a result row of `solve`, one group too many, or one canonical form too
+/// many.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     /// A row that is not a result row of `solve`.
@@ -48,15 +49,26 @@ pub enum TableError {
         /// The most groups allowed.
         max: usize,
     },
+    /// More distinct canonical forms than allowed (as `stats --max-classes`).
+    #[error(
+        "row {index} (counting from 0): more than {max} distinct puzzles (canonical forms) to \
+         count: give max_classes=N to allow more (each takes 20 to 60 bytes of memory)"
+    )]
+    TooManyForms {
+        /// The last row of the rows whose forms made one too many, from 0.
+        index: u64,
+        /// The most forms allowed.
+        max: u64,
+    },
 }
 
 impl TableError {
     /// The same error, its row counted `rows` further (rows summarised before these).
     pub fn after(mut self, rows: u64) -> TableError {
         match &mut self {
-            TableError::Row { index, .. } | TableError::TooManyGroups { index, .. } => {
-                *index += rows
-            }
+            TableError::Row { index, .. }
+            | TableError::TooManyGroups { index, .. }
+            | TableError::TooManyForms { index, .. } => *index += rows,
         }
         self
     }
@@ -71,6 +83,30 @@ pub fn check_groups(summary: &Summary, max_groups: usize, index: u64) -> Result<
             column: column.to_string(),
             max: max_groups,
         }),
+        _ => Ok(()),
+    }
+}
+
+/// Counts in `summary` (which must count forms: [`Summary::counting_forms`]) the canonical
+/// form of each `(puzzle, regions)` cell pair, as `stats --canonical` counts a row's.
+pub fn add_forms<'a>(
+    summary: &mut Summary,
+    rows: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+) {
+    let mut canonicaliser = crate::canon::Canonicaliser::new();
+    for (puzzle, regions) in rows {
+        let regions = regions.map(str::as_bytes);
+        if let Some(form) = form_of(puzzle.as_bytes(), regions, &mut canonicaliser) {
+            summary.add_form(form);
+        }
+    }
+}
+
+/// Refuses `summary` when it counts more than `max` distinct canonical forms; `index` is the
+/// last row counted.
+pub fn check_forms(summary: &Summary, max: u64, index: u64) -> Result<(), TableError> {
+    match summary.canonical() {
+        Some(forms) if forms.distinct() > max => Err(TableError::TooManyForms { index, max }),
         _ => Ok(()),
     }
 }
