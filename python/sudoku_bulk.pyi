@@ -502,6 +502,7 @@ def summarize(
     results: Union[pyarrow.Table, pyarrow.RecordBatch, Any, Iterable[pyarrow.RecordBatch]],
     by: Optional[str] = None,
     *,
+    bins: Union[None, int, str, Sequence[Union[int, float, str]]] = None,
     max_groups: int = 10_000,
     canonical: bool = False,
     max_classes: int = 10_000_000,
@@ -516,8 +517,14 @@ def summarize(
             the seven counter columns (rows of :func:`rate`: its rating columns, on either
             scale, told as ``stats`` tells them), and may hold others.
         by: a column to group by as well: one group per value (its text; null is ``""``), as
-            ``stats --by COL --bins none``: the rows are read once, so no bins are chosen (the
-            command puts a column of more than 30 numbers into bins).
+            ``stats --by COL --bins none`` (the command, without ``--bins``, puts a column of
+            more than 30 numbers into bins on its own; here, bins are asked for).
+        bins: with ``by``, put its numbers in bins, as ``stats --bins``: an int N for N
+            quantile bins of about equal size, or a list of edges in increasing order
+            (``[A, B]``, ``(B, C]``, ..., with ``< A`` and ``> LAST`` for values outside);
+            None or ``"none"``: one group per value. Quantiles of a table are exact from a
+            first reading of the column; of a stream of batches, from one group per value (at
+            most ``max_groups``), gathered into bins at the end.
         max_groups: with ``by``, the most groups, as ``stats --max-groups``: a row that makes
             one more raises ValueError (each group takes about half a kilobyte).
         canonical: also count the distinct canonical forms of the ``puzzle`` column, as
@@ -536,8 +543,8 @@ def summarize(
 
     Raises:
         ValueError: a column is missing, a row is not a solve result (the message gives its
-            index), ``by`` makes more than ``max_groups`` groups, or ``canonical`` finds more
-            than ``max_classes`` forms.
+            index), ``by`` makes more than ``max_groups`` groups, a value of ``by`` put in bins is
+            not a number, or ``canonical`` finds more than ``max_classes`` forms.
 
     Example:
         >>> rows = sudoku_bulk.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])

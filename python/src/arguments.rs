@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
 use sudoku_bulk::Layout;
 use sudoku_bulk::command::config::{self, DEFAULT_MAX_RECURSIONS, DEFAULT_MAX_SOLUTIONS};
@@ -15,6 +15,7 @@ use sudoku_bulk::format::{OutputFormat, Record};
 use sudoku_bulk::pipeline::MAX_THREADS;
 use sudoku_bulk::pipeline::{Job, Settings};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
+use sudoku_bulk::stats::bins::Bins;
 
 use crate::errors::type_name;
 use crate::puzzles::{Texts, texts};
@@ -237,4 +238,65 @@ pub(crate) fn records(
             ..Record::default()
         })
         .collect()
+}
+
+/// How `summarize` puts the numbers of its `by` column in bins (`stats --bins`).
+pub(crate) enum BinsArg {
+    /// One group per value (None or "none").
+    None,
+    /// `N` quantile bins.
+    Quantiles(usize),
+    /// Bins at these edges.
+    Edges(Bins),
+}
+
+/// The `bins` argument: None or "none" (one group per value), an int N of at least 1 (N
+/// quantile bins) or a list of edges in increasing order (ints, floats or str, as the
+/// command's `--bins A,B,...`).
+pub(crate) fn bins_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<BinsArg> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(BinsArg::None);
+    };
+    if let Ok(text) = value.cast::<PyString>() {
+        return match text.to_cow()?.trim() {
+            t if t.eq_ignore_ascii_case("none") => Ok(BinsArg::None),
+            t => Err(PyValueError::new_err(format!(
+                "bins: {t:?}: give an int N (N quantile bins), a list of edges or \"none\""
+            ))),
+        };
+    }
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        let n = count("bins", Some(value), 0, 1)?;
+        return Ok(BinsArg::Quantiles(usize::try_from(n).unwrap_or(usize::MAX)));
+    }
+    let expected = || {
+        PyTypeError::new_err(format!(
+            "bins: expected an int, a list of edges or \"none\", not {}",
+            type_name(value).unwrap_or_default()
+        ))
+    };
+    let items = value.try_iter().map_err(|_| expected())?;
+    let mut edges = Vec::new();
+    for item in items {
+        let item = item?;
+        // An edge as the command reads it: ints and str as written, floats as Python writes
+        // them back exactly (repr).
+        let edge = if item.is_instance_of::<PyBool>() {
+            return Err(expected());
+        } else if item.is_instance_of::<PyString>() || item.is_instance_of::<PyInt>() {
+            item.str()?.to_string()
+        } else if item.is_instance_of::<PyFloat>() {
+            item.repr()?.to_string()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "bins: an edge of {}; expected an int, a float or a str",
+                type_name(&item)?
+            )));
+        };
+        edges.push(edge);
+    }
+    let edges: Vec<&str> = edges.iter().map(|e| e.trim()).collect();
+    Bins::given(&edges)
+        .map(BinsArg::Edges)
+        .map_err(|e| PyValueError::new_err(format!("bins: {e}")))
 }

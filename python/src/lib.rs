@@ -38,13 +38,16 @@ use sudoku_bulk::pipeline::{
 };
 
 use arguments::{
-    count, flag, layout_of, names, paths, records, regions_of, settings, solve_options, text,
-    threads_of,
+    BinsArg, bins_of, count, flag, layout_of, names, paths, records, regions_of, settings,
+    solve_options, text, threads_of,
 };
 use errors::{arrow_error, is_type, run_error, type_name};
 use puzzles::texts;
 use rows::{arrow_batch, started, table, to_pyarrow};
-use summary::{Bounds, document, empty_summary, summarize_batch};
+use sudoku_bulk::stats;
+use sudoku_bulk::stats::bins::{Bins, Chosen, Numbers};
+use sudoku_bulk::stats::table::GroupBy;
+use summary::{Bounds, document, empty_summary, summarize_batch, survey_batch};
 
 /// How long a waiting call sleeps, at most, before it lets Python look for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(100);
@@ -576,8 +579,14 @@ fn file_batches(
 ///     counter columns (rows of `rate`: its rating columns, told as `stats` tells them), and
 ///     may hold any others.
 /// by: a column to group by as well: the summary gains one group per value (its text; null
-///     is the empty string), as `stats --by COL --bins none`: the rows are read once, so no
-///     bins are chosen (the command puts a column of more than 30 numbers into bins).
+///     is the empty string), as `stats --by COL --bins none` (the command, without --bins,
+///     puts a column of more than 30 numbers into bins on its own; here, bins are asked for).
+/// bins: with `by`, put its numbers in bins, as `stats --bins`: an int N for N quantile bins
+///     of about equal size, or a list of edges in increasing order ([A, B], (B, C], ..., with
+///     < A and > the last for values outside); None or "none": one group per value. A value
+///     that is neither a number nor empty raises ValueError. Quantiles of a table are exact
+///     from a first reading of the column; of a stream of batches, from one group per value
+///     (at most max_groups), gathered into bins at the end.
 /// max_groups: with `by`, the most groups (default 10000, as `stats --max-groups`); a row that
 ///     makes one more is refused with ValueError (each group takes about half a kilobyte).
 /// canonical: also count the distinct canonical forms of the `puzzle` column, as
@@ -598,17 +607,25 @@ fn file_batches(
 /// 1
 #[pyfunction]
 #[pyo3(
-    signature = (results, by=None, *, max_groups=None, canonical=None, max_classes=None),
-    text_signature = "(results, by=None, *, max_groups=10000, canonical=False, max_classes=10000000)"
+    signature = (results, by=None, *, bins=None, max_groups=None, canonical=None, max_classes=None),
+    text_signature = "(results, by=None, *, bins=None, max_groups=10000, canonical=False, max_classes=10000000)"
 )]
+#[allow(clippy::too_many_arguments)]
 fn summarize<'py>(
     py: Python<'py>,
     results: &Bound<'py, PyAny>,
     by: Option<&str>,
+    bins: Option<&Bound<'py, PyAny>>,
     max_groups: Option<&Bound<'py, PyAny>>,
     canonical: Option<&Bound<'py, PyAny>>,
     max_classes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let bins = bins_of(bins)?;
+    if by.is_none() && !matches!(bins, BinsArg::None) {
+        return Err(PyValueError::new_err(
+            "bins: puts the numbers of the `by` column in bins; give by=COLUMN as well",
+        ));
+    }
     let max_groups = count("max_groups", max_groups, DEFAULT_MAX_GROUPS as u64, 1)?;
     let max_groups = usize::try_from(max_groups).unwrap_or(usize::MAX);
     let canonical = flag("canonical", canonical, false)?;
@@ -622,7 +639,7 @@ fn summarize<'py>(
         max_groups,
         max_classes: canonical.then_some(max_classes),
     };
-    let empty = || match canonical {
+    let empty = |by: Option<GroupBy<'_>>| match canonical {
         true => empty_summary(by).counting_forms(),
         false => empty_summary(by),
     };
@@ -648,8 +665,14 @@ fn summarize<'py>(
             .call_method0("to_batches")?
             .extract()?
     } else if let Ok(items) = results.try_iter() {
-        // Batches taken one at a time: a stream is summarised without being held.
-        let mut total = empty();
+        // Batches taken one at a time: a stream is summarised without being held, so quantile
+        // bins are found from one group per value (bounded by max_groups), gathered at the end.
+        let by = by.map(|column| match &bins {
+            BinsArg::None => GroupBy::Values(column),
+            BinsArg::Quantiles(_) => GroupBy::Numbers(column),
+            BinsArg::Edges(edges) => GroupBy::Bins(column, edges),
+        });
+        let mut total = empty(by);
         let mut seen = 0;
         for item in items {
             let item = item?;
@@ -661,6 +684,14 @@ fn summarize<'py>(
             }
             seen += summarize_batch(py, &pa, &item, by, bounds, seen, &mut total)?;
         }
+        if let BinsArg::Quantiles(n) = bins {
+            let numbers = stats::table::numbers_of_groups(&total);
+            if let Some(quantiles) = Bins::quantiles(&numbers, n, Chosen::Quantiles) {
+                total = total
+                    .binned(quantiles)
+                    .expect("every group is a number or empty");
+            }
+        }
         return document(py, &total);
     } else {
         return Err(PyTypeError::new_err(format!(
@@ -668,7 +699,27 @@ fn summarize<'py>(
             type_name(results)?
         )));
     };
-    let mut total = empty();
+    // A table held: quantile bins are found from a first reading of the `by` column alone.
+    let quantiles = match (&bins, by) {
+        (BinsArg::Quantiles(n), Some(column)) => {
+            let mut numbers = Numbers::default();
+            let mut seen = 0;
+            for batch in &batches {
+                seen += survey_batch(py, &pa, batch, column, seen, &mut numbers)?;
+            }
+            Bins::quantiles(&numbers, *n, Chosen::Quantiles)
+        }
+        _ => None,
+    };
+    let by = by.map(|column| match (&bins, &quantiles) {
+        (BinsArg::None, _) => GroupBy::Values(column),
+        (BinsArg::Edges(edges), _) | (BinsArg::Quantiles(_), Some(edges)) => {
+            GroupBy::Bins(column, edges)
+        }
+        // No number at all: every row in the empty group.
+        (BinsArg::Quantiles(_), None) => GroupBy::Numbers(column),
+    });
+    let mut total = empty(by);
     let mut seen = 0;
     for batch in &batches {
         seen += summarize_batch(py, &pa, batch, by, bounds, seen, &mut total)?;

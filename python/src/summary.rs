@@ -8,6 +8,8 @@ use arrow_array::{Array, ArrayRef, StringArray, UInt64Array};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use sudoku_bulk::stats::bins::Numbers;
+use sudoku_bulk::stats::table::GroupBy;
 use sudoku_bulk::stats::{self, Counter, Summary, rating};
 
 use crate::puzzles::import_array;
@@ -21,8 +23,71 @@ pub(crate) struct Bounds {
 }
 
 /// The summary of no rows, grouped by `by` when given.
-pub(crate) fn empty_summary(by: Option<&str>) -> Summary {
-    by.map_or_else(Summary::new, Summary::grouped_by)
+pub(crate) fn empty_summary(by: Option<GroupBy<'_>>) -> Summary {
+    by.map_or_else(Summary::new, GroupBy::summary)
+}
+
+/// The column `name` of a pyarrow.RecordBatch whose columns are `names`; a missing column is
+/// named in the error, with the columns there are.
+fn column<'py>(
+    batch: &Bound<'py, PyAny>,
+    names: &[String],
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !names.iter().any(|n| n == name) {
+        return Err(PyValueError::new_err(format!(
+            "results: no column '{name}' (the columns are: {})",
+            names.join(", ")
+        )));
+    }
+    batch.call_method1("column", (name,))
+}
+
+/// A pyarrow array as Utf8 text: dictionaries decoded; large strings, string views and numbers
+/// cast to it.
+fn as_text(
+    py: Python<'_>,
+    pa: &Bound<'_, PyModule>,
+    array: Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<ArrayRef> {
+    let types = pa.getattr("types")?;
+    let kind = array.getattr("type")?;
+    let array = if types.call_method1("is_dictionary", (&kind,))?.is_truthy()? {
+        array.call_method0("dictionary_decode")?
+    } else {
+        array
+    };
+    let kind = array.getattr("type")?;
+    let array = if types.call_method1("is_string", (&kind,))?.is_truthy()? {
+        array
+    } else {
+        array
+            .call_method1("cast", (pa.call_method0("string")?,))
+            .map_err(|e| {
+                PyValueError::new_err(format!("results: column '{name}': {}", e.value(py)))
+            })?
+    };
+    import_array(&array)
+}
+
+/// Adds to `numbers` the numbers of column `name` of one pyarrow.RecordBatch (`before` rows
+/// came before it, for messages), as `stats` surveys a column to find its quantile bins.
+/// Returns the batch's rows.
+pub(crate) fn survey_batch(
+    py: Python<'_>,
+    pa: &Bound<'_, PyModule>,
+    batch: &Bound<'_, PyAny>,
+    name: &str,
+    before: u64,
+    numbers: &mut Numbers,
+) -> PyResult<u64> {
+    let names: Vec<String> = batch.getattr("schema")?.getattr("names")?.extract()?;
+    let cells = as_text(py, pa, column(batch, &names, name)?, name)?;
+    let cells = cells.as_string::<i32>();
+    stats::table::survey_numbers(numbers, name, cells.iter())
+        .map_err(|e| PyValueError::new_err(format!("results: {}", e.after(before))))?;
+    Ok(cells.len() as u64)
 }
 
 /// Adds the rows of one pyarrow.RecordBatch to `total`; `before` rows came before it (for
@@ -34,42 +99,14 @@ pub(crate) fn summarize_batch(
     py: Python<'_>,
     pa: &Bound<'_, PyModule>,
     batch: &Bound<'_, PyAny>,
-    by: Option<&str>,
+    by: Option<GroupBy<'_>>,
     bounds: Bounds,
     before: u64,
     total: &mut Summary,
 ) -> PyResult<u64> {
     let names: Vec<String> = batch.getattr("schema")?.getattr("names")?.extract()?;
-    let column = |name: &str| -> PyResult<Bound<'_, PyAny>> {
-        if !names.iter().any(|n| n == name) {
-            return Err(PyValueError::new_err(format!(
-                "results: no column '{name}' (the columns are: {})",
-                names.join(", ")
-            )));
-        }
-        batch.call_method1("column", (name,))
-    };
-    let as_text = |array: Bound<'_, PyAny>, name: &str| -> PyResult<ArrayRef> {
-        let types = pa.getattr("types")?;
-        let kind = array.getattr("type")?;
-        let array = if types.call_method1("is_dictionary", (&kind,))?.is_truthy()? {
-            array.call_method0("dictionary_decode")?
-        } else {
-            array
-        };
-        // Read below as Utf8 only: large strings, string views and numbers are cast to it.
-        let kind = array.getattr("type")?;
-        let array = if types.call_method1("is_string", (&kind,))?.is_truthy()? {
-            array
-        } else {
-            array
-                .call_method1("cast", (pa.call_method0("string")?,))
-                .map_err(|e| {
-                    PyValueError::new_err(format!("results: column '{name}': {}", e.value(py)))
-                })?
-        };
-        import_array(&array)
-    };
+    let column = |name: &str| column(batch, &names, name);
+    let as_text = |array: Bound<'_, PyAny>, name: &str| as_text(py, pa, array, name);
     let counts = |name: &str| -> PyResult<ArrayRef> {
         let array = column(name)?
             .call_method1("cast", (pa.call_method0("uint64")?,))
@@ -82,7 +119,9 @@ pub(crate) fn summarize_batch(
         import_array(&array)
     };
     let present = |name: &str| names.iter().any(|n| n == name);
-    let group = by.map(|name| as_text(column(name)?, name)).transpose()?;
+    let group = by
+        .map(|by| as_text(column(by.column())?, by.column()))
+        .transpose()?;
     // Read when present, as the results reader reads them: what names a row's record (for the
     // hardest records), and for solve rows the solution count (checked).
     let optional_text = |name: &str| {

@@ -335,6 +335,38 @@ def test_summarize_counts_canonical_forms_as_stats_canonical(cli, tmp_path, comm
         sudoku_bulk.summarize(table.drop_columns(["puzzle"]), canonical=True)
 
 
+@pytest.mark.parametrize("command,column,edges", [
+    ("solve", "hidden_singles", [20, "35", 50.5]), ("rate", "score", [100, "500", 2000.5])])
+def test_summarize_puts_a_column_in_bins_as_stats_bins(cli, tmp_path, command, column, edges):
+    puzzles = sample()
+    cli_table(cli, tmp_path, command, str(written(tmp_path, puzzles)))
+    results = tmp_path / f"cli-{command}.parquet"
+    table = getattr(sudoku_bulk, command)(puzzles)
+    stream = lambda: iter(table.to_batches(max_chunksize=7))
+    for bins, args in ((4, ["--bins", "4"]), (edges, ["--bins", ",".join(map(str, edges))]),
+                       ("none", ["--bins", "none"])):
+        expected = cli_stats(cli, results, "--by", column, *args)
+        assert len(expected["groups"]) > 2, (bins, expected["groups"].keys())
+        assert sudoku_bulk.summarize(table, column, bins=bins) == expected, bins
+        assert sudoku_bulk.summarize(stream(), column, bins=bins) == expected, bins
+    assert sudoku_bulk.summarize(table, column) == sudoku_bulk.summarize(table, column, bins=None)
+    # A stream finds its quantiles from one group per value: bounded by max_groups.
+    values = len(set(table[column].to_pylist()))
+    with pytest.raises(ValueError, match=f"more than {values - 1} distinct values of '{column}'"):
+        sudoku_bulk.summarize(stream(), column, bins=4, max_groups=values - 1)
+    assert sudoku_bulk.summarize(table, column, bins=4, max_groups=6)["records"] == len(puzzles)
+    with pytest.raises(ValueError, match="give by=COLUMN"):
+        sudoku_bulk.summarize(table, bins=4)
+    with pytest.raises(ValueError, match=r"row 0 \(counting from 0\): puzzle: .* is not a number"):
+        sudoku_bulk.summarize(table, "puzzle", bins=3)
+    with pytest.raises(ValueError, match="bins: "):
+        sudoku_bulk.summarize(table, column, bins=[3, 1])
+    with pytest.raises(ValueError, match="bins"):
+        sudoku_bulk.summarize(table, column, bins=0)
+    with pytest.raises(TypeError, match="bins: "):
+        sudoku_bulk.summarize(table, column, bins=True)
+
+
 def test_summarize_takes_a_polars_dataframe():
     table = sudoku_bulk.solve(puzzles_of(SHIPPED[0])[:100])
     assert sudoku_bulk.summarize(pl.from_arrow(table)) == sudoku_bulk.summarize(table)

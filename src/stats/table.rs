@@ -2,9 +2,94 @@
 //! built through the results reader's own check of a row, so that they give the numbers `stats`
 //! gives for the same rows written to a file.
 
+use super::bins::{Bins, Number, Numbers};
 use super::plausible;
-use super::read::{RowProblem, build_row, form_of};
+use super::read::{RowProblem, build_row, form_of, quote};
 use super::{Counter, RecordRef, Summary};
+
+/// How rows given cell by cell are grouped: by the text of a column's cells, or by the bins of
+/// its numbers (`stats --by COLUMN --bins ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupBy<'a> {
+    /// One group per value of the column (`--bins none`).
+    Values(&'a str),
+    /// One group per value of the column, each a number or empty: the groups a caller puts in
+    /// bins afterwards ([`Summary::binned`]), when the bins are found from the values.
+    Numbers(&'a str),
+    /// One group per bin of the column's numbers (an empty cell: the empty group).
+    Bins(&'a str, &'a Bins),
+}
+
+impl<'a> GroupBy<'a> {
+    /// The grouping column.
+    pub fn column(self) -> &'a str {
+        match self {
+            GroupBy::Values(column) | GroupBy::Numbers(column) | GroupBy::Bins(column, _) => column,
+        }
+    }
+
+    /// The empty summary these groups fill.
+    pub fn summary(self) -> Summary {
+        match self {
+            GroupBy::Values(column) | GroupBy::Numbers(column) => Summary::grouped_by(column),
+            GroupBy::Bins(column, bins) => Summary::binned_by(column, bins.clone()),
+        }
+    }
+
+    /// The group of row `index`, whose grouping cell is `cell` (`None`: null, the empty
+    /// group); a cell that is not a number when numbers are grouped is refused.
+    fn group(self, index: u64, cell: Option<&'a str>) -> Result<&'a str, TableError> {
+        let value = cell.unwrap_or("");
+        match self {
+            GroupBy::Values(_) => Ok(value),
+            GroupBy::Numbers(column) | GroupBy::Bins(column, _) => {
+                number_or_empty(column, index, value).map(|_| value)
+            }
+        }
+    }
+}
+
+/// The number in a grouping cell, `None` when it is empty; a cell that is neither is refused.
+fn number_or_empty(column: &str, index: u64, value: &str) -> Result<Option<Number>, TableError> {
+    if value.trim().is_empty() {
+        return Ok(None);
+    }
+    Number::parse(value.as_bytes())
+        .map(Some)
+        .ok_or_else(|| TableError::NotANumber {
+            index,
+            column: column.to_string(),
+            value: quote(value),
+        })
+}
+
+/// Adds to `numbers` the number of each grouping cell of `column` (a null or empty cell is no
+/// number), as `stats` surveys a column before finding its quantile bins
+/// ([`Bins::quantiles`]); a cell that is not a number is refused.
+pub fn survey_numbers<'a>(
+    numbers: &mut Numbers,
+    column: &str,
+    cells: impl IntoIterator<Item = Option<&'a str>>,
+) -> Result<(), TableError> {
+    for (index, cell) in (0u64..).zip(cells) {
+        if let Some(number) = number_or_empty(column, index, cell.unwrap_or(""))? {
+            numbers.add(number, 1);
+        }
+    }
+    Ok(())
+}
+
+/// The numbers of a summary's groups (those of [`GroupBy::Numbers`]), each counted as often as
+/// its group has records: the survey its quantile bins are found from.
+pub fn numbers_of_groups(summary: &Summary) -> Numbers {
+    let mut numbers = Numbers::default();
+    for (key, group) in summary.groups() {
+        if let Some(number) = Number::parse(key.as_bytes()) {
+            numbers.add(number, group.records());
+        }
+    }
+    numbers
+}
 
 /// The cells of one result row that a summary reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -60,6 +145,19 @@ pub enum TableError {
         /// The most forms allowed.
         max: u64,
     },
+    /// A grouping cell that is not a number, where the column's numbers go in bins.
+    #[error(
+        "row {index} (counting from 0): {column}: {value} is not a number, so the column cannot \
+         be put in bins"
+    )]
+    NotANumber {
+        /// The row, from 0.
+        index: u64,
+        /// The grouping column.
+        column: String,
+        /// The value, quoted, escaped and cut.
+        value: String,
+    },
 }
 
 impl TableError {
@@ -68,7 +166,8 @@ impl TableError {
         match &mut self {
             TableError::Row { index, .. }
             | TableError::TooManyGroups { index, .. }
-            | TableError::TooManyForms { index, .. } => *index += rows,
+            | TableError::TooManyForms { index, .. }
+            | TableError::NotANumber { index, .. } => *index += rows,
         }
         self
     }
@@ -111,22 +210,20 @@ pub fn check_forms(summary: &Summary, max: u64, index: u64) -> Result<(), TableE
     }
 }
 
-/// Summarises rows given cell by cell; with `by`, grouped by each row's [`RowCells::group`].
+/// Summarises rows given cell by cell; with `by`, grouped by each row's [`RowCells::group`]
+/// (or its bin).
 ///
 /// A row is checked as the results reader checks a line of a results file: a status of
 /// `solve`, all seven counters unless it is `invalid` (which may have none), and values the
 /// counters' definitions allow ([`plausible`]).
 pub fn summarize<'a>(
     rows: impl IntoIterator<Item = RowCells<'a>>,
-    by: Option<&str>,
+    by: Option<GroupBy<'a>>,
     max_groups: usize,
 ) -> Result<Summary, TableError> {
-    let mut summary = match by {
-        Some(column) => Summary::grouped_by(column),
-        None => Summary::new(),
-    };
+    let mut summary = by.map_or_else(Summary::new, GroupBy::summary);
     for (index, cells) in (0u64..).zip(rows) {
-        let group = by.map(|_| cells.group.unwrap_or(""));
+        let group = by.map(|by| by.group(index, cells.group)).transpose()?;
         let problem = |problem| TableError::Row { index, problem };
         let row = build_row(
             cells.status.unwrap_or("").as_bytes(),
@@ -160,21 +257,18 @@ pub struct RatedCells<'a> {
 }
 
 /// Summarises rows of `rate` given cell by cell, on Sudoku Explainer's scale when `se`, else
-/// on HoDoKu's; with `by`, grouped by each row's [`RatedCells::group`]. A row is checked as
-/// the results reader checks a line of `rate` output ([`super::rating`]).
+/// on HoDoKu's; with `by`, grouped by each row's [`RatedCells::group`] (or its bin). A row is
+/// checked as the results reader checks a line of `rate` output ([`super::rating`]).
 pub fn summarize_rated<'a>(
     se: bool,
     rows: impl IntoIterator<Item = RatedCells<'a>>,
-    by: Option<&str>,
+    by: Option<GroupBy<'a>>,
     max_groups: usize,
 ) -> Result<Summary, TableError> {
     use super::rating::{RatedRow, se::SeRow};
-    let mut summary = match by {
-        Some(column) => Summary::grouped_by(column),
-        None => Summary::new(),
-    };
+    let mut summary = by.map_or_else(Summary::new, GroupBy::summary);
     for (index, cells) in (0u64..).zip(rows) {
-        let group = by.map(|_| cells.group.unwrap_or(""));
+        let group = by.map(|by| by.group(index, cells.group)).transpose()?;
         let problem = |problem: super::rating::RatingProblem| TableError::Row {
             index,
             problem: problem.into(),
@@ -249,7 +343,7 @@ mod tests {
                 record: about(4),
             },
         ];
-        let summary = summarize(rows, Some("level"), usize::MAX).unwrap();
+        let summary = summarize(rows, Some(GroupBy::Values("level")), usize::MAX).unwrap();
         assert_eq!(summary, read);
         assert_eq!(summary.status().get(SolveStatus::Invalid), 1);
         assert_eq!(
@@ -259,7 +353,7 @@ mod tests {
         // Without the records, the hardest are not known: another summary.
         let anonymous = rows.map(|r| RowCells { record: None, ..r });
         assert_ne!(
-            summarize(anonymous, Some("level"), usize::MAX).unwrap(),
+            summarize(anonymous, Some(GroupBy::Values("level")), usize::MAX).unwrap(),
             read
         );
     }
@@ -274,8 +368,14 @@ mod tests {
             group: Some(v),
             ..RowCells::default()
         });
-        assert_eq!(summarize(rows, Some("id"), 3).unwrap().groups().len(), 3);
-        let error = summarize(rows, Some("id"), 2).unwrap_err();
+        assert_eq!(
+            summarize(rows, Some(GroupBy::Values("id")), 3)
+                .unwrap()
+                .groups()
+                .len(),
+            3
+        );
+        let error = summarize(rows, Some(GroupBy::Values("id")), 2).unwrap_err();
         assert_eq!(
             error.to_string(),
             "row 2 (counting from 0): more than 2 distinct values of 'id' to group by: group by \
@@ -286,6 +386,63 @@ mod tests {
             error.after(10).to_string()[..23],
             *"row 12 (counting from 0"
         );
+    }
+
+    #[test]
+    fn bins_of_cells_are_the_bins_of_their_groups_and_refuse_what_is_not_a_number() {
+        use crate::stats::bins::Chosen;
+        let row = |hidden: u64, group: Option<&'static str>| RowCells {
+            status: Some("solved"),
+            counters: [1, 1, 0, 0, 50, hidden, 30].map(Some),
+            solutions: Some(1),
+            group,
+            record: None,
+        };
+        let values = ["3", "1.5", "", "7", "3", "12", "-2", "7", "7"];
+        let rows: Vec<RowCells> = (0..)
+            .zip(values)
+            .map(|(i, v)| row(i, (!v.is_empty()).then_some(v)))
+            .collect();
+        let by_value = summarize(rows.clone(), Some(GroupBy::Numbers("x")), usize::MAX).unwrap();
+        let mut numbers = Numbers::default();
+        survey_numbers(&mut numbers, "x", rows.iter().map(|r| r.group)).unwrap();
+        assert_eq!(numbers, numbers_of_groups(&by_value));
+        assert_eq!(numbers.rows(), 8);
+        for bins in [
+            Bins::quantiles(&numbers, 3, Chosen::Quantiles).unwrap(),
+            Bins::given(&["0", "3", "10"]).unwrap(),
+        ] {
+            let binned = summarize(rows.clone(), Some(GroupBy::Bins("x", &bins)), 10).unwrap();
+            assert_eq!(binned, by_value.clone().binned(bins.clone()).unwrap());
+            let records: u64 = binned.groups().values().map(Summary::records).sum();
+            assert_eq!(records, 9);
+        }
+        // Bins of 0, 3 and 10: below, two bins, above, and the empty value.
+        let bins = Bins::given(&["0", "3", "10"]).unwrap();
+        let binned = summarize(rows.clone(), Some(GroupBy::Bins("x", &bins)), 10).unwrap();
+        let sizes: Vec<(&str, u64)> = binned
+            .groups()
+            .iter()
+            .map(|(k, g)| (k.as_str(), g.records()))
+            .collect();
+        assert_eq!(sizes.len(), 5, "{sizes:?}");
+        let mut with_word = rows;
+        with_word[4].group = Some("seven");
+        for by in [GroupBy::Numbers("x"), GroupBy::Bins("x", &bins)] {
+            let error = summarize(with_word.clone(), Some(by), 10).unwrap_err();
+            assert_eq!(
+                error.after(2).to_string(),
+                "row 6 (counting from 0): x: 'seven' is not a number, so the column cannot be \
+                 put in bins"
+            );
+        }
+        let error = survey_numbers(&mut numbers, "x", with_word.iter().map(|r| r.group));
+        assert!(matches!(
+            error,
+            Err(TableError::NotANumber { index: 4, .. })
+        ));
+        // One group per value takes any text.
+        assert!(summarize(with_word, Some(GroupBy::Values("x")), 10).is_ok());
     }
 
     #[test]
@@ -380,7 +537,7 @@ mod tests {
                 record: None,
             },
         ];
-        let summary = summarize_rated(true, rows, Some("hardest"), 10).unwrap();
+        let summary = summarize_rated(true, rows, Some(GroupBy::Values("hardest")), 10).unwrap();
         assert_eq!(summary, read);
         assert_eq!(summary.se_hardest().records().len(), 2);
         let hodoku = RatedCells {
