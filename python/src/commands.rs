@@ -22,7 +22,7 @@ use sudoku_bulk::pipeline::{
 use sudoku_bulk::rate::CandidatesShown;
 
 use crate::arguments::{count, flag, layout_of, records, settings, text, threads_of};
-use crate::errors::type_name;
+use crate::errors::{pythonic, type_name};
 use crate::puzzles::{solutions_for, texts};
 use crate::rows::{Gathered, table};
 
@@ -372,7 +372,8 @@ pub(crate) fn generate<'py>(
         .unwrap_or(u32::MAX),
     };
     let threads = threads_of(threads)?;
-    let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let generator =
+        Generator::new(options).map_err(|e| PyValueError::new_err(pythonic(&e.to_string())))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("sudoku-bulk-{i}"))
@@ -386,7 +387,7 @@ pub(crate) fn generate<'py>(
         let end = puzzles.min(next + chunk(&generator));
         let rows = py
             .detach(|| rows_of(&generator, &pool, next..end, &writer))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            .map_err(|e| PyValueError::new_err(pythonic(&e.to_string())))?;
         match rows {
             Rows::Columns(rows) => gathered.push(rows),
             Rows::Text(_) => unreachable!("a Parquet row writer makes columns"),

@@ -10,7 +10,7 @@ use sudoku_bulk::pipeline::RunError;
 
 /// A run's error as the Python exception that says the same.
 pub(crate) fn run_error(error: RunError) -> PyErr {
-    let message = error.to_string();
+    let message = pythonic(&error.to_string());
     match &error {
         RunError::Open { source, .. } | RunError::Read { source, .. }
             if source.kind() == std::io::ErrorKind::NotFound =>
@@ -45,4 +45,46 @@ pub(crate) fn is_type(value: &Bound<'_, PyAny>, package: &str, name: &str) -> Py
 /// The name of `value`'s type, for messages.
 pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(value.get_type().name()?.to_string())
+}
+
+/// A library message as Python's words: each command-line option it names (`--max-attempts`)
+/// becomes the argument of the same meaning (`max_attempts`).
+pub(crate) fn pythonic(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            .unwrap_or(after.len());
+        let name = after[..name_len].trim_end_matches('-');
+        if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&name.replace('-', "_"));
+            rest = &after[name.len()..];
+        } else {
+            out.push_str("--");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pythonic;
+
+    #[test]
+    fn options_become_arguments() {
+        assert_eq!(
+            pythonic("widen a range or raise --max-attempts"),
+            "widen a range or raise max_attempts"
+        );
+        assert_eq!(
+            pythonic("--dedupe: more than 3 classes; raise --max-classes (each)"),
+            "dedupe: more than 3 classes; raise max_classes (each)"
+        );
+        assert_eq!(pythonic("a -- b --1 c--"), "a -- b --1 c--");
+    }
 }

@@ -259,6 +259,8 @@ def test_generate_of_no_puzzles_has_the_columns():
     (lambda: sudoku_bulk.generate(2, neighbours=-1), ValueError, "neighbours must be an integer"),
     (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
      "puzzle 0: no puzzle met the options in 1 attempts"),
+    (lambda: sudoku_bulk.generate(1, givens=20, max_attempts=1), ValueError,
+     "drop a constraint or raise max_attempts"),
     (lambda: sudoku_bulk.canon([PUZZLE], max_classes=5), ValueError, "only with dedupe=True"),
     (lambda: sudoku_bulk.canon([PUZZLE], dedupe="yes"), TypeError, "dedupe: expected a bool"),
     (lambda: sudoku_bulk.rate([PUZZLE], max_recursions=0), ValueError, "max_recursions must be"),
@@ -268,6 +270,8 @@ def test_wrong_arguments_raise_with_the_command_lines_words(call, error, words):
     with pytest.raises(error) as raised:
         call()
     assert words in str(raised.value)
+    # Options are named as the function's arguments, not as the command line's.
+    assert " --" not in str(raised.value) and not str(raised.value).startswith("--")
 
 
 def test_threads_out_of_range_give_the_command_lines_range():
