@@ -690,6 +690,8 @@ fn summarize<'py>(
                 total = total
                     .binned(quantiles)
                     .expect("every group is a number or empty");
+                stats::table::check_groups(&total, max_groups, seen.saturating_sub(1))
+                    .map_err(|e| PyValueError::new_err(format!("results: {e}")))?;
             }
         }
         return document(py, &total);
