@@ -82,6 +82,42 @@ fn a_path_that_needs_nested_chains_has_no_er_and_the_least_it_can_be() {
     }
 }
 
+/// SE's own ratings of forum-hardest puzzles (ER 10.4 and up, all needing its nested forcing
+/// chains), against where ours stops: never an ER, `er_at_least` never above SE's ER, and the
+/// EP and ED ours gives (the hardest steps before the first placement and elimination, when
+/// the path got there) equal to SE's.
+#[test]
+fn where_the_rating_stops_it_never_contradicts_sudoku_explainer() {
+    let dir = Workdir::new();
+    let run = dir.run(&[
+        "rate",
+        "--scale",
+        "se",
+        "-q",
+        &se_sample("forum_hardest"),
+        "--keep-columns",
+        "er=se_er,ep=se_ep,ed=se_ed",
+    ]);
+    ok(&run, "forum_hardest");
+    let rows = csv_rows(&run.stdout);
+    assert!(rows.len() >= 10, "{} rows", rows.len());
+    let tenths = |text: &str| -> u32 { (text.parse::<f64>().unwrap() * 10.0).round() as u32 };
+    let mut compared = 0;
+    for row in &rows {
+        assert_eq!(row["status"], "rated", "{row:?}");
+        assert!(tenths(&row["se_er"]) >= 95, "{row:?}");
+        assert!(row["er"].is_empty(), "{row:?}");
+        assert!(tenths(&row["er_at_least"]) <= tenths(&row["se_er"]), "{row:?}");
+        for (ours, theirs) in [("ep", "se_ep"), ("ed", "se_ed")] {
+            if !row[ours].is_empty() {
+                assert_eq!(row[ours], row[theirs], "{row:?}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 4, "only {compared} EP or ED given to compare");
+}
+
 /// The HTML report's key figures over rows of which some have only a least ER: the median is
 /// said to be of the exact ones, and the highest is at least the highest least ER.
 #[test]
