@@ -107,7 +107,10 @@ fn where_the_rating_stops_it_never_contradicts_sudoku_explainer() {
         assert_eq!(row["status"], "rated", "{row:?}");
         assert!(tenths(&row["se_er"]) >= 95, "{row:?}");
         assert!(row["er"].is_empty(), "{row:?}");
-        assert!(tenths(&row["er_at_least"]) <= tenths(&row["se_er"]), "{row:?}");
+        assert!(
+            tenths(&row["er_at_least"]) <= tenths(&row["se_er"]),
+            "{row:?}"
+        );
         for (ours, theirs) in [("ep", "se_ep"), ("ed", "se_ed")] {
             if !row[ours].is_empty() {
                 assert_eq!(row[ours], row[theirs], "{row:?}");
