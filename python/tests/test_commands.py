@@ -135,7 +135,7 @@ def test_canon_dedupe_keeps_the_first_of_each_class_as_the_command_line(cli, tmp
     lines = table["line"].to_pylist()
     assert len(puzzles) - 1 not in lines and len(puzzles) not in lines
     # Past the bound of classes: the command line's refusal.
-    with pytest.raises(ValueError, match="--dedupe: more than 3 classes"):
+    with pytest.raises(ValueError, match="dedupe: more than 3 classes; raise max_classes"):
         sudoku_bulk.canon(puzzles, dedupe=True, max_classes=3)
 
 
