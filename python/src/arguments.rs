@@ -16,6 +16,7 @@ use sudoku_bulk::pipeline::MAX_THREADS;
 use sudoku_bulk::pipeline::{Job, Settings};
 use sudoku_bulk::solver::{Algorithm, SolveOptions};
 use sudoku_bulk::stats::bins::Bins;
+use sudoku_bulk::stats::grouping::BinChoice;
 
 use crate::errors::type_name;
 use crate::puzzles::{Texts, texts};
@@ -240,26 +241,16 @@ pub(crate) fn records(
         .collect()
 }
 
-/// How `summarize` puts the numbers of its `by` column in bins (`stats --bins`).
-pub(crate) enum BinsArg {
-    /// One group per value (None or "none").
-    None,
-    /// `N` quantile bins.
-    Quantiles(usize),
-    /// Bins at these edges.
-    Edges(Bins),
-}
-
 /// The `bins` argument: None or "none" (one group per value), an int N of at least 1 (N
 /// quantile bins) or a list of edges in increasing order (ints, floats or str, as the
-/// command's `--bins A,B,...`).
-pub(crate) fn bins_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<BinsArg> {
+/// command's `--bins A,B,...`). Never [`BinChoice::Automatic`]: bins are only asked for.
+pub(crate) fn bins_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<BinChoice> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
-        return Ok(BinsArg::None);
+        return Ok(BinChoice::None);
     };
     if let Ok(text) = value.cast::<PyString>() {
         return match text.to_cow()?.trim() {
-            t if t.eq_ignore_ascii_case("none") => Ok(BinsArg::None),
+            t if t.eq_ignore_ascii_case("none") => Ok(BinChoice::None),
             t => Err(PyValueError::new_err(format!(
                 "bins: {t:?}: give an int N (N quantile bins), a list of edges or \"none\""
             ))),
@@ -267,7 +258,9 @@ pub(crate) fn bins_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<BinsArg> {
     }
     if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
         let n = count("bins", Some(value), 0, 1)?;
-        return Ok(BinsArg::Quantiles(usize::try_from(n).unwrap_or(usize::MAX)));
+        return Ok(BinChoice::Quantiles(
+            usize::try_from(n).unwrap_or(usize::MAX),
+        ));
     }
     let expected = || {
         PyTypeError::new_err(format!(
@@ -297,6 +290,6 @@ pub(crate) fn bins_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<BinsArg> {
     }
     let edges: Vec<&str> = edges.iter().map(|e| e.trim()).collect();
     Bins::given(&edges)
-        .map(BinsArg::Edges)
+        .map(BinChoice::Edges)
         .map_err(|e| PyValueError::new_err(format!("bins: {e}")))
 }

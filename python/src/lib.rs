@@ -38,16 +38,17 @@ use sudoku_bulk::pipeline::{
 };
 
 use arguments::{
-    BinsArg, bins_of, count, flag, layout_of, names, paths, records, regions_of, settings,
-    solve_options, text, threads_of,
+    bins_of, count, flag, layout_of, names, paths, records, regions_of, settings, solve_options,
+    text, threads_of,
 };
 use errors::{arrow_error, is_type, run_error, type_name};
 use puzzles::texts;
 use rows::{arrow_batch, started, table, to_pyarrow};
 use sudoku_bulk::stats;
 use sudoku_bulk::stats::bins::{Bins, Chosen, Numbers};
+use sudoku_bulk::stats::grouping::BinChoice;
 use sudoku_bulk::stats::table::GroupBy;
-use summary::{Bounds, document, empty_summary, summarize_batch, survey_batch};
+use summary::{Bounds, document, summarize_batch, survey_batch};
 
 /// How long a waiting call sleeps, at most, before it lets Python look for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(100);
@@ -621,7 +622,7 @@ fn summarize<'py>(
     max_classes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let bins = bins_of(bins)?;
-    if by.is_none() && !matches!(bins, BinsArg::None) {
+    if by.is_none() && bins != BinChoice::None {
         return Err(PyValueError::new_err(
             "bins: puts the numbers of the `by` column in bins; give by=COLUMN as well",
         ));
@@ -639,9 +640,13 @@ fn summarize<'py>(
         max_groups,
         max_classes: canonical.then_some(max_classes),
     };
-    let empty = |by: Option<GroupBy<'_>>| match canonical {
-        true => empty_summary(by).counting_forms(),
-        false => empty_summary(by),
+    let empty = |by: Option<GroupBy<'_>>| {
+        let summary = by.map_or_else(stats::Summary::new, GroupBy::summary);
+        if canonical {
+            summary.counting_forms()
+        } else {
+            summary
+        }
     };
     let pa = py.import("pyarrow")?;
     let batches: Vec<Bound<'py, PyAny>> = if results.is_instance(&pa.getattr("Table")?)? {
@@ -668,9 +673,9 @@ fn summarize<'py>(
         // Batches taken one at a time: a stream is summarised without being held, so quantile
         // bins are found from one group per value (bounded by max_groups), gathered at the end.
         let by = by.map(|column| match &bins {
-            BinsArg::None => GroupBy::Values(column),
-            BinsArg::Quantiles(_) => GroupBy::Numbers(column),
-            BinsArg::Edges(edges) => GroupBy::Bins(column, edges),
+            BinChoice::None | BinChoice::Automatic => GroupBy::Values(column),
+            BinChoice::Quantiles(_) => GroupBy::Numbers(column),
+            BinChoice::Edges(edges) => GroupBy::Bins(column, edges),
         });
         let mut total = empty(by);
         let mut seen = 0;
@@ -684,7 +689,7 @@ fn summarize<'py>(
             }
             seen += summarize_batch(py, &pa, &item, by, bounds, seen, &mut total)?;
         }
-        if let BinsArg::Quantiles(n) = bins {
+        if let BinChoice::Quantiles(n) = bins {
             let numbers = stats::table::numbers_of_groups(&total);
             if let Some(quantiles) = Bins::quantiles(&numbers, n, Chosen::Quantiles) {
                 total = total
@@ -703,7 +708,7 @@ fn summarize<'py>(
     };
     // A table held: quantile bins are found from a first reading of the `by` column alone.
     let quantiles = match (&bins, by) {
-        (BinsArg::Quantiles(n), Some(column)) => {
+        (BinChoice::Quantiles(n), Some(column)) => {
             let mut numbers = Numbers::default();
             let mut seen = 0;
             for batch in &batches {
@@ -714,12 +719,12 @@ fn summarize<'py>(
         _ => None,
     };
     let by = by.map(|column| match (&bins, &quantiles) {
-        (BinsArg::None, _) => GroupBy::Values(column),
-        (BinsArg::Edges(edges), _) | (BinsArg::Quantiles(_), Some(edges)) => {
+        (BinChoice::None | BinChoice::Automatic, _) => GroupBy::Values(column),
+        (BinChoice::Edges(edges), _) | (BinChoice::Quantiles(_), Some(edges)) => {
             GroupBy::Bins(column, edges)
         }
         // No number at all: every row in the empty group.
-        (BinsArg::Quantiles(_), None) => GroupBy::Numbers(column),
+        (BinChoice::Quantiles(_), None) => GroupBy::Numbers(column),
     });
     let mut total = empty(by);
     let mut seen = 0;

@@ -22,11 +22,6 @@ pub(crate) struct Bounds {
     pub max_classes: Option<u64>,
 }
 
-/// The summary of no rows, grouped by `by` when given.
-pub(crate) fn empty_summary(by: Option<GroupBy<'_>>) -> Summary {
-    by.map_or_else(Summary::new, GroupBy::summary)
-}
-
 /// The column `name` of a pyarrow.RecordBatch whose columns are `names`; a missing column is
 /// named in the error, with the columns there are.
 fn column<'py>(
