@@ -6,6 +6,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 
+use sudoku_bulk::command::config::{ConfigError, spelled_otherwise};
 use sudoku_bulk::pipeline::RunError;
 
 /// A run's error as the Python exception that says the same.
@@ -27,6 +28,27 @@ pub(crate) fn run_error(error: RunError) -> PyErr {
         RunError::Interrupted => PyKeyboardInterrupt::new_err(message),
         _ => PyRuntimeError::new_err(message),
     }
+}
+
+/// A refused `keep_columns` as a ValueError in Python's words: the renaming it advises is
+/// the argument to give (`keep_columns=['solutions=input_solutions']`), not the option.
+pub(crate) fn kept_columns_error(error: ConfigError) -> PyErr {
+    let message = match &error {
+        ConfigError::KeptColumnIsOwn {
+            name,
+            input,
+            given,
+            column,
+            own,
+        } => format!(
+            "keep_columns: '{name}': the output has a column '{column}' of its own ({own}), and \
+             two columns of one name cannot be told apart{}; keep it under another name: \
+             keep_columns=['{input}=input_{column}']",
+            spelled_otherwise(given, column)
+        ),
+        _ => pythonic(&error.to_string()),
+    };
+    PyValueError::new_err(message)
 }
 
 /// An Arrow conversion error as a ValueError.

@@ -552,7 +552,7 @@ fn file_batches(
         .transpose()?;
     // `SOURCE=NAME` renames a kept column, as on the command line.
     let (keep, keep_as) = kept_column_entries(&names("keep_columns", keep_columns)?)
-        .map_err(|e| PyValueError::new_err(format!("keep_columns: {e}")))?;
+        .map_err(errors::kept_columns_error)?;
     settings.columns = Columns {
         puzzle: text("puzzle_column", puzzle_column)?,
         solution: text("solution_column", solution_column)?,
@@ -561,8 +561,7 @@ fn file_batches(
         regions: text("regions_column", regions_column)?,
     };
     // The command line's check: no kept column named twice, or as one of the rows' own.
-    kept_columns(&settings, inputs.len() > 1)
-        .map_err(|e| PyValueError::new_err(format!("keep_columns: {e}")))?;
+    kept_columns(&settings, inputs.len() > 1).map_err(errors::kept_columns_error)?;
     let run = started(py, RecordSource::Inputs(inputs), settings)?;
     Ok(Batches {
         columns: run.columns().to_vec(),

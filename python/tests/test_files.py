@@ -3,6 +3,7 @@ batch, in bounded memory."""
 
 import gzip
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -104,8 +105,15 @@ def test_a_kaggle_file_keeps_its_solutions_under_another_name(cli, tmp_path):
     assert table.column_names[-1] == "kaggle_solution"
     assert table["kaggle_solution"].to_pylist() == good
     assert table["solutions"].type == expected["solutions"].type
-    with pytest.raises(ValueError, match="keep it under another name: --keep-columns solutions=input_solutions"):
+    advice = re.escape("keep it under another name: keep_columns=['solutions=input_solutions']")
+    with pytest.raises(ValueError, match=advice) as raised:
         sudoku_bulk.solve_file(kaggle, keep_columns=["solutions"])
+    assert str(raised.value).startswith("keep_columns: 'solutions': the output has a column")
+    assert "--" not in str(raised.value)
+    with pytest.raises(ValueError, match="^keep_columns names 'id' twice") as raised:
+        sudoku_bulk.solve_file(kaggle, keep_columns=["quizzes=id", "solutions=id"])
+    with pytest.raises(ValueError, match="^keep_columns '=x': a column is kept as NAME"):
+        sudoku_bulk.solve_file(kaggle, keep_columns=["=x"])
 
 
 def test_files_that_cannot_be_read_raise(tmp_path):

@@ -205,7 +205,7 @@ def test_jigsaw_puzzles_with_their_own_regions_equal_the_command_line(cli, tmp_p
     (lambda: sudoku_bulk.verify([PUZZLE], [PUZZLE, PUZZLE]), ValueError, "solutions: 2 of them for 1 puzzles"),
     (lambda: sudoku_bulk.solve_file("x.txt", keep_columns="id"), TypeError, "keep_columns: expected a list of str"),
     (lambda: sudoku_bulk.solve_file("x.txt", puzzle_column=1), TypeError, "puzzle_column: expected a str"),
-    (lambda: sudoku_bulk.solve_file("x.txt", keep_columns=["id", "ID"]), ValueError, "keep_columns: --keep-columns names 'id' twice"),
+    (lambda: sudoku_bulk.solve_file("x.txt", keep_columns=["id", "ID"]), ValueError, "keep_columns names 'id' twice"),
     (lambda: sudoku_bulk.solve_file("x.txt", keep_columns=["Status"]), ValueError, "the output has a column 'status' of its own"),
     (lambda: sudoku_bulk.solve([PUZZLE], colour=1), TypeError, "colour"),
 ])

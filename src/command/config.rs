@@ -507,7 +507,7 @@ pub enum ConfigError {
 
 /// What a message about one name given twice adds when the two differ: in the blanks around
 /// them, which the readers of columns pass over, or in case.
-fn spelled_otherwise(name: &str, other: &str) -> String {
+pub fn spelled_otherwise(name: &str, other: &str) -> String {
     if name == other {
         String::new()
     } else if name.trim() == other.trim() {
