@@ -20,17 +20,21 @@ fn ok(run: &Run, what: &str) {
 }
 
 /// Every sample, rated with SE's own columns kept: ER, EP and ED are SE's, to the tenth, on
-/// every puzzle (QQWing's grades, 17-clue, magictour: ER 1.0 to 9.5), and `er_at_least` is ER.
+/// every puzzle (QQWing's grades, 17-clue, magictour, and puzzles of `generate`: minimal ones,
+/// HoDoKu-extreme ones and ones of `--se 8.8-9.6`; ER 1.0 to 9.5), and `er_at_least` is ER.
 #[test]
 fn ratings_equal_sudoku_explainer_on_its_own_committed_ratings() {
     let dir = Workdir::new();
-    for name in [
-        "qq_simple",
-        "qq_easy",
-        "qq_intermediate",
-        "qq_expert",
-        "17_clue",
-        "magictour",
+    for (name, count) in [
+        ("qq_simple", 150),
+        ("qq_easy", 150),
+        ("qq_intermediate", 150),
+        ("qq_expert", 150),
+        ("17_clue", 300),
+        ("magictour", 300),
+        ("generated_minimal", 200),
+        ("generated_extreme", 150),
+        ("generated_er_8.8_9.6", 60),
     ] {
         let run = dir.run(&[
             "rate",
@@ -43,7 +47,7 @@ fn ratings_equal_sudoku_explainer_on_its_own_committed_ratings() {
         ]);
         ok(&run, name);
         let rows = csv_rows(&run.stdout);
-        assert!(rows.len() >= 150, "{name}: {} rows", rows.len());
+        assert_eq!(rows.len(), count, "{name}");
         for row in &rows {
             assert_eq!(row["status"], "rated", "{name}: {row:?}");
             for (ours, theirs) in [("er", "se_er"), ("ep", "se_ep"), ("ed", "se_ed")] {
