@@ -6,7 +6,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 
-use sudoku_bulk::command::config::{ConfigError, spelled_otherwise};
+use sudoku_bulk::command::config::{ConfigError, own_column_reason, own_column_renaming};
 use sudoku_bulk::pipeline::RunError;
 
 /// A run's error as the Python exception that says the same.
@@ -41,10 +41,9 @@ pub(crate) fn kept_columns_error(error: ConfigError) -> PyErr {
             column,
             own,
         } => format!(
-            "keep_columns: '{name}': the output has a column '{column}' of its own ({own}), and \
-             two columns of one name cannot be told apart{}; keep it under another name: \
-             keep_columns=['{input}=input_{column}']",
-            spelled_otherwise(given, column)
+            "keep_columns: '{name}': {}; keep it under another name: keep_columns=['{}']",
+            own_column_reason(given, column, own),
+            own_column_renaming(input, column)
         ),
         _ => pythonic(&error.to_string()),
     };

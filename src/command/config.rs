@@ -334,8 +334,9 @@ pub enum ConfigError {
     },
     /// A kept column that the output has already, in this case or another.
     #[error(
-        "--keep-columns {name}: the output has a column '{column}' of its own ({own}), and two columns of one name cannot be told apart{}; keep it under another name: --keep-columns {input}=input_{column}",
-        spelled_otherwise(.given, .column)
+        "--keep-columns {name}: {}; keep it under another name: --keep-columns {}",
+        own_column_reason(.given, .column, .own),
+        own_column_renaming(.input, .column)
     )]
     KeptColumnIsOwn {
         /// The entry, as given (`NAME` or `SOURCE=NAME`).
@@ -505,9 +506,26 @@ pub enum ConfigError {
     ShardStdout,
 }
 
+/// Why a kept column named `given` is refused when the output has a column `column` of its own
+/// (`own`: the output's columns, comma-separated): the heart of
+/// [`ConfigError::KeptColumnIsOwn`]'s message, for front ends that word the rest themselves.
+pub fn own_column_reason(given: &str, column: &str, own: &str) -> String {
+    format!(
+        "the output has a column '{column}' of its own ({own}), and two columns of one name \
+         cannot be told apart{}",
+        spelled_otherwise(given, column)
+    )
+}
+
+/// The `SOURCE=NAME` entry that keeps the input column `input` beside the output's own
+/// `column`: the renaming [`ConfigError::KeptColumnIsOwn`] advises.
+pub fn own_column_renaming(input: &str, column: &str) -> String {
+    format!("{input}=input_{column}")
+}
+
 /// What a message about one name given twice adds when the two differ: in the blanks around
 /// them, which the readers of columns pass over, or in case.
-pub fn spelled_otherwise(name: &str, other: &str) -> String {
+fn spelled_otherwise(name: &str, other: &str) -> String {
     if name == other {
         String::new()
     } else if name.trim() == other.trim() {
