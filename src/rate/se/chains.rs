@@ -414,6 +414,32 @@ impl Mode {
     }
 }
 
+/// What a candidate assumed "on" implies ([`Engine::on_chaining`]): the potentials made "on"
+/// and "off", and the first contradiction met (the chaining stops there).
+#[derive(Debug)]
+struct Chained {
+    on: PotSet,
+    off: PotSet,
+    absurd: Option<(u32, u32)>,
+}
+
+/// What the chaining searches of one rater keep from one search to the next, so that they
+/// do not allocate it again: emptied sets, the arena, the table of chainings
+/// ([`Engine::multiple`]). Nothing in it carries a result over.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    pool: Vec<PotSet>,
+    arena: Arena,
+    cache: Vec<Option<Chained>>,
+}
+
+/// A copy starts empty: the memory is scratch, not state.
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
 /// The chaining engine over one grid.
 struct Engine<'a> {
     g: &'a Geometry,
@@ -449,7 +475,11 @@ struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    fn new(board: &'a Board, g: &'a Geometry) -> Engine<'a> {
+    /// An engine over `board`, with the arena and sets of `scratch` (given back by
+    /// [`Engine::finish`]).
+    fn new(board: &'a Board, g: &'a Geometry, scratch: &mut Scratch) -> Engine<'a> {
+        let mut arena = std::mem::take(&mut scratch.arena);
+        arena.clear();
         Engine {
             g,
             board,
@@ -457,10 +487,10 @@ impl<'a> Engine<'a> {
             work: board.cand,
             digit_cells: board.digit,
             work_digit: board.digit,
-            arena: Arena::default(),
+            arena,
             found: Vec::new(),
             hidden: Vec::new(),
-            pool: Vec::new(),
+            pool: std::mem::take(&mut scratch.pool),
             marks: Marks::default(),
             queues: Default::default(),
             static_on: Vec::new(),
@@ -469,6 +499,12 @@ impl<'a> Engine<'a> {
             static_off: Vec::new(),
             links: [None, None],
         }
+    }
+
+    /// Gives the arena and the emptied sets back to `scratch`.
+    fn finish(self, scratch: &mut Scratch) {
+        scratch.arena = self.arena;
+        scratch.pool = self.pool;
     }
 
     /// An empty set, reused when one is free.
@@ -1135,16 +1171,43 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// SE's `doBinaryChaining` for candidate (cell, d): its consequences when on (left in
-    /// `on_to_on`, `on_to_off`) and when off; contradiction and double chain hints.
+    /// SE's `doChaining` from candidate (cell, d) assumed on, alone: what it implies, and the
+    /// contradiction it ran into, if any.
+    fn on_chaining(&mut self, mode: Mode, cell: usize, d: usize) -> Chained {
+        let mut on = self.new_set();
+        let mut off = self.new_set();
+        let p_on = self.arena.push(cell, d, true, &[]);
+        on.add(key(cell, d, true), p_on);
+        let absurd = self.chaining(mode, &mut on, &mut off);
+        Chained { on, off, absurd }
+    }
+
+    /// The index in `cache` of candidate (cell, d)'s [`Engine::on_chaining`], computed there
+    /// first if it is not yet; and whether it was.
+    fn cached_on_chaining(
+        &mut self,
+        mode: Mode,
+        cache: &mut [Option<Chained>],
+        cell: usize,
+        d: usize,
+    ) -> (usize, bool) {
+        let i = cell * 9 + d;
+        let new = cache[i].is_none();
+        if new {
+            cache[i] = Some(self.on_chaining(mode, cell, d));
+        }
+        (i, new)
+    }
+
+    /// SE's `doBinaryChaining` for candidate (cell, d): its consequences when on (`on`, from
+    /// [`Engine::on_chaining`]) and when off; contradiction and double chain hints.
     #[allow(clippy::too_many_arguments)]
     fn binary(
         &mut self,
         mode: Mode,
         cell: usize,
         d: usize,
-        on_to_on: &mut PotSet,
-        on_to_off: &mut PotSet,
+        on: &Chained,
         reduction: bool,
         contradiction: bool,
         best: &mut Best,
@@ -1163,13 +1226,18 @@ impl<'a> Engine<'a> {
                 SeTechnique::DynamicContradictionForcingChain,
             ),
         };
-        let p_on = self.arena.push(cell, d, true, &[]);
+        let (on_to_on, on_to_off) = (&on.on, &on.off);
+        let p_on = Node {
+            cell: cell as u8,
+            digit: d as u8,
+            on: true,
+            first_parent: 0,
+            parent_count: 0,
+        };
         let p_off = self.arena.push(cell, d, false, &[]);
         let mut off_to_on = self.new_set();
         let mut off_to_off = self.new_set();
-        on_to_on.add(key(cell, d, true), p_on);
-        let absurd = self.chaining(mode, on_to_on, on_to_off);
-        if contradiction && let Some((a, b)) = absurd {
+        if contradiction && let Some((a, b)) = on.absurd {
             let result = self.arena.node(p_off);
             if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
                 best.offer(h);
@@ -1178,7 +1246,7 @@ impl<'a> Engine<'a> {
         off_to_off.add(key(cell, d, false), p_off);
         let absurd = self.chaining(mode, &mut off_to_on, &mut off_to_off);
         if contradiction && let Some((a, b)) = absurd {
-            let result = self.arena.node(p_on);
+            let result = p_on;
             if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
                 best.offer(h);
             }
@@ -1215,16 +1283,18 @@ impl<'a> Engine<'a> {
 
     /// SE's `doRegionChainings` for candidate (cell, d): in each of the cell's regions where
     /// `d` has two places (or more, multiple chains) and `cell` is the first, what every
-    /// place of `d` there implies alike.
+    /// place of `d` there implies alike. Returns how many chainings it added to `cache`.
     fn regions(
         &mut self,
         mode: Mode,
         cell: usize,
         d: usize,
-        on_to_on: &PotSet,
-        on_to_off: &PotSet,
+        own: &Chained,
+        cache: &mut [Option<Chained>],
         best: &mut Best,
-    ) {
+    ) -> u32 {
+        let (on_to_on, on_to_off) = (&own.on, &own.off);
+        let mut added = 0;
         let tech = if mode.level() > 0 {
             SeTechnique::DynamicForcingChainPlus
         } else if mode.dynamic() {
@@ -1243,37 +1313,34 @@ impl<'a> Engine<'a> {
             if cells[pos.trailing_zeros() as usize] as usize != cell {
                 continue;
             }
-            // Each place's consequences; `None`: the cell's own (`on_to_on`, `on_to_off`).
-            let mut pos_on: Vec<Option<PotSet>> = Vec::new();
-            let mut pos_off: Vec<Option<PotSet>> = Vec::new();
+            // Each place's consequences, in `cache`; `None`: the cell's own (`own`). The other
+            // places come later in reading order, where their binary chaining finds them.
+            let mut places: Vec<Option<usize>> = Vec::new();
             let mut region_on = self.copy_set(on_to_on);
             let mut region_off = self.copy_set(on_to_off);
             for k in digits(pos) {
                 let other = cells[k] as usize;
                 if other == cell {
-                    pos_on.push(None);
-                    pos_off.push(None);
+                    places.push(None);
                 } else {
-                    let mut other_on = self.new_set();
-                    let mut other_off = self.new_set();
-                    let n = self.arena.push(other, d, true, &[]);
-                    other_on.add(key(other, d, true), n);
-                    self.chaining(mode, &mut other_on, &mut other_off);
-                    region_on.retain(&other_on);
-                    region_off.retain(&other_off);
-                    pos_on.push(Some(other_on));
-                    pos_off.push(Some(other_off));
+                    let (i, new) = self.cached_on_chaining(mode, cache, other, d);
+                    added += u32::from(new);
+                    let chained = cache[i].as_ref().expect("cached above");
+                    region_on.retain(&chained.on);
+                    region_off.retain(&chained.off);
+                    places.push(Some(i));
                 }
             }
-            for (region, per_pos, own) in [
-                (&region_on, &pos_on, on_to_on),
-                (&region_off, &pos_off, on_to_off),
-            ] {
+            for (region, on) in [(&region_on, true), (&region_off, false)] {
                 for &p in &region.order {
                     let k = self.arena.node(p).key();
-                    let ends: Vec<u32> = per_pos
+                    let ends: Vec<u32> = places
                         .iter()
-                        .map(|s| s.as_ref().unwrap_or(own).get(k).unwrap())
+                        .map(|&i| {
+                            let chained = i.map_or(own, |i| cache[i].as_ref().expect("cached"));
+                            let set = if on { &chained.on } else { &chained.off };
+                            set.get(k).expect("in every place's consequences")
+                        })
                         .collect();
                     let result = self.arena.node(p);
                     if let Some(hint) = self.multi_hint(mode, tech, 6, result, &ends, best) {
@@ -1283,16 +1350,14 @@ impl<'a> Engine<'a> {
             }
             self.recycle(region_on);
             self.recycle(region_off);
-            for set in pos_on.into_iter().chain(pos_off).flatten() {
-                self.recycle(set);
-            }
         }
+        added
     }
 
     /// SE's `getMultipleChainsHintList`: for every cell (reading order) with three or more
     /// candidates (two or more in a dynamic search), each candidate's binary and region
     /// chains, then the cell's own reductions (what all its candidates imply alike).
-    fn multiple(&mut self, mode: Mode, best: &mut Best) {
+    fn multiple(&mut self, mode: Mode, cache: &mut Vec<Option<Chained>>, best: &mut Best) {
         let cell_tech = if mode.level() > 0 {
             SeTechnique::DynamicForcingChainPlus
         } else if mode.dynamic() {
@@ -1300,35 +1365,47 @@ impl<'a> Engine<'a> {
         } else {
             SeTechnique::CellForcingChain
         };
+        // Each candidate's chaining from "on", kept from the region chainings of an earlier
+        // cell (which need the chainings of the later places of their digit) until its own
+        // cell's binary chaining: each is computed once. Their potentials stay in the arena
+        // until the arena is next empty of them.
+        cache.clear();
+        cache.resize_with(81 * 9, || None);
+        // How many chainings `cache` holds.
+        let mut held = 0;
+        self.arena.clear();
         for cell in 0..81 {
             let cand = self.base[cell];
             let n = cand.count_ones();
             if !(n > 2 || (n > 1 && mode.dynamic())) {
                 continue;
             }
-            self.arena.clear();
+            if held == 0 {
+                self.arena.clear();
+            }
             let mut value_on: Vec<PotSet> = Vec::new();
             let mut value_off: Vec<PotSet> = Vec::new();
             let mut cell_on: Option<PotSet> = None;
             let mut cell_off: Option<PotSet> = None;
             for d in digits(cand) {
-                let mut on_to_on = self.new_set();
-                let mut on_to_off = self.new_set();
+                let on = match cache[cell * 9 + d].take() {
+                    Some(on) => {
+                        held -= 1;
+                        on
+                    }
+                    None => self.on_chaining(mode, cell, d),
+                };
                 let double = n >= 3 && !mode.nishio() && mode.dynamic();
                 let contradiction = mode.dynamic() || mode.nishio();
-                self.binary(
-                    mode,
-                    cell,
-                    d,
-                    &mut on_to_on,
-                    &mut on_to_off,
-                    double,
-                    contradiction,
-                    best,
-                );
+                self.binary(mode, cell, d, &on, double, contradiction, best);
                 if !mode.nishio() {
-                    self.regions(mode, cell, d, &on_to_on, &on_to_off, best);
+                    held += self.regions(mode, cell, d, &on, cache, best);
                 }
+                let Chained {
+                    on: on_to_on,
+                    off: on_to_off,
+                    ..
+                } = on;
                 match (&mut cell_on, &mut cell_off) {
                     (Some(con), Some(coff)) => {
                         con.retain(&on_to_on);
@@ -1363,6 +1440,10 @@ impl<'a> Engine<'a> {
             for set in value_on.into_iter().chain(value_off) {
                 self.recycle(set);
             }
+        }
+        for chained in cache.drain(..).flatten() {
+            self.recycle(chained.on);
+            self.recycle(chained.off);
         }
     }
 }
@@ -1566,20 +1647,33 @@ fn sort_key(x_links: bool, y_links: bool) -> u8 {
 
 /// SE's `Chaining(false, false, false, 0)`: bidirectional X-cycles, then Y-cycles, then
 /// XY-cycles, each with its forcing chains; the first hint of SE's sort.
-pub fn cycles_and_forcing_chains(board: &Board, g: &Geometry) -> Option<SeStep> {
-    let mut engine = Engine::new(board, g);
+pub fn cycles_and_forcing_chains(
+    board: &Board,
+    g: &Geometry,
+    scratch: &mut Scratch,
+) -> Option<SeStep> {
+    let mut engine = Engine::new(board, g, scratch);
     let mut best = Best::default();
     engine.unary(false, true, &mut best);
     engine.unary(true, false, &mut best);
     engine.unary(true, true, &mut best);
+    engine.finish(scratch);
     best.into_step()
 }
 
 /// SE's Nishio, multiple or dynamic forcing chains: the first hint of SE's sort.
-pub fn forcing_chains(board: &Board, g: &Geometry, mode: Mode) -> Option<SeStep> {
-    let mut engine = Engine::new(board, g);
+pub fn forcing_chains(
+    board: &Board,
+    g: &Geometry,
+    mode: Mode,
+    scratch: &mut Scratch,
+) -> Option<SeStep> {
+    let mut engine = Engine::new(board, g, scratch);
     let mut best = Best::default();
-    engine.multiple(mode, &mut best);
+    let mut cache = std::mem::take(&mut scratch.cache);
+    engine.multiple(mode, &mut cache, &mut best);
+    scratch.cache = cache;
+    engine.finish(scratch);
     best.into_step()
 }
 

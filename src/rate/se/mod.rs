@@ -180,6 +180,8 @@ pub enum SeError {
 #[derive(Debug, Clone)]
 pub struct SeRater {
     geo: Geometry,
+    /// The chaining searches' reusable memory.
+    chains: chains::Scratch,
 }
 
 impl Default for SeRater {
@@ -193,6 +195,7 @@ impl SeRater {
     pub fn new() -> SeRater {
         SeRater {
             geo: Geometry::new(),
+            chains: chains::Scratch::default(),
         }
     }
 
@@ -271,7 +274,7 @@ impl SeRater {
         };
         let mut max = f64::NEG_INFINITY;
         while board.unsolved != 0 {
-            let Some(step) = self.next_step(&board) else {
+            let Some(step) = next_step(&self.geo, &mut self.chains, &board) else {
                 rating.er_at_least = max.max(UNBUILT_FLOOR);
                 if ceiling.is_some_and(|c| tenths(rating.er_at_least) > c) {
                     return Ok(None);
@@ -318,10 +321,11 @@ impl SeRater {
         }
         Ok(Some(rating))
     }
+}
 
-    /// The first step of the first of SE's producers (those built here) that finds one.
-    fn next_step(&self, board: &Board) -> Option<SeStep> {
-        let g = &self.geo;
+/// The first step of the first of SE's producers (those built here) that finds one.
+fn next_step(g: &Geometry, scratch: &mut chains::Scratch, board: &Board) -> Option<SeStep> {
+    {
         basic::hidden_single(board, g)
             .or_else(|| basic::locking(board, g, true))
             .or_else(|| basic::hidden_set(board, g, 2, true))
@@ -342,12 +346,12 @@ impl SeRater {
             .or_else(|| basic::hidden_set(board, g, 4, false))
             .or_else(|| unique::bug(board, g))
             .or_else(|| wings::aligned_pair_exclusion(board, g))
-            .or_else(|| chains::cycles_and_forcing_chains(board, g))
+            .or_else(|| chains::cycles_and_forcing_chains(board, g, scratch))
             .or_else(|| wings::aligned_triplet_exclusion(board, g))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Nishio))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Multiple))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Dynamic))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::DynamicPlus))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Nishio, scratch))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Multiple, scratch))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Dynamic, scratch))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::DynamicPlus, scratch))
     }
 }
 
