@@ -39,6 +39,7 @@ use std::collections::VecDeque;
 
 use super::geometry::{CELL_REGION_TYPES, Geometry, digits};
 use super::{SeStep, SeTechnique};
+use crate::grid::Grid;
 use crate::rate::board::Board;
 use crate::rate::houses::cells_of;
 use crate::rate::step::Candidate;
@@ -276,18 +277,17 @@ fn union_with(set: &mut CandSet, other: &CandSet) {
     }
 }
 
-/// The candidates of `set`, in increasing order.
-fn members(set: &CandSet) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(w, &word)| {
+/// Calls `f` with each candidate of `set`, in increasing order (a plain loop over the words:
+/// measured 5% faster on QQWing's experts than an iterator of them).
+#[inline(always)]
+fn for_members(set: &CandSet, mut f: impl FnMut(usize)) {
+    for (w, &word) in set.iter().enumerate() {
         let mut bits = word;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                w * 64 + b
-            })
-        })
-    })
+        while bits != 0 {
+            f(w * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
+    }
 }
 
 /// A static chain's links on the grid, per candidate: the "off" potentials its "on" makes
@@ -472,12 +472,25 @@ struct Engine<'a> {
     static_off: Vec<(u8, u8)>,
     /// The static links without and with Y-links, made when first needed.
     links: [Option<Box<Links>>; 2],
+    /// The solution's digit of each cell (0-based), or [`NO_TRUTH`] without a solution.
+    truth: [u8; 81],
 }
+
+/// "The solution is not known" in [`Engine::truth`].
+const NO_TRUTH: u8 = u8::MAX;
 
 impl<'a> Engine<'a> {
     /// An engine over `board`, with the arena and sets of `scratch` (given back by
     /// [`Engine::finish`]).
-    fn new(board: &'a Board, g: &'a Geometry, scratch: &mut Scratch) -> Engine<'a> {
+    fn new(
+        board: &'a Board,
+        g: &'a Geometry,
+        solution: Option<&Grid>,
+        scratch: &mut Scratch,
+    ) -> Engine<'a> {
+        let truth = solution.map_or([NO_TRUTH; 81], |s| {
+            std::array::from_fn(|cell| s.get(cell).wrapping_sub(1))
+        });
         let mut arena = std::mem::take(&mut scratch.arena);
         arena.clear();
         Engine {
@@ -498,6 +511,7 @@ impl<'a> Engine<'a> {
             static_off_at: Vec::new(),
             static_off: Vec::new(),
             links: [None, None],
+            truth,
         }
     }
 
@@ -837,9 +851,7 @@ impl<'a> Engine<'a> {
                 return None;
             }
             let mut offs = [0u64; 12];
-            for p in members(&frontier_on) {
-                union_with(&mut offs, &links.off_of_on[p]);
-            }
+            for_members(&frontier_on, |p| union_with(&mut offs, &links.off_of_on[p]));
             if on && has(&offs, src) {
                 return Some(2 * round);
             }
@@ -851,9 +863,7 @@ impl<'a> Engine<'a> {
                 *r |= o;
             }
             let mut ons = [0u64; 12];
-            for q in members(&frontier_off) {
-                union_with(&mut ons, &links.on_of_off[q]);
-            }
+            for_members(&frontier_off, |q| union_with(&mut ons, &links.on_of_off[q]));
             if !on && has(&ons, src) {
                 return Some(2 * round);
             }
@@ -983,6 +993,9 @@ impl<'a> Engine<'a> {
                 }
                 if x_links {
                     for on in [true, false] {
+                        if self.cannot_contradict(cell, d, on) {
+                            continue;
+                        }
                         let limit = best.complexity_limit(chain_base, chain_key);
                         if let Some(complexity) = self.forcing_chain(cell, d, on, y_links, limit) {
                             let target = Node {
@@ -1171,6 +1184,17 @@ impl<'a> Engine<'a> {
         })
     }
 
+    /// Whether a chain from candidate (cell, d) assumed `on` (or off) is known to reach no
+    /// contradiction: the assumption agrees with the solution, when it is known. Every
+    /// implication of a chain is sound, so from a true assumption only true ones follow (the
+    /// board keeps every digit of the solution: each step is checked against it). A search
+    /// for that contradiction would find none; it is skipped, and nothing else changes.
+    #[inline]
+    fn cannot_contradict(&self, cell: usize, d: usize, on: bool) -> bool {
+        let truth = self.truth[cell];
+        truth != NO_TRUTH && (usize::from(truth) == d) == on
+    }
+
     /// SE's `doChaining` from candidate (cell, d) assumed on, alone: what it implies, and the
     /// contradiction it ran into, if any.
     fn on_chaining(&mut self, mode: Mode, cell: usize, d: usize) -> Chained {
@@ -1244,7 +1268,13 @@ impl<'a> Engine<'a> {
             }
         }
         off_to_off.add(key(cell, d, false), p_off);
-        let absurd = self.chaining(mode, &mut off_to_on, &mut off_to_off);
+        // Without double chains, the chaining from "off" serves its contradiction alone.
+        let needed = reduction || (contradiction && !self.cannot_contradict(cell, d, false));
+        let absurd = if needed {
+            self.chaining(mode, &mut off_to_on, &mut off_to_off)
+        } else {
+            None
+        };
         if contradiction && let Some((a, b)) = absurd {
             let result = p_on;
             if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
@@ -1392,6 +1422,14 @@ impl<'a> Engine<'a> {
                     Some(on) => {
                         held -= 1;
                         on
+                    }
+                    None if mode.nishio() && self.cannot_contradict(cell, d, true) => {
+                        // Nishio uses a chaining for its contradiction alone.
+                        Chained {
+                            on: self.new_set(),
+                            off: self.new_set(),
+                            absurd: None,
+                        }
                     }
                     None => self.on_chaining(mode, cell, d),
                 };
@@ -1650,9 +1688,10 @@ fn sort_key(x_links: bool, y_links: bool) -> u8 {
 pub fn cycles_and_forcing_chains(
     board: &Board,
     g: &Geometry,
+    solution: Option<&Grid>,
     scratch: &mut Scratch,
 ) -> Option<SeStep> {
-    let mut engine = Engine::new(board, g, scratch);
+    let mut engine = Engine::new(board, g, solution, scratch);
     let mut best = Best::default();
     engine.unary(false, true, &mut best);
     engine.unary(true, false, &mut best);
@@ -1666,9 +1705,10 @@ pub fn forcing_chains(
     board: &Board,
     g: &Geometry,
     mode: Mode,
+    solution: Option<&Grid>,
     scratch: &mut Scratch,
 ) -> Option<SeStep> {
-    let mut engine = Engine::new(board, g, scratch);
+    let mut engine = Engine::new(board, g, solution, scratch);
     let mut best = Best::default();
     let mut cache = std::mem::take(&mut scratch.cache);
     engine.multiple(mode, &mut cache, &mut best);

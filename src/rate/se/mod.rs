@@ -274,7 +274,8 @@ impl SeRater {
         };
         let mut max = f64::NEG_INFINITY;
         while board.unsolved != 0 {
-            let Some(step) = next_step(&self.geo, &mut self.chains, &board) else {
+            let Some(step) = next_step(&self.geo, &mut self.chains, solution.as_ref(), &board)
+            else {
                 rating.er_at_least = max.max(UNBUILT_FLOOR);
                 if ceiling.is_some_and(|c| tenths(rating.er_at_least) > c) {
                     return Ok(None);
@@ -324,7 +325,12 @@ impl SeRater {
 }
 
 /// The first step of the first of SE's producers (those built here) that finds one.
-fn next_step(g: &Geometry, scratch: &mut chains::Scratch, board: &Board) -> Option<SeStep> {
+fn next_step(
+    g: &Geometry,
+    scratch: &mut chains::Scratch,
+    solution: Option<&Grid>,
+    board: &Board,
+) -> Option<SeStep> {
     {
         basic::hidden_single(board, g)
             .or_else(|| basic::locking(board, g, true))
@@ -346,12 +352,14 @@ fn next_step(g: &Geometry, scratch: &mut chains::Scratch, board: &Board) -> Opti
             .or_else(|| basic::hidden_set(board, g, 4, false))
             .or_else(|| unique::bug(board, g))
             .or_else(|| wings::aligned_pair_exclusion(board, g))
-            .or_else(|| chains::cycles_and_forcing_chains(board, g, scratch))
+            .or_else(|| chains::cycles_and_forcing_chains(board, g, solution, scratch))
             .or_else(|| wings::aligned_triplet_exclusion(board, g))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Nishio, scratch))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Multiple, scratch))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Dynamic, scratch))
-            .or_else(|| chains::forcing_chains(board, g, chains::Mode::DynamicPlus, scratch))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Nishio, solution, scratch))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Multiple, solution, scratch))
+            .or_else(|| chains::forcing_chains(board, g, chains::Mode::Dynamic, solution, scratch))
+            .or_else(|| {
+                chains::forcing_chains(board, g, chains::Mode::DynamicPlus, solution, scratch)
+            })
     }
 }
 
