@@ -69,6 +69,17 @@ struct Node {
 }
 
 impl Node {
+    /// The potential alone, outside the arena (no parents): a hint's result.
+    fn bare(cell: usize, d: usize, on: bool) -> Node {
+        Node {
+            cell: cell as u8,
+            digit: d as u8,
+            on,
+            first_parent: 0,
+            parent_count: 0,
+        }
+    }
+
     #[inline]
     fn key(&self) -> usize {
         key(self.cell as usize, self.digit as usize, self.on)
@@ -998,13 +1009,7 @@ impl<'a> Engine<'a> {
                         }
                         let limit = best.complexity_limit(chain_base, chain_key);
                         if let Some(complexity) = self.forcing_chain(cell, d, on, y_links, limit) {
-                            let target = Node {
-                                cell: cell as u8,
-                                digit: d as u8,
-                                on: !on,
-                                first_parent: 0,
-                                parent_count: 0,
-                            };
+                            let target = Node::bare(cell, d, !on);
                             best.offer(self.forcing_chain_hint(target, complexity, y_links));
                         }
                     }
@@ -1251,13 +1256,6 @@ impl<'a> Engine<'a> {
             ),
         };
         let (on_to_on, on_to_off) = (&on.on, &on.off);
-        let p_on = Node {
-            cell: cell as u8,
-            digit: d as u8,
-            on: true,
-            first_parent: 0,
-            parent_count: 0,
-        };
         let p_off = self.arena.push(cell, d, false, &[]);
         let mut off_to_on = self.new_set();
         let mut off_to_off = self.new_set();
@@ -1276,7 +1274,7 @@ impl<'a> Engine<'a> {
             None
         };
         if contradiction && let Some((a, b)) = absurd {
-            let result = p_on;
+            let result = Node::bare(cell, d, true);
             if let Some(h) = self.multi_hint(mode, absurd_tech, 7, result, &[a, b], best) {
                 best.offer(h);
             }
@@ -1403,7 +1401,6 @@ impl<'a> Engine<'a> {
         cache.resize_with(81 * 9, || None);
         // How many chainings `cache` holds.
         let mut held = 0;
-        self.arena.clear();
         for cell in 0..81 {
             let cand = self.base[cell];
             let n = cand.count_ones();
