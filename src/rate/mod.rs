@@ -353,14 +353,17 @@ impl Rater {
                 .rposition(|t| t.level() <= c.level)
                 .map_or(0, |i| i + 1)
         });
+        let standard = self.houses.standard;
+        let usable =
+            |t: Technique| !(t.needs_uniqueness() && !unique) && !(t.needs_boxes() && !standard);
+        let above = |t: Technique| ceiling.is_some_and(|c| t.level() > c.level);
         for (rung, &t) in LADDER.iter().enumerate() {
             if rung >= last_within {
                 return Ok(None);
             }
-            if (t.needs_uniqueness() && !unique) || (t.needs_boxes() && !self.houses.standard) {
+            if !usable(t) {
                 continue;
             }
-            let above = ceiling.is_some_and(|c| t.level() > c.level);
             if t == Technique::BruteForce {
                 if solution.is_none() {
                     *solution =
@@ -369,8 +372,28 @@ impl Rater {
                 let s = solution.as_ref().expect("just set");
                 return brute::step(board, s).ok_or(RateError::NoSolution).map(Some);
             }
+            if above(t) {
+                // From here a step of a rung above the ceiling gives up, and a step of a rung
+                // within it is the ladder's only when no rung above it before it has one. So
+                // the rungs within are searched first: when none has a step the puzzle is
+                // above whatever the others find (HoDoKu's hard level asks this of the
+                // finned swordfish and jellyfish, and Sue de Coq, before the colourings).
+                let rungs = rung..last_within;
+                let Some((found, step)) = rungs.clone().find_map(|r| {
+                    let t = LADDER[r];
+                    (usable(t) && !above(t))
+                        .then(|| self.find(t, board).map(|step| (r, step)))
+                        .flatten()
+                }) else {
+                    return Ok(None);
+                };
+                let earlier_above = (rung..found)
+                    .map(|r| LADDER[r])
+                    .any(|t| usable(t) && above(t) && self.find(t, board).is_some());
+                return Ok((!earlier_above).then_some(step));
+            }
             if let Some(step) = self.find(t, board) {
-                return Ok((!above).then_some(step));
+                return Ok(Some(step));
             }
         }
         unreachable!("brute force is the last rung")
