@@ -552,13 +552,15 @@ impl Rater {
             .expect("a subset technique");
         let fruitless = &mut self.fruitless;
         for &h in order {
-            let mut cands = [0u16; 9];
-            for (k, &c) in self.houses.house_cells[h].iter().enumerate() {
-                cands[k] = board.cand[c as usize];
-            }
+            let cells = &self.houses.house_cells[h];
+            // Compared cell by cell as they are read: gathered into an array first, the
+            // comparison's wide load waits on the array's nine stores.
             if self.skips
                 && fruitless.houses[slot] & (1 << h) != 0
-                && fruitless.house_cands[slot][h] == cands
+                && cells
+                    .iter()
+                    .zip(&fruitless.house_cands[slot][h])
+                    .all(|(&c, &kept)| board.cand[c as usize] == kept)
             {
                 continue;
             }
@@ -568,7 +570,9 @@ impl Rater {
             }
             if settled {
                 fruitless.houses[slot] |= 1 << h;
-                fruitless.house_cands[slot][h] = cands;
+                for (kept, &c) in fruitless.house_cands[slot][h].iter_mut().zip(cells) {
+                    *kept = board.cand[c as usize];
+                }
             } else {
                 fruitless.houses[slot] &= !(1 << h);
             }
