@@ -80,7 +80,7 @@ pub use technique::{Family, LADDER, Level, Technique};
 use crate::grid::Grid;
 use crate::layout::{Conflict, Layout};
 use fish::Fins;
-use houses::Cells;
+use houses::{Cells, bit};
 
 /// What the caller knows about the puzzle and wants back.
 #[derive(Debug, Clone, Default)]
@@ -182,10 +182,9 @@ struct Fruitless {
     /// Per technique and digit, the digit's cells when it found nothing.
     cells: [[Cells; 9]; Technique::COUNT],
     /// The same for the subset searches, house by house: per [`SUBSETS`] entry, bit `h`
-    /// when house `h` held nothing that fewer candidates could reveal.
+    /// when house `h` held nothing that fewer candidates could reveal, cleared when a step
+    /// changes a candidate of one of its cells ([`Rater::apply`]).
     houses: [u32; SUBSETS.len()],
-    /// Per subset search and house, the candidates of the house's cells then.
-    house_cands: [[[u16; 9]; 27]; SUBSETS.len()],
 }
 
 /// The searches of one house at a time that [`Fruitless`] keeps track of.
@@ -218,7 +217,6 @@ impl Rater {
                 digits: [0; Technique::COUNT],
                 cells: [[0; 9]; Technique::COUNT],
                 houses: [0; SUBSETS.len()],
-                house_cands: [[[0; 9]; 27]; SUBSETS.len()],
             },
             skips: true,
         }
@@ -552,16 +550,7 @@ impl Rater {
             .expect("a subset technique");
         let fruitless = &mut self.fruitless;
         for &h in order {
-            let cells = &self.houses.house_cells[h];
-            // Compared cell by cell as they are read: gathered into an array first, the
-            // comparison's wide load waits on the array's nine stores.
-            if self.skips
-                && fruitless.houses[slot] & (1 << h) != 0
-                && cells
-                    .iter()
-                    .zip(&fruitless.house_cands[slot][h])
-                    .all(|(&c, &kept)| board.cand[c as usize] == kept)
-            {
+            if self.skips && fruitless.houses[slot] & (1 << h) != 0 {
                 continue;
             }
             let mut settled = true;
@@ -570,9 +559,6 @@ impl Rater {
             }
             if settled {
                 fruitless.houses[slot] |= 1 << h;
-                for (kept, &c) in fruitless.house_cands[slot][h].iter_mut().zip(cells) {
-                    *kept = board.cand[c as usize];
-                }
             } else {
                 fruitless.houses[slot] &= !(1 << h);
             }
@@ -581,23 +567,37 @@ impl Rater {
     }
 
     /// Applies a step; whether it changed the board.
+    /// The houses a subset search found nothing in and whose cells it leaves as they were
+    /// stay known as fruitless ([`Fruitless::houses`]).
     fn apply(&mut self, board: &mut Board, step: &Step) -> bool {
-        let mut changed = false;
+        let houses = &self.houses;
+        // The cells whose candidates change: a placement's cell and its peers holding the
+        // digit, an elimination's cell.
+        let mut touched: Cells = 0;
         for p in &step.placements {
             let (cell, d) = (p.cell as usize, p.digit as usize - 1);
             if board.value[cell] == 0 {
-                board.place(&self.houses, cell, d, &mut self.queues);
-                changed = true;
+                touched |= bit(cell) | (houses.peers[cell] & board.cells_with(d));
+                board.place(houses, cell, d, &mut self.queues);
             }
         }
         for e in &step.eliminations {
             let (cell, d) = (e.cell as usize, e.digit as usize - 1);
             if board.has(cell, d) {
-                board.remove(&self.houses, cell, d, &mut self.queues);
-                changed = true;
+                touched |= bit(cell);
+                board.remove(houses, cell, d, &mut self.queues);
             }
         }
-        changed
+        if touched == 0 {
+            return false;
+        }
+        let changed = (0..houses.house.len())
+            .filter(|&h| houses.house[h] & touched != 0)
+            .fold(0u32, |m, h| m | 1 << h);
+        for known in &mut self.fruitless.houses {
+            *known &= !changed;
+        }
+        true
     }
 }
 
