@@ -129,17 +129,25 @@ pub fn two_string_kite(board: &Board, houses: &Houses, d: usize) -> Option<Step>
 #[inline(never)]
 pub fn turbot_fish(board: &Board, houses: &Houses, d: usize) -> Option<Step> {
     let (l, n) = links(board, houses, d, 0, 27);
+    // The cells each link's ends see, and each link's two cells: a pair whose ends do not
+    // see each other at all is passed over with one test.
+    let mut seen = [0 as Cells; 27];
+    let mut ends = [0 as Cells; 27];
+    for (k, &(a, b)) in l[..n].iter().enumerate() {
+        seen[k] = houses.peers[a] | houses.peers[b];
+        ends[k] = bit(a) | bit(b);
+    }
     for i in 0..n {
         for j in 0..n {
-            if i == j {
+            if i == j || seen[i] & ends[j] == 0 {
                 continue;
             }
             let (a1, b1) = l[i];
             let (a2, b2) = l[j];
-            let pattern = bit(a1) | bit(b1) | bit(a2) | bit(b2);
-            if count(pattern) != 4 {
+            if a1 == a2 || a1 == b2 || b1 == a2 || b1 == b2 {
                 continue;
             }
+            let pattern = ends[i] | ends[j];
             for (near1, far1) in [(a1, b1), (b1, a1)] {
                 for (near2, far2) in [(a2, b2), (b2, a2)] {
                     if !houses.sees(near1, near2) {
