@@ -18,7 +18,7 @@
 //! each house left with one cell for a digit to a [`Events`] sink. The rating loop keeps the
 //! queues ([`super::singles::Queues`]); everything else passes [`NoEvents`].
 
-use super::houses::{Cells, Houses, bit, cells_of, count, first};
+use super::houses::{Cells, Houses, bit, cells_of, count, first, is_one};
 use crate::grid::Grid;
 
 /// All nine digits as a candidate mask.
@@ -144,7 +144,7 @@ impl Board {
             if E::ACTIVE && e != d {
                 for &h in &houses.cell_houses[i] {
                     let left = self.digit[e] & houses.house[h as usize];
-                    if count(left) == 1 {
+                    if is_one(left) {
                         events.hidden(first(left), e);
                     }
                 }
@@ -164,7 +164,7 @@ impl Board {
         if E::ACTIVE {
             for &h in &houses.cell_houses[i] {
                 let left = self.digit[d] & houses.house[h as usize];
-                if count(left) == 1 {
+                if is_one(left) {
                     events.hidden(first(left), d);
                 }
             }

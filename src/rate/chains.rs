@@ -27,7 +27,7 @@
 //! | [`Kind::Aic`] | both | both |
 
 use super::board::Board;
-use super::houses::{Cells, Houses, bit, cells_of, count};
+use super::houses::{Cells, Houses, bit, cells_of, count, is_two};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
 
@@ -150,7 +150,7 @@ fn strong(
     if kind != Kind::Xy {
         for &h in &houses.cell_houses[c] {
             let here = board.digit[d] & houses.house[h as usize];
-            if count(here) == 2 {
+            if is_two(here) {
                 out[n] = ((here & !bit(c)).trailing_zeros() as usize, d);
                 n += 1;
             }

@@ -8,7 +8,7 @@
 //!   other cluster, `A1` is false everywhere.
 
 use super::board::Board;
-use super::houses::{Cells, Houses, bit, cells_of, count};
+use super::houses::{Cells, Houses, bit, cells_of, is_two};
 use super::step::Step;
 use super::technique::Technique;
 
@@ -24,7 +24,7 @@ fn partners(board: &Board, houses: &Houses, d: usize, c: usize) -> Cells {
     let mut out = 0;
     for &h in &houses.cell_houses[c] {
         let here = board.digit[d] & houses.house[h as usize];
-        if count(here) == 2 {
+        if is_two(here) {
             out |= here & !bit(c);
         }
     }

@@ -12,7 +12,7 @@
 use std::cell::Cell;
 
 use super::board::Board;
-use super::houses::{Cells, Houses, cells_of, count};
+use super::houses::{Cells, Houses, at_most, cells_of, nine_count};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
 
@@ -98,10 +98,9 @@ pub fn find_telling(
                     before |= inside[g];
                 }
             }
-            let c = count(cells) as usize;
             let fits = match fins {
-                Fins::None => c >= 1 && c <= n,
-                _ => c >= 1,
+                Fins::None => cells != 0 && at_most(cells, n),
+                _ => cells != 0,
             };
             if fits {
                 search.usable[search.len] = k as u8;
@@ -174,12 +173,12 @@ impl Search<'_> {
             let cover = cover | self.cover[line];
             let mut out = outside;
             let fits = match self.fins {
-                Fins::None => cover.count_ones() as usize <= self.n,
+                Fins::None => nine_count(cover) <= self.n,
                 _ => {
                     let mut any = false;
                     for g in 0..9 {
                         out[g] |= self.cover_out[line][g];
-                        any |= out[g].count_ones() as usize <= self.n;
+                        any |= nine_count(out[g]) <= self.n;
                     }
                     any
                 }
@@ -198,7 +197,7 @@ impl Search<'_> {
         let base_houses = self.houses_of(self.base_first, base_mask);
         let cover_all: u16 = chosen.iter().fold(0, |m, &k| m | self.cover[k as usize]);
         if self.fins == Fins::None {
-            if cover_all.count_ones() as usize != self.n {
+            if nine_count(cover_all) != self.n {
                 return None;
             }
             let removed = self.board.digit[self.d]
@@ -258,7 +257,7 @@ impl Search<'_> {
         }
         let sashimi = self.chosen[..self.n]
             .iter()
-            .any(|&k| count(self.lines[k as usize] & !fins) <= 1);
+            .any(|&k| at_most(self.lines[k as usize] & !fins, 1));
         let kind = if sashimi { Fins::Sashimi } else { Fins::Finned };
         if kind != self.fins && kind == Fins::Sashimi {
             self.sashimi_seen.set(true);

@@ -65,6 +65,47 @@ pub fn count(set: Cells) -> u32 {
     set.count_ones()
 }
 
+/// Whether a set holds exactly one cell: [`count`]`(set) == 1` without counting (a bit
+/// count of 128 bits is a few dozen instructions on a CPU without POPCNT, which the
+/// rater's baseline build assumes).
+#[inline]
+pub fn is_one(set: Cells) -> bool {
+    set != 0 && set & set.wrapping_sub(1) == 0
+}
+
+/// Whether a set holds exactly two cells, without counting (see [`is_one`]).
+#[inline]
+pub fn is_two(set: Cells) -> bool {
+    set != 0 && is_one(set & set.wrapping_sub(1))
+}
+
+/// How many of nine bits (digits, or lines of a fish) `mask` has set: a table's entry, for
+/// the reason [`is_one`] gives.
+#[inline]
+pub fn nine_count(mask: u16) -> usize {
+    const COUNTS: [u8; 512] = {
+        let mut table = [0u8; 512];
+        let mut m = 1;
+        while m < 512 {
+            table[m] = table[m >> 1] + (m & 1) as u8;
+            m += 1;
+        }
+        table
+    };
+    debug_assert!(mask < 512, "more than nine bits: {mask:#x}");
+    COUNTS[mask as usize & 511] as usize
+}
+
+/// Whether a set holds at most `n` cells, without counting (see [`is_one`]): its lowest
+/// cell dropped `n` times leaves none.
+#[inline]
+pub fn at_most(mut set: Cells, n: usize) -> bool {
+    for _ in 0..n {
+        set &= set.wrapping_sub(1);
+    }
+    set == 0
+}
+
 impl Houses {
     /// The houses of `layout`.
     pub fn new(layout: &Layout) -> Houses {

@@ -591,6 +591,9 @@ impl Rater {
         if touched == 0 {
             return false;
         }
+        if self.fruitless.houses.iter().all(|&known| known == 0) {
+            return true;
+        }
         let changed = (0..houses.house.len())
             .filter(|&h| houses.house[h] & touched != 0)
             .fold(0u32, |m, h| m | 1 << h);

@@ -13,7 +13,7 @@
 //!   digit. It needs 3x3 boxes and is skipped on jigsaw layouts.
 
 use super::board::Board;
-use super::houses::{Cells, Houses, bit, cells_of, count, first};
+use super::houses::{Cells, Houses, bit, cells_of, count, first, is_two};
 use super::step::Step;
 use super::technique::Technique;
 
@@ -29,7 +29,7 @@ fn links(
     let mut n = 0;
     for h in from..to {
         let cells = board.digit[d] & houses.house[h];
-        if count(cells) == 2 {
+        if is_two(cells) {
             let a = first(cells);
             out[n] = (a, first(cells & !bit(a)));
             n += 1;
@@ -191,7 +191,7 @@ pub fn empty_rectangle(board: &Board, houses: &Houses, d: usize) -> Option<Step>
                 // Strong links in columns outside the box, one end on row r.
                 for c2 in (0..9).filter(|&x| x / 3 != b % 3) {
                     let link = board.digit[d] & houses.house[9 + c2];
-                    if count(link) != 2 || link & row == 0 {
+                    if !is_two(link) || link & row == 0 {
                         continue;
                     }
                     let far = first(link & !row);
@@ -208,7 +208,7 @@ pub fn empty_rectangle(board: &Board, houses: &Houses, d: usize) -> Option<Step>
                 // Strong links in rows outside the box, one end on column c.
                 for r2 in (0..9).filter(|&x| x / 3 != b / 3) {
                     let link = board.digit[d] & houses.house[r2];
-                    if count(link) != 2 || link & col == 0 {
+                    if !is_two(link) || link & col == 0 {
                         continue;
                     }
                     let far = first(link & !col);

@@ -10,7 +10,7 @@
 //! columns; hidden subsets the same; cells (digits) combined in increasing order.
 
 use super::board::Board;
-use super::houses::{Cells, Houses, bit, cells_of, count};
+use super::houses::{Cells, Houses, at_most, bit, cells_of, nine_count};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
 
@@ -66,7 +66,7 @@ pub fn naked_in(
     let mut eligible = [0u8; 9];
     let mut len = 0;
     for &c in &houses.house_cells[h] {
-        let k = board.cand[c as usize].count_ones() as usize;
+        let k = nine_count(board.cand[c as usize]);
         if k > 0 && k <= n {
             eligible[len] = c;
             len += 1;
@@ -120,7 +120,7 @@ impl NakedSearch<'_> {
         for k in from..=self.eligible.len() - (n - depth) {
             let cell = self.eligible[k];
             let u = union | self.board.cand[cell as usize];
-            if u.count_ones() as usize > n {
+            if nine_count(u) > n {
                 continue;
             }
             self.chosen[depth] = cell;
@@ -205,14 +205,14 @@ fn naked_step(
 /// The hidden subset of `n` digits of house `h`: it reads only the house's cells.
 pub fn hidden_in(board: &Board, houses: &Houses, h: usize, n: usize) -> Option<Step> {
     let house = houses.house[h];
-    if count(board.unsolved & house) as usize <= n {
+    if at_most(board.unsolved & house, n) {
         return None;
     }
     let mut eligible = [0u8; 9];
     let mut len = 0;
     for d in 0..9 {
-        let k = count(board.digit[d] & house) as usize;
-        if k > 0 && k <= n {
+        let places = board.digit[d] & house;
+        if places != 0 && at_most(places, n) {
             eligible[len] = d as u8;
             len += 1;
         }
@@ -236,7 +236,8 @@ fn hidden_combos(
     chosen: &mut [u8; 4],
 ) -> Option<Step> {
     if depth == n {
-        if count(union) as usize != n {
+        // Exactly n cells.
+        if !at_most(union, n) || at_most(union, n - 1) {
             return None;
         }
         let digits: u16 = chosen[..n].iter().fold(0, |m, &d| m | 1 << d);
@@ -262,7 +263,7 @@ fn hidden_combos(
     }
     for k in from..=eligible.len() - (n - depth) {
         let u = union | (board.digit[eligible[k] as usize] & house);
-        if count(u) as usize > n {
+        if !at_most(u, n) {
             continue;
         }
         chosen[depth] = eligible[k];

@@ -11,7 +11,7 @@
 //!   see one cell each: one of the two cells is `a`, so cells seeing both lose `a`.
 
 use super::board::Board;
-use super::houses::{Cells, Houses, bit, cells_of, count, first};
+use super::houses::{Cells, Houses, bit, cells_of, count, first, is_two};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
 
@@ -162,7 +162,7 @@ pub fn w_wing(board: &Board, houses: &Houses) -> Option<Step> {
                 }
                 for h in 0..27 {
                     let ends = board.digit[link] & houses.house[h];
-                    if count(ends) != 2 || ends & (bit(c1) | bit(c2)) != 0 {
+                    if !is_two(ends) || ends & (bit(c1) | bit(c2)) != 0 {
                         continue;
                     }
                     let e1 = first(ends);

@@ -3,7 +3,7 @@
 use super::geometry::{Crossing, Geometry, RegionType, SCAN_TYPES, digits, set_members};
 use super::{SeStep, SeTechnique};
 use crate::rate::board::Board;
-use crate::rate::houses::{cells_of, count, first};
+use crate::rate::houses::{cells_of, count, first, is_one};
 use crate::rate::step::Candidate;
 
 /// Hidden singles: first a region's last empty cell (blocks, columns, rows), then a digit with
@@ -19,7 +19,7 @@ pub fn hidden_single(board: &Board, g: &Geometry) -> Option<SeStep> {
                 }
                 for d in 0..9 {
                     let left = board.digit[d] & g.houses.house[h];
-                    if count(left) == 1 {
+                    if is_one(left) {
                         let technique = match (alone, t) {
                             (true, _) => SeTechnique::FullHouse,
                             (false, RegionType::Block) => SeTechnique::HiddenSingleBlock,
@@ -73,7 +73,7 @@ pub fn locking(board: &Board, g: &Geometry, direct: bool) -> Option<SeStep> {
                     let p3 = board.digit[d] & r3;
                     if count(p3) > 1 {
                         let rest = p3 & !r2;
-                        if count(rest) == 1 {
+                        if is_one(rest) {
                             let t = if pointing {
                                 SeTechnique::DirectPointing
                             } else {
