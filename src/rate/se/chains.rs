@@ -307,6 +307,28 @@ fn for_members(set: &CandSet, mut f: impl FnMut(usize)) {
 struct Links {
     off_of_on: Vec<CandSet>,
     on_of_off: Vec<CandSet>,
+    /// The candidates whose two entries were written (every other entry is empty), so that
+    /// the tables are emptied for the next grid by clearing those alone.
+    filled: Vec<u16>,
+}
+
+impl Links {
+    fn new() -> Links {
+        Links {
+            off_of_on: vec![[0; 12]; 81 * 9],
+            on_of_off: vec![[0; 12]; 81 * 9],
+            filled: Vec::new(),
+        }
+    }
+
+    /// Every entry empty again.
+    fn empty(&mut self) {
+        for &i in &self.filled {
+            self.off_of_on[i as usize] = [0; 12];
+            self.on_of_off[i as usize] = [0; 12];
+        }
+        self.filled.clear();
+    }
 }
 
 /// SE's `getLengthDifficulty`: 0.1 for each threshold (4, 6, 8, 12, 16, 24, 32, ...: times
@@ -436,12 +458,20 @@ struct Chained {
 
 /// What the chaining searches of one rater keep from one search to the next, so that they
 /// do not allocate it again: emptied sets, the arena, the table of chainings
-/// ([`Engine::multiple`]). Nothing in it carries a result over.
+/// ([`Engine::multiple`]), the marks and the static chains' tables (emptied by the engine
+/// that takes them: a few hundred kilobytes that a new engine zeroed each time). Nothing in
+/// it carries a result over.
 #[derive(Debug, Default)]
 pub struct Scratch {
     pool: Vec<PotSet>,
     arena: Arena,
     cache: Vec<Option<Chained>>,
+    marks: Marks,
+    static_on: Vec<[(u8, u8); 4]>,
+    static_len: Vec<u8>,
+    static_off_at: Vec<(u32, u32)>,
+    static_off: Vec<(u8, u8)>,
+    links: [Option<Box<Links>>; 2],
 }
 
 /// A copy starts empty: the memory is scratch, not state.
@@ -481,8 +511,10 @@ struct Engine<'a> {
     /// on the grid) lie in `static_off` (`u32::MAX`: not computed yet).
     static_off_at: Vec<(u32, u32)>,
     static_off: Vec<(u8, u8)>,
-    /// The static links without and with Y-links, made when first needed.
+    /// The static links without and with Y-links, made when first needed (`links_made`);
+    /// tables of an earlier grid are emptied then.
     links: [Option<Box<Links>>; 2],
+    links_made: [bool; 2],
     /// The solution's digit of each cell (0-based), or [`NO_TRUTH`] without a solution.
     truth: [u8; 81],
 }
@@ -504,6 +536,14 @@ impl<'a> Engine<'a> {
         });
         let mut arena = std::mem::take(&mut scratch.arena);
         arena.clear();
+        // The tables "not computed yet" everywhere: filled where they exist (made at their
+        // size when first needed).
+        let mut static_len = std::mem::take(&mut scratch.static_len);
+        static_len.fill(u8::MAX);
+        let mut static_off_at = std::mem::take(&mut scratch.static_off_at);
+        static_off_at.fill((u32::MAX, 0));
+        let mut static_off = std::mem::take(&mut scratch.static_off);
+        static_off.clear();
         Engine {
             g,
             board,
@@ -515,13 +555,14 @@ impl<'a> Engine<'a> {
             found: Vec::new(),
             hidden: Vec::new(),
             pool: std::mem::take(&mut scratch.pool),
-            marks: Marks::default(),
+            marks: std::mem::take(&mut scratch.marks),
             queues: Default::default(),
-            static_on: Vec::new(),
-            static_len: Vec::new(),
-            static_off_at: Vec::new(),
-            static_off: Vec::new(),
-            links: [None, None],
+            static_on: std::mem::take(&mut scratch.static_on),
+            static_len,
+            static_off_at,
+            static_off,
+            links: std::mem::take(&mut scratch.links),
+            links_made: [false; 2],
             truth,
         }
     }
@@ -530,6 +571,12 @@ impl<'a> Engine<'a> {
     fn finish(self, scratch: &mut Scratch) {
         scratch.arena = self.arena;
         scratch.pool = self.pool;
+        scratch.marks = self.marks;
+        scratch.static_on = self.static_on;
+        scratch.static_len = self.static_len;
+        scratch.static_off_at = self.static_off_at;
+        scratch.static_off = self.static_off;
+        scratch.links = self.links;
     }
 
     /// An empty set, reused when one is free.
@@ -801,14 +848,15 @@ impl<'a> Engine<'a> {
     /// The static links on the grid, with or without Y-links.
     fn links(&mut self, y_links: bool) -> &Links {
         let slot = usize::from(y_links);
-        if self.links[slot].is_none() {
-            let mut links = Links {
-                off_of_on: vec![[0; 12]; 81 * 9],
-                on_of_off: vec![[0; 12]; 81 * 9],
-            };
+        if !self.links_made[slot] {
+            let mut links = self.links[slot]
+                .take()
+                .unwrap_or_else(|| Box::new(Links::new()));
+            links.empty();
             for cell in 0..81 {
                 for d in digits(self.base[cell]) {
                     let i = cell * 9 + d;
+                    links.filled.push(i as u16);
                     for k in self.static_offs(cell, d, y_links) {
                         let (c, v) = self.static_off[k];
                         insert(&mut links.off_of_on[i], c as usize * 9 + v as usize);
@@ -823,7 +871,8 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
-            self.links[slot] = Some(Box::new(links));
+            self.links[slot] = Some(links);
+            self.links_made[slot] = true;
         }
         self.links[slot].as_deref().expect("made above")
     }
