@@ -41,7 +41,7 @@ use super::geometry::{CELL_REGION_TYPES, Geometry, digits};
 use super::{SeStep, SeTechnique};
 use crate::grid::Grid;
 use crate::rate::board::Board;
-use crate::rate::houses::cells_of;
+use crate::rate::houses::{at_most, cells_of, is_two, nine_count};
 use crate::rate::step::Candidate;
 
 /// A potential's key: `(cell * 9 + digit) * 2`, plus one when "on".
@@ -662,7 +662,7 @@ impl<'a> Engine<'a> {
         for t in CELL_REGION_TYPES {
             let house = self.g.houses.house[t.house_of(cell)];
             let pos = house & self.work_digit[d];
-            if pos.count_ones() != 2 {
+            if !is_two(pos) {
                 continue;
             }
             let mut other = pos.trailing_zeros() as usize;
@@ -697,7 +697,7 @@ impl<'a> Engine<'a> {
         if self.static_len[idx] == u8::MAX {
             let mut list = [(0u8, 0u8); 4];
             let mut len = 0;
-            if y_links && self.work[cell].count_ones() == 2 {
+            if y_links && nine_count(self.work[cell]) == 2 {
                 let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
                 list[len] = (cell as u8, other as u8);
                 len += 1;
@@ -736,7 +736,7 @@ impl<'a> Engine<'a> {
             }
             return start..self.arena.nodes.len() as u32;
         }
-        if y_links && self.work[cell].count_ones() == 2 {
+        if y_links && nine_count(self.work[cell]) == 2 {
             let other = (self.work[cell] & !(1 << d)).trailing_zeros() as usize;
             self.hidden.clear();
             self.hidden.push(p);
@@ -861,7 +861,7 @@ impl<'a> Engine<'a> {
                         let (c, v) = self.static_off[k];
                         insert(&mut links.off_of_on[i], c as usize * 9 + v as usize);
                     }
-                    if y_links && self.base[cell].count_ones() == 2 {
+                    if y_links && nine_count(self.base[cell]) == 2 {
                         let other = (self.base[cell] & !(1 << d)).trailing_zeros() as usize;
                         insert(&mut links.on_of_off[i], cell * 9 + other);
                     }
@@ -1031,10 +1031,10 @@ impl<'a> Engine<'a> {
         let chain_key = sort_key(true, y_links);
         for cell in 0..81 {
             let cand = self.base[cell];
-            if cand.count_ones() < 2 {
+            if nine_count(cand) < 2 {
                 continue;
             }
-            if cand.count_ones() > 2 && !x_links {
+            if nine_count(cand) > 2 && !x_links {
                 continue;
             }
             for d in digits(cand) {
@@ -1560,7 +1560,7 @@ impl RuleHints<'_> {
             let (r1, r2) = (crossing.first, crossing.second);
             for d in 0..9 {
                 let p = b.digit[d] & r1;
-                if p.count_ones() <= 1 || p & !r2 != 0 {
+                if at_most(p, 1) || p & !r2 != 0 {
                     continue;
                 }
                 let gone = b.digit[d] & r2 & !r1;

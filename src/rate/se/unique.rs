@@ -9,6 +9,7 @@
 use super::geometry::{CELL_REGION_TYPES, Geometry, digits, for_each_subset};
 use super::{SeStep, SeTechnique};
 use crate::rate::board::Board;
+use crate::rate::houses::nine_count;
 use crate::rate::step::Candidate;
 
 /// One unique-loop step being gathered.
@@ -193,8 +194,8 @@ impl LoopSearch<'_> {
                 let p = self.cand[next];
                 ex |= p;
                 ex &= !self.pair;
-                let card = p.count_ones();
-                if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                let card = nine_count(p);
+                if card == 2 || (ex != 0 && ex & (ex - 1) == 0) || allowed_ex > 0 {
                     let allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                     self.search(next, allowed, ex, Some(t_index));
                 }
