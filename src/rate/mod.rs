@@ -239,11 +239,15 @@ impl Rater {
 
     /// Rates `grid` as [`Rater::rate`] does, but gives up (`Ok(None)`) as soon as the rating
     /// is sure to be above `ceiling`: a step's technique above its level, or a score that makes
-    /// the level (HoDoKu's rule) or the score pass it. A technique above the ceiling is
-    /// searched for only while some later rung is within it (a step it finds would be the
-    /// ladder's step); past the last such rung the puzzle is above the ceiling without any
-    /// search. So a generator looking for medium puzzles never runs the chains, ALS or
-    /// forcing searches that a harder puzzle needs. A rating returned is the full one.
+    /// the level (HoDoKu's rule) or the score pass it. Past the last rung within the ceiling
+    /// the puzzle is above it without any search. At a rung above the ceiling with rungs
+    /// within it further on (HoDoKu's hard level: the finned and sashimi swordfish and
+    /// jellyfish, and Sue de Coq, come before the colourings), the rungs within are searched
+    /// first: when none has a step the puzzle is above the ceiling whatever the others find;
+    /// when one has, the rungs above it before it are searched, and any step of theirs puts
+    /// the puzzle above. So a generator looking for medium puzzles never runs the chains, ALS
+    /// or forcing searches that a harder puzzle needs, nor one looking for hard puzzles the
+    /// unfair fish of a step no hard technique makes. A rating returned is the full one.
     pub fn rate_within(
         &mut self,
         grid: &Grid,
@@ -353,7 +357,7 @@ impl Rater {
         });
         let standard = self.houses.standard;
         let usable =
-            |t: Technique| !(t.needs_uniqueness() && !unique) && !(t.needs_boxes() && !standard);
+            |t: Technique| (unique || !t.needs_uniqueness()) && (standard || !t.needs_boxes());
         let above = |t: Technique| ceiling.is_some_and(|c| t.level() > c.level);
         for (rung, &t) in LADDER.iter().enumerate() {
             if rung >= last_within {
@@ -566,9 +570,9 @@ impl Rater {
         None
     }
 
-    /// Applies a step; whether it changed the board.
-    /// The houses a subset search found nothing in and whose cells it leaves as they were
-    /// stay known as fruitless ([`Fruitless::houses`]).
+    /// Applies a step; whether it changed the board. The houses a subset search found
+    /// nothing in and whose cells the step leaves as they were stay known as fruitless
+    /// ([`Fruitless::houses`]).
     fn apply(&mut self, board: &mut Board, step: &Step) -> bool {
         let houses = &self.houses;
         // The cells whose candidates change: a placement's cell and its peers holding the
