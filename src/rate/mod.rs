@@ -380,13 +380,17 @@ impl Rater {
                 // the rungs within are searched first: when none has a step the puzzle is
                 // above whatever the others find (HoDoKu's hard level asks this of the
                 // finned swordfish and jellyfish, and Sue de Coq, before the colourings).
-                let rungs = rung..last_within;
-                let Some((found, step)) = rungs.clone().find_map(|r| {
-                    let t = LADDER[r];
-                    (usable(t) && !above(t))
-                        .then(|| self.find(t, board).map(|step| (r, step)))
-                        .flatten()
-                }) else {
+                let mut within = None;
+                for (r, &t) in LADDER.iter().enumerate().take(last_within).skip(rung) {
+                    if usable(t)
+                        && !above(t)
+                        && let Some(step) = self.find(t, board)
+                    {
+                        within = Some((r, step));
+                        break;
+                    }
+                }
+                let Some((found, step)) = within else {
                     return Ok(None);
                 };
                 let earlier_above = (rung..found)

@@ -511,6 +511,9 @@ struct Engine<'a> {
     /// on the grid) lie in `static_off` (`u32::MAX`: not computed yet).
     static_off_at: Vec<(u32, u32)>,
     static_off: Vec<(u8, u8)>,
+    /// Whether `static_off_at` (0) and `static_len` (1) were set to "not computed yet" for
+    /// this engine's grid: on first use, as their memory may hold an earlier grid's.
+    statics_made: [bool; 2],
     /// The static links without and with Y-links, made when first needed (`links_made`);
     /// tables of an earlier grid are emptied then.
     links: [Option<Box<Links>>; 2],
@@ -536,14 +539,6 @@ impl<'a> Engine<'a> {
         });
         let mut arena = std::mem::take(&mut scratch.arena);
         arena.clear();
-        // The tables "not computed yet" everywhere: filled where they exist (made at their
-        // size when first needed).
-        let mut static_len = std::mem::take(&mut scratch.static_len);
-        static_len.fill(u8::MAX);
-        let mut static_off_at = std::mem::take(&mut scratch.static_off_at);
-        static_off_at.fill((u32::MAX, 0));
-        let mut static_off = std::mem::take(&mut scratch.static_off);
-        static_off.clear();
         Engine {
             g,
             board,
@@ -558,9 +553,10 @@ impl<'a> Engine<'a> {
             marks: std::mem::take(&mut scratch.marks),
             queues: Default::default(),
             static_on: std::mem::take(&mut scratch.static_on),
-            static_len,
-            static_off_at,
-            static_off,
+            static_len: std::mem::take(&mut scratch.static_len),
+            static_off_at: std::mem::take(&mut scratch.static_off_at),
+            static_off: std::mem::take(&mut scratch.static_off),
+            statics_made: [false; 2],
             links: std::mem::take(&mut scratch.links),
             links_made: [false; 2],
             truth,
@@ -637,8 +633,11 @@ impl<'a> Engine<'a> {
     /// where the potentials lie in `static_off`.
     fn static_offs(&mut self, cell: usize, d: usize, y_links: bool) -> std::ops::Range<usize> {
         let idx = (cell * 9 + d) * 2 + usize::from(y_links);
-        if self.static_off_at.is_empty() {
-            self.static_off_at = vec![(u32::MAX, 0); 81 * 9 * 2];
+        if !self.statics_made[0] {
+            self.static_off_at.clear();
+            self.static_off_at.resize(81 * 9 * 2, (u32::MAX, 0));
+            self.static_off.clear();
+            self.statics_made[0] = true;
         }
         if self.static_off_at[idx].0 == u32::MAX {
             debug_assert_eq!(self.work, self.base);
@@ -690,9 +689,12 @@ impl<'a> Engine<'a> {
         x_links: bool,
     ) -> ([(u8, u8); 4], usize) {
         let idx = ((cell * 9 + d) * 2 + usize::from(y_links)) * 2 + usize::from(x_links);
-        if self.static_len.is_empty() {
-            self.static_len = vec![u8::MAX; 81 * 9 * 4];
-            self.static_on = vec![[(0, 0); 4]; 81 * 9 * 4];
+        if !self.statics_made[1] {
+            self.static_len.clear();
+            self.static_len.resize(81 * 9 * 4, u8::MAX);
+            // Read only where `static_len` says computed.
+            self.static_on.resize(81 * 9 * 4, [(0, 0); 4]);
+            self.statics_made[1] = true;
         }
         if self.static_len[idx] == u8::MAX {
             let mut list = [(0u8, 0u8); 4];

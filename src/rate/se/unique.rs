@@ -195,7 +195,7 @@ impl LoopSearch<'_> {
                 ex |= p;
                 ex &= !self.pair;
                 let card = nine_count(p);
-                if card == 2 || (ex != 0 && ex & (ex - 1) == 0) || allowed_ex > 0 {
+                if card == 2 || nine_count(ex) == 1 || allowed_ex > 0 {
                     let allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                     self.search(next, allowed, ex, Some(t_index));
                 }
