@@ -162,6 +162,8 @@ pub enum RateError {
 pub struct Rater {
     layout: Layout,
     houses: Houses,
+    /// The layout's rectangles a deadly pattern can lie on ([`uniqueness::rectangles`]).
+    rectangles: Vec<uniqueness::Rectangle>,
     queues: singles::Queues,
     scratch: als::Scratch,
     forcing: forcing::Scratch,
@@ -210,6 +212,7 @@ impl Rater {
         Rater {
             layout: layout.clone(),
             houses: Houses::new(layout),
+            rectangles: uniqueness::rectangles(layout),
             queues: singles::Queues::default(),
             scratch: als::Scratch::default(),
             forcing: forcing::Scratch::default(),
@@ -434,11 +437,21 @@ impl Rater {
             T::WWing => wings::w_wing(board, h),
             T::XyWing => wings::xy_wing(board, h),
             T::XyzWing => wings::xyz_wing(board, h),
-            T::UniqueRectangle1 => uniqueness::rectangle(board, h, T::UniqueRectangle1),
-            T::UniqueRectangle2 => uniqueness::rectangle(board, h, T::UniqueRectangle2),
-            T::UniqueRectangle3 => uniqueness::rectangle(board, h, T::UniqueRectangle3),
-            T::UniqueRectangle4 => uniqueness::rectangle(board, h, T::UniqueRectangle4),
-            T::HiddenRectangle => uniqueness::rectangle(board, h, T::HiddenRectangle),
+            T::UniqueRectangle1 => {
+                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle1)
+            }
+            T::UniqueRectangle2 => {
+                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle2)
+            }
+            T::UniqueRectangle3 => {
+                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle3)
+            }
+            T::UniqueRectangle4 => {
+                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle4)
+            }
+            T::HiddenRectangle => {
+                uniqueness::rectangle(board, h, &self.rectangles, T::HiddenRectangle)
+            }
             T::FinnedXWing => self.per_digit_twin(t, T::SashimiXWing, board, |b, h, d, twin| {
                 fish::find_telling(b, h, 2, Fins::Finned, d, twin)
             }),

@@ -26,6 +26,7 @@ use super::board::Board;
 use super::houses::{Cells, Houses, bit, cells_of, count};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
+use crate::layout::Layout;
 
 fn step(t: Technique, cells: &[usize], digits: u16, removed: &[(usize, usize)]) -> Step {
     let mut s = Step::new(t);
@@ -38,41 +39,76 @@ fn step(t: Technique, cells: &[usize], digits: u16, removed: &[(usize, usize)]) 
     s
 }
 
-/// The first unique rectangle of type `t` (one of the `UniqueRectangle*` techniques or
-/// [`Technique::HiddenRectangle`]).
-pub fn rectangle(board: &Board, houses: &Houses, t: Technique) -> Option<Step> {
+/// Four cells a deadly pattern can lie on, corners in the order `r1c1, r1c2, r2c1, r2c2`,
+/// with their set.
+pub type Rectangle = ([u8; 4], Cells);
+
+/// The rectangles of `layout` a deadly pattern can lie on: four cells on two rows and two
+/// columns, in exactly two regions, each holding two of them on one line (on a jigsaw layout a
+/// region could hold two opposite corners: no deadly pattern then); by `(r1, r2, c1, c2)`.
+/// On the boxes, 486 of the 1,296 that rows and columns make.
+pub fn rectangles(layout: &Layout) -> Vec<Rectangle> {
+    let mut out = Vec::new();
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
             for c1 in 0..9 {
                 for c2 in c1 + 1..9 {
-                    let cells = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2];
-                    if cells.iter().any(|&c| board.value[c] != 0) {
-                        continue;
-                    }
-                    // Two regions, each holding two cells on one line (on a jigsaw layout a
-                    // region could hold two opposite corners: no deadly pattern then).
-                    let region = |k: usize| houses.region_of(cells[k]);
+                    let corners = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2];
+                    let region = |k: usize| layout.region_of(corners[k]);
                     let by_rows = region(0) == region(1) && region(2) == region(3);
                     let by_cols = region(0) == region(2) && region(1) == region(3);
-                    if region(0) == region(3) || !(by_rows || by_cols) {
-                        continue;
-                    }
-                    let common = cells.iter().fold(0x1FF, |m, &c| m & board.cand[c]);
-                    if common.count_ones() < 2 {
-                        continue;
-                    }
-                    for a in 0..9 {
-                        for b in a + 1..9 {
-                            let pair = (1u16 << a) | (1 << b);
-                            if common & pair != pair {
-                                continue;
-                            }
-                            if let Some(s) = one_rectangle(board, houses, t, &cells, a, b) {
-                                return Some(s);
-                            }
-                        }
+                    if region(0) != region(3) && (by_rows || by_cols) {
+                        let set = corners.iter().fold(0, |s, &c| s | bit(c));
+                        out.push((corners.map(|c| c as u8), set));
                     }
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The first unique rectangle of type `t` (one of the `UniqueRectangle*` techniques or
+/// [`Technique::HiddenRectangle`]).
+///
+/// Every type needs a floor cell, so the rectangle's pair of digits is the candidate set of
+/// one of its bivalue corners: rectangles without one are passed over, and only those
+/// corners' pairs are tried (in the order of their digits, lowest first).
+pub fn rectangle(
+    board: &Board,
+    houses: &Houses,
+    rectangles: &[Rectangle],
+    t: Technique,
+) -> Option<Step> {
+    let mut bivalue: Cells = 0;
+    for c in cells_of(board.unsolved) {
+        let m = board.cand[c];
+        if m != 0 && m & (m - 1) != 0 && m & (m - 1) & (m & (m - 1)).wrapping_sub(1) == 0 {
+            bivalue |= bit(c);
+        }
+    }
+    for &(corners, set) in rectangles {
+        if set & !board.unsolved != 0 || set & bivalue == 0 {
+            continue;
+        }
+        let cells = corners.map(usize::from);
+        let common = cells.iter().fold(0x1FF, |m, &c| m & board.cand[c]);
+        let mut pairs = [0u16; 4];
+        let mut n = 0;
+        for c in cells_of(set & bivalue) {
+            let pair = board.cand[c];
+            if common & pair == pair && !pairs[..n].contains(&pair) {
+                pairs[n] = pair;
+                n += 1;
+            }
+        }
+        let pairs = &mut pairs[..n];
+        pairs.sort_unstable_by_key(|&p| (p.trailing_zeros(), p));
+        for &pair in pairs.iter() {
+            let a = pair.trailing_zeros() as usize;
+            let b = 15 - pair.leading_zeros() as usize;
+            if let Some(s) = one_rectangle(board, houses, t, &cells, a, b) {
+                return Some(s);
             }
         }
     }
@@ -88,16 +124,18 @@ fn one_rectangle(
     b: usize,
 ) -> Option<Step> {
     let pair = (1u16 << a) | (1 << b);
-    let floor: Vec<usize> = cells
-        .iter()
-        .copied()
-        .filter(|&c| board.cand[c] == pair)
-        .collect();
-    let roof: Vec<usize> = cells
-        .iter()
-        .copied()
-        .filter(|&c| board.cand[c] != pair)
-        .collect();
+    let (mut floor, mut roof) = ([0usize; 4], [0usize; 4]);
+    let (mut floors, mut roofs) = (0, 0);
+    for &c in cells {
+        if board.cand[c] == pair {
+            floor[floors] = c;
+            floors += 1;
+        } else {
+            roof[roofs] = c;
+            roofs += 1;
+        }
+    }
+    let (floor, roof) = (&floor[..floors], &roof[..roofs]);
     let set: Cells = cells.iter().fold(0, |s, &c| s | bit(c));
     match t {
         Technique::UniqueRectangle1 if roof.len() == 1 => {
@@ -133,7 +171,7 @@ fn one_rectangle(
             None
         }
         Technique::HiddenRectangle if !floor.is_empty() => {
-            for &corner in &floor {
+            for &corner in floor {
                 // cells are [r1c1, r1c2, r2c1, r2c2]: the opposite of k is 3 - k.
                 let k = cells.iter().position(|&c| c == corner).expect("a corner");
                 let opposite = cells[3 - k];
@@ -263,25 +301,32 @@ mod tests {
     /// r1c1, r1c4, r3c1, r3c4: rows 1 and 3, columns 1 and 4, boxes 1 and 2.
     const RECT: [usize; 4] = [0, 3, 18, 21];
 
+    fn find(b: &TestBoard, t: Technique) -> Option<Step> {
+        rectangle(&b.board, &b.houses, &rectangles(&Layout::standard()), t)
+    }
+
+    #[test]
+    fn rectangles_lie_in_two_boxes() {
+        // Two rows of a band and two columns of different stacks, or the other way round:
+        // 9 * 27 each way.
+        let all = rectangles(&Layout::standard());
+        assert_eq!(all.len(), 486);
+        assert!(all.contains(&([0, 3, 18, 21], RECT.iter().fold(0, |s, &c| s | bit(c)))));
+        assert!(!all.iter().any(|r| r.0 == [0, 1, 9, 10]));
+    }
+
     #[test]
     fn type_1_clears_the_roof() {
         let mut b = TestBoard::empty();
         for &c in &RECT[..3] {
             b.keep(c, &[1, 2]);
         }
-        let s = rectangle(&b.board, &b.houses, Technique::UniqueRectangle1).unwrap();
+        let s = find(&b, Technique::UniqueRectangle1).unwrap();
         assert_eq!(
             s.eliminations,
             vec![Candidate::new(21, 1), Candidate::new(21, 2)]
         );
-        assert!(
-            rectangle(
-                &TestBoard::empty().board,
-                &b.houses,
-                Technique::UniqueRectangle1
-            )
-            .is_none()
-        );
+        assert!(find(&TestBoard::empty(), Technique::UniqueRectangle1).is_none());
     }
 
     #[test]
@@ -291,7 +336,7 @@ mod tests {
         for c in [0, 1, 9] {
             b.keep(c, &[1, 2]);
         }
-        assert!(rectangle(&b.board, &b.houses, Technique::UniqueRectangle1).is_none());
+        assert!(find(&b, Technique::UniqueRectangle1).is_none());
     }
 
     #[test]
@@ -301,20 +346,20 @@ mod tests {
         b.keep(3, &[1, 2]);
         b.keep(18, &[1, 2, 7]);
         b.keep(21, &[1, 2, 7]);
-        let s = rectangle(&b.board, &b.houses, Technique::UniqueRectangle2).unwrap();
+        let s = find(&b, Technique::UniqueRectangle2).unwrap();
         assert!(
             s.eliminations
                 .iter()
                 .all(|e| e.digit == 7 && e.cell / 9 == 2)
         );
-        assert!(rectangle(&b.board, &b.houses, Technique::UniqueRectangle4).is_none());
+        assert!(find(&b, Technique::UniqueRectangle4).is_none());
         // 1 confined to r3c1 and r3c4 in row 3: they lose 2.
         for c in 18..27 {
             if c != 18 && c != 21 {
                 b.remove_candidate(c, 1);
             }
         }
-        let s = rectangle(&b.board, &b.houses, Technique::UniqueRectangle4).unwrap();
+        let s = find(&b, Technique::UniqueRectangle4).unwrap();
         assert_eq!(
             s.eliminations,
             vec![Candidate::new(18, 2), Candidate::new(21, 2)]
@@ -329,7 +374,7 @@ mod tests {
         b.keep(18, &[1, 2, 5]);
         b.keep(21, &[1, 2, 6]);
         b.keep(26, &[5, 6]); // r3c9: with the roof's {5,6}, a pair in row 3
-        let s = rectangle(&b.board, &b.houses, Technique::UniqueRectangle3).unwrap();
+        let s = find(&b, Technique::UniqueRectangle3).unwrap();
         assert!(
             s.eliminations
                 .iter()
@@ -353,7 +398,7 @@ mod tests {
                 b.remove_candidate(r * 9 + 3, 1);
             }
         }
-        let s = rectangle(&b.board, &b.houses, Technique::HiddenRectangle).unwrap();
+        let s = find(&b, Technique::HiddenRectangle).unwrap();
         assert_eq!(s.eliminations, vec![Candidate::new(21, 2)]);
     }
 
