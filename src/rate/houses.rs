@@ -24,6 +24,8 @@ pub struct Houses {
     pub(crate) house_cells: [[u8; 9]; 27],
     /// Each cell's row, column and region house index.
     pub(crate) cell_houses: [[u8; 3]; 81],
+    /// Each cell's place (`0..9`) in [`Houses::house_cells`] of its row, column and region.
+    pub(crate) cell_places: [[u8; 3]; 81],
     /// The cells sharing a house with each cell, the cell itself excluded.
     pub(crate) peers: [Cells; 81],
     /// Whether the regions are the 3x3 boxes.
@@ -113,14 +115,16 @@ impl Houses {
         let mut house_cells = [[0u8; 9]; 27];
         let mut fill = [0usize; 27];
         let mut cell_houses = [[0u8; 3]; 81];
+        let mut cell_places = [[0u8; 3]; 81];
         for (i, houses) in cell_houses.iter_mut().enumerate() {
             *houses = [
                 (i / 9) as u8,
                 (9 + i % 9) as u8,
                 (18 + layout.region_of(i)) as u8,
             ];
-            for &h in houses.iter() {
+            for (k, &h) in houses.iter().enumerate() {
                 let h = h as usize;
+                cell_places[i][k] = fill[h] as u8;
                 house[h] |= bit(i);
                 house_cells[h][fill[h]] = i as u8;
                 fill[h] += 1;
@@ -141,6 +145,7 @@ impl Houses {
             house,
             house_cells,
             cell_houses,
+            cell_places,
             peers,
             standard: layout.is_standard(),
             region_names,

@@ -17,7 +17,7 @@ use super::step::Step;
 use super::technique::Technique;
 
 /// The two queues of singles, as `cell | digit << 8` entries, oldest first.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Queues {
     naked: Vec<u16>,
     naked_head: usize,
