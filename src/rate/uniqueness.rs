@@ -80,13 +80,7 @@ pub fn rectangle(
     rectangles: &[Rectangle],
     t: Technique,
 ) -> Option<Step> {
-    let mut bivalue: Cells = 0;
-    for c in cells_of(board.unsolved) {
-        let m = board.cand[c];
-        if m != 0 && m & (m - 1) != 0 && m & (m - 1) & (m & (m - 1)).wrapping_sub(1) == 0 {
-            bivalue |= bit(c);
-        }
-    }
+    let bivalue = board.bivalue_cells();
     for &(corners, set) in rectangles {
         if set & !board.unsolved != 0 || set & bivalue == 0 {
             continue;
