@@ -437,21 +437,11 @@ impl Rater {
             T::WWing => wings::w_wing(board, h),
             T::XyWing => wings::xy_wing(board, h),
             T::XyzWing => wings::xyz_wing(board, h),
-            T::UniqueRectangle1 => {
-                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle1)
-            }
-            T::UniqueRectangle2 => {
-                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle2)
-            }
-            T::UniqueRectangle3 => {
-                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle3)
-            }
-            T::UniqueRectangle4 => {
-                uniqueness::rectangle(board, h, &self.rectangles, T::UniqueRectangle4)
-            }
-            T::HiddenRectangle => {
-                uniqueness::rectangle(board, h, &self.rectangles, T::HiddenRectangle)
-            }
+            T::UniqueRectangle1
+            | T::UniqueRectangle2
+            | T::UniqueRectangle3
+            | T::UniqueRectangle4
+            | T::HiddenRectangle => uniqueness::rectangle(board, h, &self.rectangles, t),
             T::FinnedXWing => self.per_digit_twin(t, T::SashimiXWing, board, |b, h, d, twin| {
                 fish::find_telling(b, h, 2, Fins::Finned, d, twin)
             }),

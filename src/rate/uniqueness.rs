@@ -23,7 +23,7 @@
 //! two solutions. The cell loses its other two candidates.
 
 use super::board::Board;
-use super::houses::{Cells, Houses, bit, cells_of, count};
+use super::houses::{Cells, Houses, bit, cells_of, count, nine_count};
 use super::step::{Candidate, Step};
 use super::technique::Technique;
 use crate::layout::Layout;
@@ -71,9 +71,9 @@ pub fn rectangles(layout: &Layout) -> Vec<Rectangle> {
 /// The first unique rectangle of type `t` (one of the `UniqueRectangle*` techniques or
 /// [`Technique::HiddenRectangle`]).
 ///
-/// Every type needs a floor cell, so the rectangle's pair of digits is the candidate set of
-/// one of its bivalue corners: rectangles without one are passed over, and only those
-/// corners' pairs are tried (in the order of their digits, lowest first).
+/// Every type needs a floor cell (a corner holding exactly the two digits), so the two digits
+/// are all the four corners share: rectangles without a bivalue corner, or sharing other than
+/// two digits, are passed over.
 pub fn rectangle(
     board: &Board,
     houses: &Houses,
@@ -86,24 +86,12 @@ pub fn rectangle(
             continue;
         }
         let cells = corners.map(usize::from);
-        let common = cells.iter().fold(0x1FF, |m, &c| m & board.cand[c]);
-        let mut pairs = [0u16; 4];
-        let mut n = 0;
-        for c in cells_of(set & bivalue) {
-            let pair = board.cand[c];
-            if common & pair == pair && !pairs[..n].contains(&pair) {
-                pairs[n] = pair;
-                n += 1;
-            }
+        let pair = cells.iter().fold(0x1FF, |m, &c| m & board.cand[c]);
+        if nine_count(pair) != 2 {
+            continue;
         }
-        let pairs = &mut pairs[..n];
-        pairs.sort_unstable_by_key(|&p| (p.trailing_zeros(), p));
-        for &pair in pairs.iter() {
-            let a = pair.trailing_zeros() as usize;
-            let b = 15 - pair.leading_zeros() as usize;
-            if let Some(s) = one_rectangle(board, houses, t, &cells, a, b) {
-                return Some(s);
-            }
+        if let Some(s) = one_rectangle(board, houses, t, &cells, set, pair) {
+            return Some(s);
         }
     }
     None
@@ -114,10 +102,11 @@ fn one_rectangle(
     houses: &Houses,
     t: Technique,
     cells: &[usize; 4],
-    a: usize,
-    b: usize,
+    set: Cells,
+    pair: u16,
 ) -> Option<Step> {
-    let pair = (1u16 << a) | (1 << b);
+    let a = pair.trailing_zeros() as usize;
+    let b = 15 - pair.leading_zeros() as usize;
     let (mut floor, mut roof) = ([0usize; 4], [0usize; 4]);
     let (mut floors, mut roofs) = (0, 0);
     for &c in cells {
@@ -130,7 +119,6 @@ fn one_rectangle(
         }
     }
     let (floor, roof) = (&floor[..floors], &roof[..roofs]);
-    let set: Cells = cells.iter().fold(0, |s, &c| s | bit(c));
     match t {
         Technique::UniqueRectangle1 if roof.len() == 1 => {
             let r = roof[0];
